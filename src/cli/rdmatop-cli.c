@@ -1,0 +1,2 @@
+/* rdmatop-cli.c: being written. */
+int main (void) { return 1; }

@@ -1,0 +1,1 @@
+/* rtop-collector.c: being written. */

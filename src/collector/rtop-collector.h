@@ -1,0 +1,37 @@
+/* rtop-collector.h: one sampling pass = netlink + sysfs + /proc -> snapshot.
+ *
+ * Not thread-safe: one thread at a time (the sampler's worker). */
+#pragma once
+
+#include <glib.h>
+#include "rtop-snapshot.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const char *sysfs_root;    /* NULL: "/sys" */
+  const char *proc_root;     /* NULL: "/proc" */
+  const char * const *devices; /* only these device names; NULL: all */
+  gboolean no_processes;     /* skip RES_* dumps and /proc */
+  gboolean no_monitor;       /* do not subscribe to hotplug events (poll instead) */
+} RtopCollectorOptions;
+
+typedef struct _RtopCollector RtopCollector;
+
+/* Fails only when RDMA netlink cannot be opened at all (RTOP_ERROR_NO_NETLINK,
+ * RTOP_ERROR_PERMISSION). */
+RtopCollector *rtop_collector_new (const RtopCollectorOptions *options, GError **error);
+void rtop_collector_free (RtopCollector *self);
+
+/* Runs one pass.  Never returns NULL: a failure of the whole pass is reported
+ * in snapshot->status and as one COLLECTION_ERROR event; a port whose read
+ * fails has port->error set and the rest go on. */
+RtopSnapshot *rtop_collector_sample (RtopCollector *self, double interval_s);
+
+/* The fd to poll for hotplug events (-1 without monitor support).  When it is
+ * readable the sampler runs a pass early. */
+int rtop_collector_get_monitor_fd (RtopCollector *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopCollector, rtop_collector_free)
+
+G_END_DECLS

@@ -1,0 +1,1 @@
+/* rtop-health.c: being written. */

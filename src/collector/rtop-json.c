@@ -1,0 +1,1 @@
+/* rtop-json.c: being written. */

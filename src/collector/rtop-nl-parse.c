@@ -1,0 +1,1 @@
+/* rtop-nl-parse.c: being written. */

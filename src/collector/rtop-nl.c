@@ -1,0 +1,1 @@
+/* rtop-nl.c: being written. */

@@ -1,0 +1,135 @@
+/* rtop-nl.h: RDMA netlink (NLDEV) transport and parsers, no GTK.
+ *
+ * RtopNl owns one long-lived NETLINK_RDMA socket with NETLINK_EXT_ACK and
+ * NETLINK_CAP_ACK set, increasing sequence numbers and a receive timeout.
+ * The parsers turn one reply message into plain structs; they skip unknown
+ * attributes, and reject malformed ones with RTOP_ERROR_MALFORMED, never crash.
+ * Numbers come from the vendored uAPI header rdma_netlink.h. */
+#pragma once
+
+#include <glib.h>
+#include <linux/netlink.h>
+
+G_BEGIN_DECLS
+
+typedef struct _RtopNl RtopNl;
+
+/* Called for each data message of a reply (not for DONE/ERROR/ACK). Return
+ * FALSE with error set to abort; the rest of the reply is still drained. */
+typedef gboolean (*RtopNlMsgFunc) (const struct nlmsghdr *nlh, gpointer user_data, GError **error);
+
+#define RTOP_NL_NO_INDEX G_MAXUINT32
+
+/* Opens NETLINK_RDMA. RTOP_ERROR_NO_NETLINK when the kernel lacks it. */
+RtopNl *rtop_nl_open (GError **error);
+/* Joins RDMA_NL_GROUP_NOTIFY on a separate non-blocking socket for monitor
+ * events. RTOP_ERROR_NO_NETLINK / _FAILED when not supported. */
+RtopNl *rtop_nl_open_monitor (GError **error);
+/* Wraps an existing datagram fd (tests feed replies through a socketpair).
+ * Takes ownership of fd. */
+RtopNl *rtop_nl_new_for_fd (int fd, guint32 portid);
+void rtop_nl_free (RtopNl *self);
+int rtop_nl_get_fd (RtopNl *self);
+void rtop_nl_set_timeout_ms (RtopNl *self, guint timeout_ms);  /* default 2000 */
+
+/* cmd is an RDMA_NLDEV_CMD_*; dev_index/port are added as attributes unless
+ * RTOP_NL_NO_INDEX / 0.  dump=TRUE sets NLM_F_DUMP. */
+gboolean rtop_nl_query (RtopNl *self, guint16 cmd, gboolean dump,
+                        guint32 dev_index, guint32 port,
+                        RtopNlMsgFunc func, gpointer user_data, GError **error);
+
+/* Reads whatever monitor messages are queued (non-blocking) and calls func
+ * for each. Returns FALSE on socket errors; ENOBUFS (overrun) sets *overrun. */
+gboolean rtop_nl_read_monitor (RtopNl *self, RtopNlMsgFunc func, gpointer user_data,
+                               gboolean *overrun, GError **error);
+
+/* Processes one received datagram of a reply: validates every header,
+ * checks seq/portid, turns NLMSG_ERROR (with ext-ack text) into an error,
+ * sets *done on NLMSG_DONE or a final ACK.  Exposed for tests and fuzzing. */
+gboolean rtop_nl_process_buffer (const void *buf, gsize len, guint32 seq, guint32 portid,
+                                 RtopNlMsgFunc func, gpointer user_data,
+                                 gboolean *done, GError **error);
+
+/* ---- Parsed replies ---- */
+
+typedef struct {
+  guint32 index;
+  char *name;
+  guint32 port_count;        /* PORT_INDEX in a GET reply */
+  guint8 node_type;          /* 0 when absent */
+  char *fw_version;          /* NULL when absent */
+  guint64 node_guid;
+  guint64 sys_image_guid;
+  char *protocol;            /* DEV_PROTOCOL, NULL when absent */
+} RtopNlDevice;
+
+typedef struct {
+  guint32 dev_index;
+  char *dev_name;
+  guint32 port;
+  guint8 state;              /* 0 when absent */
+  guint8 phys_state;
+  guint32 ndev_index;        /* 0 when absent */
+  char *ndev_name;           /* NULL when absent */
+} RtopNlPort;
+
+typedef struct {
+  char *name;
+  guint64 value;
+} RtopNlCounter;
+
+typedef struct {
+  guint32 dev_index;
+  char *dev_name;
+  guint32 port;
+  GArray *counters;          /* RtopNlCounter, in message order */
+} RtopNlStat;
+
+typedef enum { RTOP_NL_RES_QP, RTOP_NL_RES_CTX, RTOP_NL_RES_MR } RtopNlResKind;
+
+typedef struct {
+  RtopNlResKind kind;
+  guint32 dev_index;
+  char *dev_name;
+  guint32 id;                /* lqpn / ctxn / mrn */
+  guint32 port;              /* QP only, 0 when absent */
+  guint8 qp_type, qp_state;  /* QP only */
+  guint64 mr_len;            /* MR only */
+  gboolean has_pid;
+  guint32 pid;
+  char *kern_name;           /* kernel owner, NULL for user resources */
+} RtopNlRes;
+
+typedef struct {
+  gboolean has_monitor_mode;
+  guint8 monitor_mode;
+  gboolean has_netns_mode;
+  guint8 netns_mode;
+} RtopNlSys;
+
+typedef struct {
+  guint32 event_type;        /* enum rdma_nl_notify_event_type */
+  guint32 dev_index;         /* RTOP_NL_NO_INDEX when absent */
+  char *dev_name;
+  guint32 port;
+  guint32 ndev_index;
+} RtopNlEvent;
+
+gboolean rtop_nl_parse_device (const struct nlmsghdr *nlh, RtopNlDevice *out, GError **error);
+gboolean rtop_nl_parse_port (const struct nlmsghdr *nlh, RtopNlPort *out, GError **error);
+gboolean rtop_nl_parse_stat (const struct nlmsghdr *nlh, RtopNlStat *out, GError **error);
+/* Appends RtopNlRes entries of the nested RES_QP / RES_CTX / RES_MR list. */
+gboolean rtop_nl_parse_res (const struct nlmsghdr *nlh, RtopNlResKind kind,
+                            GArray *out, GError **error);
+gboolean rtop_nl_parse_sys (const struct nlmsghdr *nlh, RtopNlSys *out, GError **error);
+gboolean rtop_nl_parse_event (const struct nlmsghdr *nlh, RtopNlEvent *out, GError **error);
+
+void rtop_nl_device_clear (RtopNlDevice *d);
+void rtop_nl_port_clear (RtopNlPort *p);
+void rtop_nl_stat_clear (RtopNlStat *s);
+void rtop_nl_res_clear (RtopNlRes *r);   /* also the GArray clear func */
+void rtop_nl_event_clear (RtopNlEvent *e);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopNl, rtop_nl_free)
+
+G_END_DECLS

@@ -1,0 +1,1 @@
+/* rtop-procfs.c: being written. */

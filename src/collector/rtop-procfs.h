@@ -1,0 +1,46 @@
+/* rtop-procfs.h: process details from /proc, cached per (pid, start time).
+ *
+ * A process with 10,000 QPs costs one /proc read per refresh, not 10,000:
+ * the collector calls rtop_proc_cache_lookup once per distinct pid per pass.
+ * Static facts (cmdline, user) are read once per (pid, start time); dynamic
+ * ones (RSS, threads, state) once per pass. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  gint32 pid;
+  guint64 start_time;        /* stat field 22 */
+  char *comm;                /* stat field 2, between the first '(' and the LAST ')' */
+  char state;                /* stat field 3 */
+  guint32 threads;           /* stat field 20 */
+  guint64 rss_bytes;         /* stat field 24 x page size */
+  guint32 uid;               /* owner of /proc/<pid> (real uid from status) */
+  char *user;                /* getpwuid_r name, or the uid as text */
+  char *cmdline;             /* args joined with spaces; NULL when empty (kernel threads) */
+} RtopProcInfo;
+
+/* Parses the content of /proc/<pid>/stat. FALSE + RTOP_ERROR_MALFORMED when it does not parse. */
+gboolean rtop_proc_parse_stat (const char *text, gsize len, RtopProcInfo *out, GError **error);
+/* Joins a NUL-separated cmdline into one string with spaces; NULL for empty. */
+char *rtop_proc_parse_cmdline (const char *buf, gsize len);
+
+typedef struct _RtopProcCache RtopProcCache;
+
+RtopProcCache *rtop_proc_cache_new (const char *proc_root);  /* "/proc" or a fixture */
+void rtop_proc_cache_free (RtopProcCache *self);
+/* Starts a pass: entries not looked up during the pass are dropped at the next begin. */
+void rtop_proc_cache_begin_pass (RtopProcCache *self);
+/* Returns a borrowed info valid until the next begin_pass, or NULL when the
+ * process is gone (or exited mid-read). */
+const RtopProcInfo *rtop_proc_cache_lookup (RtopProcCache *self, gint32 pid);
+/* How many /proc files were read since creation (tests check the caching). */
+guint64 rtop_proc_cache_get_n_reads (RtopProcCache *self);
+
+void rtop_proc_info_clear (RtopProcInfo *info);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopProcCache, rtop_proc_cache_free)
+
+G_END_DECLS

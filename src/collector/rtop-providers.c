@@ -1,0 +1,1 @@
+/* rtop-providers.c: being written. */

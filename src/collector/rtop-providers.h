@@ -1,0 +1,38 @@
+/* rtop-providers.h: the one table that maps each provider's counter names to
+ * canonical metrics and health classes (FACTS.md section 3).  Counters that
+ * are not in the table keep their raw name and RTOP_COUNTER_CLASS_INFO
+ * (or a class guessed from a small suffix table: *_err, *_errors, *drop*). */
+#pragma once
+
+#include <glib.h>
+#include "rtop-snapshot.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const char *provider;      /* "mlx5", "efa", ... or "*" for any provider */
+  const char *counter;       /* kernel counter name */
+  RtopCounterSource source;  /* where that name is found */
+  RtopMetricId metric;       /* RTOP_METRIC_N when it feeds no metric */
+  guint32 scale;             /* multiply raw values by this (port_xmit_data: 4) */
+  RtopCounterClass klass;
+} RtopProviderRule;
+
+/* "mlx5", "efa", "erdma", "rxe", "bnxt_re", "irdma", "hns", "mana", "siw",
+ * "qedr", "ionic", or "unknown". driver may be NULL (rxe has no device link). */
+const char *rtop_provider_detect (const char *dev_name, const char *driver);
+
+/* Class of a counter for health rules. */
+RtopCounterClass rtop_provider_classify (const char *provider, const char *counter);
+
+/* Fills port->metrics from port->counters (which already carry delta/rate/
+ * has_rate) and sets each counter's klass. Sum metrics (drops, errors) add
+ * the rates of their parts; a metric has_rate only when all parts have. When
+ * a provider has no byte counters (rxe), netdev counters are used and the
+ * source says so. */
+void rtop_provider_apply (const char *provider, RtopPort *port);
+
+/* The whole table, for docs and tests. */
+const RtopProviderRule *rtop_provider_rules (guint *n_rules);
+
+G_END_DECLS

@@ -1,0 +1,1 @@
+/* rtop-rates.c: being written. */

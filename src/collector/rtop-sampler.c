@@ -1,0 +1,1 @@
+/* rtop-sampler.c: being written. */

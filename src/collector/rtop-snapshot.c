@@ -1,0 +1,1 @@
+/* rtop-snapshot.c: being written. */

@@ -1,0 +1,1 @@
+/* rtop-sysfs.c: being written. */
