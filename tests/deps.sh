@@ -1,0 +1,34 @@
+#!/bin/sh
+# Installs everything rdmatop needs to build, run and test on Debian 12 /
+# Ubuntu 22.04+.  Idempotent; runs apt-get only when something is missing.
+# Usage: tests/deps.sh [build|run|test]   (default: test = everything)
+set -eu
+
+BUILD_PKGS="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev libgtk-4-dev
+  libmnl-dev libjson-glib-dev zlib1g-dev gettext"
+RUN_PKGS="iproute2"
+TEST_PKGS="clang libclang-rt-14-dev llvm xvfb xauth dbus dbus-x11 at-spi2-core
+  desktop-file-utils appstream libglib2.0-bin
+  qemu-system-x86 busybox-static kmod cpio xz-utils zstd
+  rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest"
+
+what=${1:-test}
+case "$what" in
+  build) pkgs="$BUILD_PKGS" ;;
+  run) pkgs="$BUILD_PKGS $RUN_PKGS" ;;
+  test) pkgs="$BUILD_PKGS $RUN_PKGS $TEST_PKGS" ;;
+  *) echo "usage: $0 [build|run|test]" >&2; exit 2 ;;
+esac
+
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+echo "Installing:$missing" >&2
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
+# shellcheck disable=SC2086
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
