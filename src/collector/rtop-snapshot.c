@@ -1,1 +1,528 @@
-/* rtop-snapshot.c: being written. */
+/* rtop-snapshot.c: the immutable result of one sampling pass.
+ *
+ * Snapshots are built on the collector's thread and then only read.  The
+ * reference count is atomic so a snapshot can be shared by the UI thread and
+ * the recorder's writer thread. */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "rtop-snapshot.h"
+
+G_DEFINE_BOXED_TYPE (RtopSnapshot, rtop_snapshot, rtop_snapshot_ref, rtop_snapshot_unref)
+
+static void
+snapshot_clear (gpointer data)
+{
+  RtopSnapshot *self = data;
+
+  g_free (self->status_message);
+  g_clear_pointer (&self->devices, g_ptr_array_unref);
+  g_clear_pointer (&self->processes, g_ptr_array_unref);
+  g_clear_pointer (&self->events, g_ptr_array_unref);
+}
+
+RtopSnapshot *
+rtop_snapshot_new (void)
+{
+  RtopSnapshot *self = g_atomic_rc_box_new0 (RtopSnapshot);
+
+  self->devices = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_device_free);
+  self->processes = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_process_free);
+  self->events = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_event_free);
+  return self;
+}
+
+RtopSnapshot *
+rtop_snapshot_ref (RtopSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+rtop_snapshot_unref (RtopSnapshot *self)
+{
+  g_return_if_fail (self != NULL);
+  g_atomic_rc_box_release_full (self, snapshot_clear);
+}
+
+/* Natural order compares runs of digits by value, so "rxe2" < "rxe10". */
+int
+rtop_natural_compare (const char *a, const char *b)
+{
+  if (a == NULL || b == NULL)
+    return (a != NULL) - (b != NULL);
+
+  while (*a && *b)
+    {
+      if (g_ascii_isdigit (*a) && g_ascii_isdigit (*b))
+        {
+          const char *sa = a, *sb = b;
+          gsize la, lb;
+          int c;
+
+          while (*sa == '0' && g_ascii_isdigit (sa[1]))
+            sa++;
+          while (*sb == '0' && g_ascii_isdigit (sb[1]))
+            sb++;
+          for (a = sa; g_ascii_isdigit (*a); a++)
+            ;
+          for (b = sb; g_ascii_isdigit (*b); b++)
+            ;
+          la = a - sa;
+          lb = b - sb;
+          if (la != lb)
+            return la < lb ? -1 : 1;
+          c = strncmp (sa, sb, la);
+          if (c != 0)
+            return c;
+          continue;
+        }
+      if (*a != *b)
+        return (guchar) *a < (guchar) *b ? -1 : 1;
+      a++;
+      b++;
+    }
+  return (guchar) *a - (guchar) *b;
+}
+
+static int
+device_cmp (gconstpointer a, gconstpointer b)
+{
+  const RtopDevice *da = *(RtopDevice * const *) a;
+  const RtopDevice *db = *(RtopDevice * const *) b;
+
+  return rtop_natural_compare (da->name, db->name);
+}
+
+static int
+port_cmp (gconstpointer a, gconstpointer b)
+{
+  const RtopPort *pa = *(RtopPort * const *) a;
+  const RtopPort *pb = *(RtopPort * const *) b;
+
+  return (pa->index > pb->index) - (pa->index < pb->index);
+}
+
+static int
+counter_cmp (gconstpointer a, gconstpointer b)
+{
+  const RtopCounter *ca = *(RtopCounter * const *) a;
+  const RtopCounter *cb = *(RtopCounter * const *) b;
+
+  return strcmp (ca->name, cb->name);
+}
+
+static int
+process_cmp (gconstpointer a, gconstpointer b)
+{
+  const RtopProcess *pa = *(RtopProcess * const *) a;
+  const RtopProcess *pb = *(RtopProcess * const *) b;
+
+  if (pa->pid != pb->pid)
+    return (pa->pid > pb->pid) - (pa->pid < pb->pid);
+  return g_strcmp0 (pa->comm, pb->comm);
+}
+
+static int
+process_device_cmp (gconstpointer a, gconstpointer b)
+{
+  return rtop_natural_compare (((const RtopProcessDevice *) a)->device,
+                               ((const RtopProcessDevice *) b)->device);
+}
+
+void
+rtop_snapshot_seal (RtopSnapshot *self)
+{
+  g_return_if_fail (self != NULL);
+
+  g_ptr_array_sort (self->devices, device_cmp);
+  for (guint i = 0; i < self->devices->len; i++)
+    {
+      RtopDevice *dev = g_ptr_array_index (self->devices, i);
+
+      g_ptr_array_sort (dev->ports, port_cmp);
+      g_ptr_array_sort (dev->counters, counter_cmp);
+      for (guint j = 0; j < dev->ports->len; j++)
+        {
+          RtopPort *port = g_ptr_array_index (dev->ports, j);
+          g_ptr_array_sort (port->counters, counter_cmp);
+        }
+    }
+  g_ptr_array_sort (self->processes, process_cmp);
+  for (guint i = 0; i < self->processes->len; i++)
+    {
+      RtopProcess *proc = g_ptr_array_index (self->processes, i);
+      g_array_sort (proc->devices, process_device_cmp);
+    }
+}
+
+RtopDevice *
+rtop_snapshot_find_device (const RtopSnapshot *self, const char *name)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  for (guint i = 0; i < self->devices->len; i++)
+    {
+      RtopDevice *dev = g_ptr_array_index (self->devices, i);
+      if (g_strcmp0 (dev->name, name) == 0)
+        return dev;
+    }
+  return NULL;
+}
+
+RtopPort *
+rtop_device_find_port (const RtopDevice *self, guint32 index)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  for (guint i = 0; i < self->ports->len; i++)
+    {
+      RtopPort *port = g_ptr_array_index (self->ports, i);
+      if (port->index == index)
+        return port;
+    }
+  return NULL;
+}
+
+RtopCounter *
+rtop_counters_find (GPtrArray *counters, const char *name)
+{
+  guint lo = 0, hi;
+
+  g_return_val_if_fail (counters != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  hi = counters->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      RtopCounter *c = g_ptr_array_index (counters, mid);
+      int cmp = strcmp (name, c->name);
+
+      if (cmp == 0)
+        return c;
+      if (cmp < 0)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return NULL;
+}
+
+RtopProcess *
+rtop_snapshot_find_process (const RtopSnapshot *self, gint32 pid)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  for (guint i = 0; i < self->processes->len; i++)
+    {
+      RtopProcess *proc = g_ptr_array_index (self->processes, i);
+      if (proc->pid == pid)
+        return proc;
+    }
+  return NULL;
+}
+
+guint
+rtop_snapshot_get_n_ports (const RtopSnapshot *self)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  for (guint i = 0; i < self->devices->len; i++)
+    n += ((RtopDevice *) g_ptr_array_index (self->devices, i))->ports->len;
+  return n;
+}
+
+RtopDevice *
+rtop_device_new (guint32 index, const char *name)
+{
+  RtopDevice *self = g_new0 (RtopDevice, 1);
+
+  self->index = index;
+  self->name = g_strdup (name);
+  self->ports = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_port_free);
+  self->counters = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_counter_free);
+  return self;
+}
+
+void
+rtop_device_free (RtopDevice *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->name);
+  g_free (self->provider);
+  g_free (self->node_type);
+  g_free (self->fw_version);
+  g_free (self->node_guid);
+  g_free (self->protocol);
+  g_ptr_array_unref (self->ports);
+  g_ptr_array_unref (self->counters);
+  g_free (self);
+}
+
+RtopPort *
+rtop_port_new (guint32 index)
+{
+  RtopPort *self = g_new0 (RtopPort, 1);
+
+  self->index = index;
+  self->counters = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_counter_free);
+  return self;
+}
+
+void
+rtop_metric_clear (RtopMetric *self)
+{
+  g_clear_pointer (&self->source, g_free);
+  memset (self, 0, sizeof *self);
+}
+
+void
+rtop_port_free (RtopPort *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->netdev);
+  g_free (self->link_layer);
+  g_free (self->rate_text);
+  g_free (self->error);
+  g_ptr_array_unref (self->counters);
+  for (guint i = 0; i < RTOP_METRIC_N; i++)
+    rtop_metric_clear (&self->metrics[i]);
+  g_free (self);
+}
+
+RtopCounter *
+rtop_counter_new (const char *name, guint64 value, RtopCounterSource source)
+{
+  RtopCounter *self = g_new0 (RtopCounter, 1);
+
+  self->name = g_strdup (name);
+  self->value = value;
+  self->source = source;
+  return self;
+}
+
+RtopCounter *
+rtop_counter_copy (const RtopCounter *self)
+{
+  RtopCounter *copy = g_memdup2 (self, sizeof *self);
+
+  copy->name = g_strdup (self->name);
+  return copy;
+}
+
+void
+rtop_counter_free (RtopCounter *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->name);
+  g_free (self);
+}
+
+static void
+process_device_clear (gpointer data)
+{
+  g_free (((RtopProcessDevice *) data)->device);
+}
+
+RtopProcess *
+rtop_process_new (gint32 pid)
+{
+  RtopProcess *self = g_new0 (RtopProcess, 1);
+
+  self->pid = pid;
+  self->state = '?';
+  self->devices = g_array_new (FALSE, TRUE, sizeof (RtopProcessDevice));
+  g_array_set_clear_func (self->devices, process_device_clear);
+  return self;
+}
+
+void
+rtop_process_free (RtopProcess *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->comm);
+  g_free (self->cmdline);
+  g_free (self->user);
+  g_array_unref (self->devices);
+  g_free (self);
+}
+
+RtopEvent *
+rtop_event_new (RtopEventKind kind, RtopSeverity severity,
+                const char *device, guint32 port, const char *message)
+{
+  RtopEvent *self = g_new0 (RtopEvent, 1);
+
+  self->realtime_us = g_get_real_time ();
+  self->monotonic_us = g_get_monotonic_time ();
+  self->kind = kind;
+  self->severity = severity;
+  self->device = g_strdup (device);
+  self->port = port;
+  self->message = g_strdup (message);
+  return self;
+}
+
+RtopEvent *
+rtop_event_copy (const RtopEvent *self)
+{
+  RtopEvent *copy = g_memdup2 (self, sizeof *self);
+
+  copy->device = g_strdup (self->device);
+  copy->counter = g_strdup (self->counter);
+  copy->old_value = g_strdup (self->old_value);
+  copy->new_value = g_strdup (self->new_value);
+  copy->message = g_strdup (self->message);
+  return copy;
+}
+
+void
+rtop_event_free (RtopEvent *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->device);
+  g_free (self->counter);
+  g_free (self->old_value);
+  g_free (self->new_value);
+  g_free (self->message);
+  g_free (self);
+}
+
+/* ---- Stable names (JSON, CSV, traces): never translated ---- */
+
+static const char * const metric_names[RTOP_METRIC_N] = {
+  [RTOP_METRIC_TX_BYTES] = "tx_bytes",
+  [RTOP_METRIC_RX_BYTES] = "rx_bytes",
+  [RTOP_METRIC_TX_PACKETS] = "tx_packets",
+  [RTOP_METRIC_RX_PACKETS] = "rx_packets",
+  [RTOP_METRIC_DROPS] = "drops",
+  [RTOP_METRIC_RDMA_READ_BYTES] = "rdma_read_bytes",
+  [RTOP_METRIC_RDMA_WRITE_BYTES] = "rdma_write_bytes",
+  [RTOP_METRIC_RETRANSMITS] = "retransmits",
+  [RTOP_METRIC_ERRORS] = "errors",
+  [RTOP_METRIC_LINK_ERRORS] = "link_errors",
+  [RTOP_METRIC_TRANSPORT_ERRORS] = "transport_errors",
+  [RTOP_METRIC_OPERATION_ERRORS] = "operation_errors",
+  [RTOP_METRIC_CONGESTION] = "congestion",
+};
+
+const char *
+rtop_metric_id_to_string (RtopMetricId id)
+{
+  g_return_val_if_fail (id < RTOP_METRIC_N, NULL);
+  return metric_names[id];
+}
+
+gboolean
+rtop_metric_id_from_string (const char *s, RtopMetricId *out)
+{
+  for (guint i = 0; i < RTOP_METRIC_N; i++)
+    if (g_strcmp0 (s, metric_names[i]) == 0)
+      {
+        *out = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static const char * const class_names[RTOP_COUNTER_CLASS_N] = {
+  [RTOP_COUNTER_CLASS_INFO] = "info",
+  [RTOP_COUNTER_CLASS_DATA] = "data",
+  [RTOP_COUNTER_CLASS_DROP] = "drop",
+  [RTOP_COUNTER_CLASS_RETRANSMIT] = "retransmit",
+  [RTOP_COUNTER_CLASS_LINK_ERROR] = "error.link",
+  [RTOP_COUNTER_CLASS_TRANSPORT_ERROR] = "error.transport",
+  [RTOP_COUNTER_CLASS_OPERATION_ERROR] = "error.operation",
+  [RTOP_COUNTER_CLASS_CONGESTION] = "congestion",
+};
+
+const char *
+rtop_counter_class_to_string (RtopCounterClass klass)
+{
+  g_return_val_if_fail (klass < RTOP_COUNTER_CLASS_N, NULL);
+  return class_names[klass];
+}
+
+static const char * const source_names[RTOP_COUNTER_SOURCE_N] = {
+  [RTOP_COUNTER_SOURCE_NETLINK] = "netlink",
+  [RTOP_COUNTER_SOURCE_SYSFS_PORT] = "sysfs",
+  [RTOP_COUNTER_SOURCE_SYSFS_HW] = "sysfs-hw",
+  [RTOP_COUNTER_SOURCE_SYSFS_DEVICE] = "sysfs-device",
+  [RTOP_COUNTER_SOURCE_NETDEV] = "netdev",
+};
+
+const char *
+rtop_counter_source_to_string (RtopCounterSource source)
+{
+  g_return_val_if_fail (source < RTOP_COUNTER_SOURCE_N, NULL);
+  return source_names[source];
+}
+
+const char *
+rtop_severity_to_string (RtopSeverity severity)
+{
+  static const char * const names[] = { "info", "warning", "error" };
+
+  g_return_val_if_fail (severity <= RTOP_SEVERITY_ERROR, NULL);
+  return names[severity];
+}
+
+const char *
+rtop_event_kind_to_string (RtopEventKind kind)
+{
+  static const char * const names[] = {
+    [RTOP_EVENT_DEVICE_ADDED] = "device-added",
+    [RTOP_EVENT_DEVICE_REMOVED] = "device-removed",
+    [RTOP_EVENT_DEVICE_RENAMED] = "device-renamed",
+    [RTOP_EVENT_PORT_ADDED] = "port-added",
+    [RTOP_EVENT_PORT_REMOVED] = "port-removed",
+    [RTOP_EVENT_PORT_STATE] = "port-state",
+    [RTOP_EVENT_PORT_PHYS_STATE] = "port-phys-state",
+    [RTOP_EVENT_LINK_RATE] = "link-rate",
+    [RTOP_EVENT_NETDEV_CHANGED] = "netdev-changed",
+    [RTOP_EVENT_COUNTER_RISING] = "counter-rising",
+    [RTOP_EVENT_COUNTER_SETTLED] = "counter-settled",
+    [RTOP_EVENT_COUNTER_RESET] = "counter-reset",
+    [RTOP_EVENT_COLLECTION_ERROR] = "collection-error",
+    [RTOP_EVENT_COLLECTION_RECOVERED] = "collection-recovered",
+  };
+
+  g_return_val_if_fail (kind < G_N_ELEMENTS (names), NULL);
+  return names[kind];
+}
+
+/* The kernel's names (ib_port_state / ib_port_phys_state), as iproute2
+ * prints them, so JSON compares with `rdma -j link`. */
+const char *
+rtop_port_state_to_string (guint8 state)
+{
+  static const char * const names[] = {
+    "NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER",
+  };
+
+  return state < G_N_ELEMENTS (names) ? names[state] : "UNKNOWN";
+}
+
+const char *
+rtop_port_phys_state_to_string (guint8 phys_state)
+{
+  /* iproute2's spelling (including its "ARMED" for 4 and the OPA states). */
+  static const char * const names[] = {
+    "NOP", "SLEEP", "POLLING", "DISABLED", "ARMED", "LINK_UP",
+    "LINK_ERROR_RECOVER", "PHY_TEST", "UNKNOWN", "OPA_OFFLINE", "UNKNOWN",
+    "OPA_TEST",
+  };
+
+  return phys_state < G_N_ELEMENTS (names) ? names[phys_state] : "UNKNOWN";
+}
