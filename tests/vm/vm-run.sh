@@ -1,0 +1,288 @@
+#!/bin/bash
+# Boots Debian's 6.12 kernel in QEMU (TCG) with this machine's root file
+# system shared read-only, runs one scenario script in the guest, and exits
+# with the script's status.  See tests/vm/README.md.
+#
+# Usage: vm-run.sh [--builddir DIR] [--timeout SECONDS] SCENARIO [ARGS...]
+#        vm-run.sh --prepare     (fetch kernel, build initramfs, print paths)
+#
+# Environment:
+#   RDMATOP_VM_CACHE    cache directory (default: tests/vm/cache)
+#   RDMATOP_VM_KERNEL   kernel version to use, e.g. 6.12.117+deb12-amd64
+#                       (default: the newest linux-image-6.12.*+deb12-amd64-
+#                       unsigned that apt can download)
+#   RDMATOP_VM_TIMEOUT  hard limit for the whole guest run (default 280 s)
+#   RDMATOP_VM_RESULTS  keep the guest's results directory here (artifacts)
+#   RDMATOP_VM_CPUS, RDMATOP_VM_MEM   guest size (default 2, 2048)
+#   RDMATOP_BROKEN      passed into the guest unchanged (fault injection)
+#
+# Exit status: the scenario's status; 1 when the harness itself fails (a
+# missing package, a kernel that cannot be fetched, a guest that never
+# reported a result).  The harness never skips.
+set -euo pipefail
+
+vm_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cache=${RDMATOP_VM_CACHE:-$vm_dir/cache}
+timeout_s=${RDMATOP_VM_TIMEOUT:-280}
+builddir=""
+
+die () {
+  echo "vm-run: error: $*" >&2
+  exit 1
+}
+
+note () {
+  echo "vm-run: $*" >&2
+}
+
+need_cmd () {
+  # $1 = command, $2 = Debian package that ships it
+  command -v "$1" >/dev/null 2>&1 ||
+    die "'$1' not found: install the Debian package '$2' (tests/deps.sh test does)"
+}
+
+# The newest linux-image-6.12.*+deb12-amd64-unsigned that apt has a
+# candidate for.  apt-cache search also lists names whose packages have
+# gone from the archive, so each name is checked for a candidate.
+newest_kernel_version () {
+  local names name
+  names=$(apt-cache search --names-only \
+            '^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' 2>/dev/null |
+          awk '{print $1}' | sort -V -r)
+  for name in $names; do
+    # (no grep -q here: with pipefail its early exit fails the pipe)
+    if apt-cache policy "$name" 2>/dev/null | grep 'Candidate: [0-9]' >/dev/null; then
+      name=${name#linux-image-}
+      echo "${name%-unsigned}"
+      return 0
+    fi
+  done
+  return 1
+}
+
+find_kernel_version () {
+  local v
+  if [ -n "${RDMATOP_VM_KERNEL:-}" ]; then
+    echo "$RDMATOP_VM_KERNEL"
+    return
+  fi
+  if v=$(newest_kernel_version); then
+    echo "$v"
+    return
+  fi
+  # A fresh machine may have empty apt lists.
+  if [ "$(id -u)" -eq 0 ]; then
+    note "no linux-image-6.12 package known to apt; running apt-get update"
+    DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 || true
+    if v=$(newest_kernel_version); then
+      echo "$v"
+      return
+    fi
+  fi
+  # Offline: fall back to the newest kernel already in the cache.
+  v=$(ls -1 "$cache" 2>/dev/null | grep -E '^6\.12\.[0-9]+\+deb12-amd64$' |
+      sort -V | tail -n 1 || true)
+  if [ -n "$v" ] && [ -f "$cache/$v/ready" ]; then
+    note "apt knows no linux-image-6.12 package; using cached $v"
+    echo "$v"
+    return
+  fi
+  die "no linux-image-6.12.*+deb12-amd64-unsigned package found by apt-cache" \
+      "(Debian 12 security archive 'bookworm-security' must be in the apt sources;" \
+      "run apt-get update)"
+}
+
+# Prints the module and all its dependencies (dependencies first), as
+# paths relative to lib/modules/KVER, using modules.dep.
+module_closure () {
+  local moddir=$1 name=$2 line path dep
+  line=$(grep -E "(^|/)${name}\.ko(\.xz|\.zst|\.gz)?:" "$moddir/modules.dep" || true)
+  [ -n "$line" ] || {
+    grep -qE "/${name}\.ko" "$moddir/modules.builtin" 2>/dev/null && return 0
+    die "kernel module '$name' not found in $moddir/modules.dep"
+  }
+  path=${line%%:*}
+  for dep in ${line#*:}; do
+    dep=$(basename "$dep")
+    module_closure "$moddir" "${dep%%.ko*}"
+  done
+  echo "$path"
+}
+
+build_initramfs () {
+  local kdir=$1 kver=$2 out=$3
+  local moddir="$kdir/lib/modules/$kver" tmp m applet
+  tmp=$(mktemp -d)
+  mkdir -p "$tmp"/{bin,dev,proc,sys,mnt/lower,mnt/rw,newroot,modules}
+  cp /bin/busybox "$tmp/bin/busybox"
+  for applet in $(/bin/busybox --list); do
+    [ "$applet" = busybox ] || ln -sf busybox "$tmp/bin/$applet"
+  done
+  # Load order matters: dependencies first, each module once.
+  : >"$tmp/modules/order"
+  for m in netfs 9pnet 9pnet_virtio 9p overlay; do
+    module_closure "$moddir" "$m"
+  done | awk '!seen[$0]++' | while read -r m; do
+    local base
+    base=$(basename "$m")
+    case "$base" in
+      *.xz) xz -dc "$moddir/$m" >"$tmp/modules/${base%.xz}"; base=${base%.xz} ;;
+      *.zst) zstd -qdc "$moddir/$m" >"$tmp/modules/${base%.zst}"; base=${base%.zst} ;;
+      *) cp "$moddir/$m" "$tmp/modules/$base" ;;
+    esac
+    echo "$base" >>"$tmp/modules/order"
+  done
+  cp "$vm_dir/initramfs-init.sh" "$tmp/init"
+  chmod 755 "$tmp/init"
+  (cd "$tmp" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$out.tmp"
+  mv "$out.tmp" "$out"
+  rm -rf "$tmp"
+}
+
+# Downloads, extracts and prepares kernel KVER into $cache/KVER once.
+prepare_kernel () {
+  local kver=$1 kdir="$cache/$1" pkg tmp
+  if [ -f "$kdir/ready" ] && [ "$kdir/initrd.img" -nt "$vm_dir/initramfs-init.sh" ]; then
+    return
+  fi
+  pkg="linux-image-$kver-unsigned"
+  if [ ! -f "$kdir/ready" ]; then
+    rm -rf "$kdir"
+    mkdir -p "$kdir"
+    tmp=$(mktemp -d)
+    note "downloading $pkg"
+    (cd "$tmp" && apt-get download -q "$pkg" >&2) ||
+      die "apt-get download $pkg failed (network, or package gone: run apt-get update)"
+    note "extracting $pkg"
+    dpkg -x "$tmp"/*.deb "$kdir"
+    rm -rf "$tmp"
+    # The kernel image and modules only; firmware and docs are not needed.
+    rm -rf "$kdir/usr"
+    depmod -b "$kdir" "$kver" || die "depmod -b $kdir $kver failed"
+    [ -f "$kdir/boot/vmlinuz-$kver" ] || die "$pkg has no boot/vmlinuz-$kver"
+  fi
+  note "building initramfs for $kver"
+  build_initramfs "$kdir" "$kver" "$kdir/initrd.img"
+  touch "$kdir/ready"
+}
+
+check_tools () {
+  need_cmd qemu-system-x86_64 qemu-system-x86
+  need_cmd apt-cache apt
+  need_cmd dpkg dpkg
+  need_cmd depmod kmod
+  need_cmd cpio cpio
+  need_cmd xz xz-utils
+  need_cmd zstd zstd
+  need_cmd gzip gzip
+  need_cmd flock util-linux
+  need_cmd timeout coreutils
+  [ -x /bin/busybox ] && /bin/busybox --list | grep -qx switch_root ||
+    die "/bin/busybox (static, with switch_root) not found: install 'busybox-static'"
+  file -L /bin/busybox 2>/dev/null | grep -q 'dynamically linked' &&
+    die "/bin/busybox is dynamically linked: install 'busybox-static'"
+  return 0
+}
+
+prepare () {
+  check_tools
+  mkdir -p "$cache"
+  kver=$(find_kernel_version)
+  # Serialise preparation between concurrent runs sharing the cache.
+  exec 9>"$cache/.lock"
+  flock 9
+  prepare_kernel "$kver"
+  flock -u 9
+  kdir="$cache/$kver"
+}
+
+run_guest () {
+  local script=$1; shift
+  local results log rc qemu_rc tail_pid qemu_pid args
+  results=$(mktemp -d "${TMPDIR:-/tmp}/rdmatop-vm.XXXXXX")
+  chmod 777 "$results"
+  log="$results/console.log"
+  # The scenario's arguments travel through a file: the kernel command
+  # line is short and splits on spaces.
+  : >"$results/args"
+  [ $# -eq 0 ] || printf '%s\n' "$@" >"$results/args"
+  {
+    echo "RDMATOP_SCENARIO=$script"
+    echo "RDMATOP_BUILDDIR=$builddir"
+    echo "RDMATOP_VM_DIR=$vm_dir"
+    echo "RDMATOP_BROKEN=${RDMATOP_BROKEN:-}"
+    echo "RDMATOP_GUEST_TIMEOUT=$((timeout_s - 25))"
+  } >"$results/env"
+  : >"$log"
+
+  note "booting $kver (timeout ${timeout_s}s): $(basename "$script") $*"
+  local start=$SECONDS
+  timeout -k 10 "$timeout_s" qemu-system-x86_64 \
+    -accel tcg,thread=multi -cpu max \
+    -m "${RDMATOP_VM_MEM:-2048}" -smp "${RDMATOP_VM_CPUS:-2}" \
+    -nodefaults -no-user-config -display none -no-reboot \
+    -chardev file,id=con,path="$log" -serial chardev:con \
+    -kernel "$kdir/boot/vmlinuz-$kver" -initrd "$kdir/initrd.img" \
+    -append "console=ttyS0 quiet loglevel=4 panic=-1 rdmatop_modules=$kdir/lib/modules rdmatop_stage2=$vm_dir/guest-init.sh" \
+    -fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
+    -device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
+    -fsdev local,id=results,path="$results",security_model=none \
+    -device virtio-9p-pci,fsdev=results,mount_tag=results \
+    </dev/null >/dev/null 2>"$results/qemu.stderr" &
+  qemu_pid=$!
+  tail -n +1 -f --pid="$qemu_pid" "$log" &
+  tail_pid=$!
+  qemu_rc=0
+  wait "$qemu_pid" || qemu_rc=$?
+  wait "$tail_pid" 2>/dev/null || true
+  note "guest ran $((SECONDS - start))s"
+
+  if [ -s "$results/qemu.stderr" ]; then
+    note "qemu stderr:"
+    sed 's/^/  /' "$results/qemu.stderr" >&2
+  fi
+  if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
+    note "FAIL: guest did not power off within ${timeout_s}s (killed)"
+    rc=1
+  elif [ -f "$results/rc" ]; then
+    rc=$(cat "$results/rc")
+    [[ "$rc" =~ ^[0-9]+$ ]] || { note "FAIL: bad result '$rc'"; rc=1; }
+  else
+    note "FAIL: guest powered off without reporting a result (qemu status $qemu_rc)"
+    rc=1
+  fi
+  if [ -n "${RDMATOP_VM_RESULTS:-}" ]; then
+    mkdir -p "$RDMATOP_VM_RESULTS"
+    cp -r "$results"/. "$RDMATOP_VM_RESULTS"/
+    note "artifacts in $RDMATOP_VM_RESULTS"
+  fi
+  rm -rf "$results"
+  note "scenario $(basename "$script") exit status $rc"
+  return "$rc"
+}
+
+main () {
+  local script
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --builddir) builddir=$(cd "$2" && pwd); shift 2 ;;
+      --timeout) timeout_s=$2; shift 2 ;;
+      --prepare) prepare; echo "kernel=$kdir/boot/vmlinuz-$kver"; echo "initrd=$kdir/initrd.img"; exit 0 ;;
+      -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+      --) shift; break ;;
+      -*) echo "vm-run: unknown option $1" >&2; exit 2 ;;
+      *) break ;;
+    esac
+  done
+  [ $# -ge 1 ] || { echo "usage: vm-run.sh [--builddir DIR] SCENARIO [ARGS]" >&2; exit 2; }
+  script=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+  shift
+  [ -f "$script" ] || die "scenario $script not found"
+  case "$script$builddir$vm_dir$cache" in
+    *[[:space:]]*) die "paths with spaces cannot be passed to the guest" ;;
+  esac
+  prepare
+  run_guest "$script" "$@"
+}
+
+main "$@"
