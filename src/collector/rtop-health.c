@@ -1,1 +1,407 @@
-/* rtop-health.c: being written. */
+/* rtop-health.c: health events from successive snapshots. */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "rtop-health.h"
+
+/* Which counter classes are watched, and how loud a rise is. */
+static const struct {
+  gboolean watched;
+  RtopSeverity severity;
+} class_rules[RTOP_COUNTER_CLASS_N] = {
+  [RTOP_COUNTER_CLASS_INFO] = { FALSE, RTOP_SEVERITY_INFO },
+  [RTOP_COUNTER_CLASS_DATA] = { FALSE, RTOP_SEVERITY_INFO },
+  [RTOP_COUNTER_CLASS_DROP] = { TRUE, RTOP_SEVERITY_WARNING },
+  [RTOP_COUNTER_CLASS_RETRANSMIT] = { TRUE, RTOP_SEVERITY_WARNING },
+  [RTOP_COUNTER_CLASS_LINK_ERROR] = { TRUE, RTOP_SEVERITY_ERROR },
+  [RTOP_COUNTER_CLASS_TRANSPORT_ERROR] = { TRUE, RTOP_SEVERITY_WARNING },
+  [RTOP_COUNTER_CLASS_OPERATION_ERROR] = { TRUE, RTOP_SEVERITY_ERROR },
+  [RTOP_COUNTER_CLASS_CONGESTION] = { TRUE, RTOP_SEVERITY_INFO },
+};
+
+typedef struct {
+  guint8 state, phys_state;
+  char *rate_text;
+  char *netdev;
+  gboolean failing;
+  guint64 pass;
+} PortMemo;
+
+typedef struct {
+  gint64 last_rise_us;
+  gboolean rising;
+  guint64 pass;
+} CounterMemo;
+
+typedef struct {
+  guint32 index;
+  char *name;
+} DeviceMemo;
+
+struct _RtopHealth {
+  gboolean have_baseline;
+  RtopStatus status;
+  guint64 pass;
+  gint64 settle_us;
+  GHashTable *devices;       /* name -> DeviceMemo */
+  GHashTable *ports;         /* "dev/port" -> PortMemo */
+  GHashTable *counters;      /* "dev/port/source:name" -> CounterMemo */
+};
+
+static void
+port_memo_free (gpointer data)
+{
+  PortMemo *pm = data;
+
+  g_free (pm->rate_text);
+  g_free (pm->netdev);
+  g_free (pm);
+}
+
+static void
+device_memo_free (gpointer data)
+{
+  DeviceMemo *dm = data;
+
+  g_free (dm->name);
+  g_free (dm);
+}
+
+RtopHealth *
+rtop_health_new (void)
+{
+  RtopHealth *self = g_new0 (RtopHealth, 1);
+
+  self->settle_us = 10 * G_USEC_PER_SEC;
+  self->devices = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, device_memo_free);
+  self->ports = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, port_memo_free);
+  self->counters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  return self;
+}
+
+void
+rtop_health_free (RtopHealth *self)
+{
+  if (self == NULL)
+    return;
+  g_hash_table_unref (self->devices);
+  g_hash_table_unref (self->ports);
+  g_hash_table_unref (self->counters);
+  g_free (self);
+}
+
+void
+rtop_health_set_settle_time (RtopHealth *self, gint64 usec)
+{
+  self->settle_us = usec;
+}
+
+RtopSeverity
+rtop_health_class_severity (RtopCounterClass klass)
+{
+  g_return_val_if_fail (klass < RTOP_COUNTER_CLASS_N, RTOP_SEVERITY_INFO);
+  return class_rules[klass].severity;
+}
+
+gboolean
+rtop_health_class_is_watched (RtopCounterClass klass)
+{
+  g_return_val_if_fail (klass < RTOP_COUNTER_CLASS_N, FALSE);
+  return class_rules[klass].watched;
+}
+
+static RtopEvent *
+add_event (RtopSnapshot *snap, RtopEventKind kind, RtopSeverity severity,
+           const char *device, guint32 port, const char *old_value,
+           const char *new_value, char *message /* owned */)
+{
+  RtopEvent *ev = rtop_event_new (kind, severity, device, port, NULL);
+
+  ev->message = message;
+  ev->old_value = g_strdup (old_value);
+  ev->new_value = g_strdup (new_value);
+  ev->realtime_us = snap->realtime_us;
+  ev->monotonic_us = snap->monotonic_us;
+  g_ptr_array_add (snap->events, ev);
+  return ev;
+}
+
+/* ---- Collection status ---- */
+
+static void
+check_status (RtopHealth *self, RtopSnapshot *snap)
+{
+  if (snap->status == self->status)
+    return;
+  if (snap->status != RTOP_STATUS_OK)
+    add_event (snap, RTOP_EVENT_COLLECTION_ERROR, RTOP_SEVERITY_ERROR, NULL, 0, NULL, NULL,
+               g_strdup (snap->status_message ? snap->status_message
+                                              : _("Collecting RDMA statistics failed.")));
+  else
+    add_event (snap, RTOP_EVENT_COLLECTION_RECOVERED, RTOP_SEVERITY_INFO, NULL, 0, NULL, NULL,
+               g_strdup (_("Collecting RDMA statistics works again.")));
+  self->status = snap->status;
+}
+
+/* ---- Devices ---- */
+
+static void
+check_devices (RtopHealth *self, RtopSnapshot *snap)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTableIter iter;
+  DeviceMemo *dm;
+
+  for (guint i = 0; i < snap->devices->len; i++)
+    {
+      RtopDevice *dev = g_ptr_array_index (snap->devices, i);
+
+      g_hash_table_add (seen, dev->name);
+      dm = g_hash_table_lookup (self->devices, dev->name);
+      if (dm != NULL && dm->index == dev->index)
+        continue;
+      if (dm == NULL)
+        {
+          /* A device that vanished under one name and is here with the same
+           * kernel index under another was renamed. */
+          GHashTableIter it;
+          DeviceMemo *old;
+          const char *renamed_from = NULL;
+
+          g_hash_table_iter_init (&it, self->devices);
+          while (g_hash_table_iter_next (&it, NULL, (gpointer *) &old))
+            if (old->index == dev->index && rtop_snapshot_find_device (snap, old->name) == NULL)
+              renamed_from = old->name;
+          if (renamed_from != NULL && self->have_baseline)
+            {
+              add_event (snap, RTOP_EVENT_DEVICE_RENAMED, RTOP_SEVERITY_INFO, dev->name, 0,
+                         renamed_from, dev->name,
+                         g_strdup_printf (_("Device %s was renamed to %s."), renamed_from, dev->name));
+              g_hash_table_remove (self->devices, renamed_from);
+            }
+          else if (self->have_baseline)
+            add_event (snap, RTOP_EVENT_DEVICE_ADDED, RTOP_SEVERITY_INFO, dev->name, 0, NULL, NULL,
+                       g_strdup_printf (_("Device %s appeared."), dev->name));
+        }
+      else if (self->have_baseline)
+        {
+          /* Same name, new kernel index: removed and added again. */
+          add_event (snap, RTOP_EVENT_DEVICE_REMOVED, RTOP_SEVERITY_WARNING, dev->name, 0, NULL, NULL,
+                     g_strdup_printf (_("Device %s was removed."), dev->name));
+          add_event (snap, RTOP_EVENT_DEVICE_ADDED, RTOP_SEVERITY_INFO, dev->name, 0, NULL, NULL,
+                     g_strdup_printf (_("Device %s appeared again; its counters start from zero."),
+                                      dev->name));
+        }
+      dm = g_new0 (DeviceMemo, 1);
+      dm->index = dev->index;
+      dm->name = g_strdup (dev->name);
+      g_hash_table_replace (self->devices, dm->name, dm);
+    }
+
+  g_hash_table_iter_init (&iter, self->devices);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &dm))
+    if (!g_hash_table_contains (seen, dm->name))
+      {
+        add_event (snap, RTOP_EVENT_DEVICE_REMOVED, RTOP_SEVERITY_WARNING, dm->name, 0, NULL, NULL,
+                   g_strdup_printf (_("Device %s was removed."), dm->name));
+        g_hash_table_iter_remove (&iter);
+      }
+}
+
+/* ---- Ports ---- */
+
+static void
+check_port_changes (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port,
+                    const PortMemo *pm)
+{
+  if (pm->state != port->state)
+    add_event (snap, RTOP_EVENT_PORT_STATE,
+               port->state == 4 ? RTOP_SEVERITY_INFO : RTOP_SEVERITY_WARNING,
+               dev->name, port->index,
+               rtop_port_state_to_string (pm->state), rtop_port_state_to_string (port->state),
+               g_strdup_printf (_("Port %s/%u changed state from %s to %s."), dev->name, port->index,
+                                rtop_port_state_to_string (pm->state),
+                                rtop_port_state_to_string (port->state)));
+  if (pm->phys_state != port->phys_state)
+    add_event (snap, RTOP_EVENT_PORT_PHYS_STATE,
+               port->phys_state == 5 ? RTOP_SEVERITY_INFO : RTOP_SEVERITY_WARNING,
+               dev->name, port->index,
+               rtop_port_phys_state_to_string (pm->phys_state),
+               rtop_port_phys_state_to_string (port->phys_state),
+               g_strdup_printf (_("Port %s/%u changed physical state from %s to %s."), dev->name,
+                                port->index, rtop_port_phys_state_to_string (pm->phys_state),
+                                rtop_port_phys_state_to_string (port->phys_state)));
+  if (g_strcmp0 (pm->rate_text, port->rate_text) != 0 && port->rate_text != NULL)
+    add_event (snap, RTOP_EVENT_LINK_RATE, RTOP_SEVERITY_WARNING, dev->name, port->index,
+               pm->rate_text, port->rate_text,
+               g_strdup_printf (_("Port %s/%u link rate changed from %s to %s."), dev->name,
+                                port->index, pm->rate_text ? pm->rate_text : _("unknown"),
+                                port->rate_text));
+  if (g_strcmp0 (pm->netdev, port->netdev) != 0)
+    add_event (snap, RTOP_EVENT_NETDEV_CHANGED, RTOP_SEVERITY_INFO, dev->name, port->index,
+               pm->netdev, port->netdev,
+               g_strdup_printf (_("Port %s/%u is now attached to network device %s."), dev->name,
+                                port->index, port->netdev ? port->netdev : _("none")));
+  if (!pm->failing && port->error != NULL)
+    add_event (snap, RTOP_EVENT_COLLECTION_ERROR, RTOP_SEVERITY_ERROR, dev->name, port->index,
+               NULL, NULL,
+               g_strdup_printf (_("Reading port %s/%u failed: %s"), dev->name, port->index,
+                                port->error));
+  else if (pm->failing && port->error == NULL)
+    add_event (snap, RTOP_EVENT_COLLECTION_RECOVERED, RTOP_SEVERITY_INFO, dev->name, port->index,
+               NULL, NULL,
+               g_strdup_printf (_("Reading port %s/%u works again."), dev->name, port->index));
+}
+
+static void
+remember_port (PortMemo *pm, const RtopPort *port, guint64 pass)
+{
+  /* A failed read keeps the last known state rather than flapping to 0. */
+  if (port->error == NULL)
+    {
+      pm->state = port->state;
+      pm->phys_state = port->phys_state;
+      g_free (pm->rate_text);
+      pm->rate_text = g_strdup (port->rate_text);
+      g_free (pm->netdev);
+      pm->netdev = g_strdup (port->netdev);
+    }
+  pm->failing = port->error != NULL;
+  pm->pass = pass;
+}
+
+static void
+check_counter (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, guint32 port,
+               const RtopCounter *c)
+{
+  g_autofree char *key = NULL;
+  CounterMemo *cm;
+  const char *where;
+
+  if (!rtop_health_class_is_watched (c->klass))
+    return;
+  key = g_strdup_printf ("%s/%u/%d:%s", dev->name, port, c->source, c->name);
+  cm = g_hash_table_lookup (self->counters, key);
+  if (cm == NULL)
+    {
+      cm = g_new0 (CounterMemo, 1);
+      g_hash_table_insert (self->counters, g_steal_pointer (&key), cm);
+    }
+  cm->pass = self->pass;
+  where = port ? "/" : "";
+  if (c->has_rate && c->delta > 0)
+    {
+      if (!cm->rising)
+        {
+          RtopEvent *ev = add_event (snap, RTOP_EVENT_COUNTER_RISING,
+                                     rtop_health_class_severity (c->klass), dev->name, port,
+                                     NULL, NULL, NULL);
+          ev->counter = g_strdup (c->name);
+          ev->new_value = g_strdup_printf ("%" G_GUINT64_FORMAT, c->value);
+          ev->message = port
+            ? g_strdup_printf (_("%s is increasing on %s%s%u (%s, +%" G_GUINT64_FORMAT ")."),
+                               c->name, dev->name, where, port,
+                               rtop_counter_class_to_string (c->klass), c->delta)
+            : g_strdup_printf (_("%s is increasing on %s (%s, +%" G_GUINT64_FORMAT ")."),
+                               c->name, dev->name, rtop_counter_class_to_string (c->klass),
+                               c->delta);
+        }
+      cm->rising = TRUE;
+      cm->last_rise_us = snap->monotonic_us;
+    }
+  else if (cm->rising && c->has_rate &&
+           snap->monotonic_us - cm->last_rise_us >= self->settle_us)
+    {
+      RtopEvent *ev = add_event (snap, RTOP_EVENT_COUNTER_SETTLED, RTOP_SEVERITY_INFO,
+                                 dev->name, port, NULL, NULL,
+                                 g_strdup_printf (_("%s stopped increasing on %s."), c->name,
+                                                  dev->name));
+      ev->counter = g_strdup (c->name);
+      cm->rising = FALSE;
+    }
+}
+
+static void
+check_resets (RtopSnapshot *snap, const RtopDevice *dev, guint32 port, GPtrArray *counters)
+{
+  guint n = 0;
+  const char *first = NULL;
+
+  for (guint i = 0; i < counters->len; i++)
+    {
+      const RtopCounter *c = g_ptr_array_index (counters, i);
+      if (c->reset)
+        {
+          n++;
+          first = first ? first : c->name;
+        }
+    }
+  if (n == 0)
+    return;
+  /* One event per port, however many counters went backwards. */
+  add_event (snap, RTOP_EVENT_COUNTER_RESET, RTOP_SEVERITY_WARNING, dev->name, port, NULL, NULL,
+             g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "%u counter on %s was reset (%s); rates restart from it.",
+                                           "%u counters on %s were reset (first: %s); rates restart from them.",
+                                           n),
+                              n, dev->name, first));
+}
+
+static void
+check_ports (RtopHealth *self, RtopSnapshot *snap)
+{
+  for (guint i = 0; i < snap->devices->len; i++)
+    {
+      RtopDevice *dev = g_ptr_array_index (snap->devices, i);
+
+      check_resets (snap, dev, 0, dev->counters);
+      for (guint k = 0; k < dev->counters->len; k++)
+        check_counter (self, snap, dev, 0, g_ptr_array_index (dev->counters, k));
+      for (guint j = 0; j < dev->ports->len; j++)
+        {
+          RtopPort *port = g_ptr_array_index (dev->ports, j);
+          g_autofree char *key = g_strdup_printf ("%s/%u", dev->name, port->index);
+          PortMemo *pm = g_hash_table_lookup (self->ports, key);
+
+          if (pm == NULL)
+            {
+              pm = g_new0 (PortMemo, 1);
+              g_hash_table_insert (self->ports, g_steal_pointer (&key), pm);
+            }
+          else
+            check_port_changes (snap, dev, port, pm);
+          remember_port (pm, port, self->pass);
+          check_resets (snap, dev, port->index, port->counters);
+          for (guint k = 0; k < port->counters->len; k++)
+            check_counter (self, snap, dev, port->index, g_ptr_array_index (port->counters, k));
+        }
+    }
+}
+
+static gboolean
+port_is_stale_cb (gpointer key, gpointer value, gpointer user_data)
+{
+  return ((PortMemo *) value)->pass != ((RtopHealth *) user_data)->pass;
+}
+
+static gboolean
+counter_is_stale_cb (gpointer key, gpointer value, gpointer user_data)
+{
+  return ((CounterMemo *) value)->pass != ((RtopHealth *) user_data)->pass;
+}
+
+void
+rtop_health_process (RtopHealth *self, RtopSnapshot *snap)
+{
+  g_return_if_fail (self != NULL && snap != NULL);
+
+  self->pass++;
+  check_status (self, snap);
+  check_devices (self, snap);
+  check_ports (self, snap);
+  /* Memory stays bounded: forget ports and counters that are gone. */
+  g_hash_table_foreach_remove (self->ports, port_is_stale_cb, self);
+  g_hash_table_foreach_remove (self->counters, counter_is_stale_cb, self);
+  self->have_baseline = TRUE;
+}

@@ -1,1 +1,184 @@
-/* rtop-rates.c: being written. */
+/* rtop-rates.c: deltas and rates per port and counter. */
+#include "config.h"
+
+#include "rtop-rates.h"
+
+typedef struct {
+  guint64 value;
+} CounterState;
+
+typedef struct {
+  guint32 dev_index;
+  gint64 last_read_us;
+  guint64 pass;              /* last pass this port was seen or kept */
+  GHashTable *counters;      /* "source:name" -> CounterState */
+} PortState;
+
+struct _RtopRates {
+  GHashTable *ports;         /* "device/port" -> PortState */
+  guint64 pass;
+};
+
+static void
+port_state_free (gpointer data)
+{
+  PortState *ps = data;
+
+  g_hash_table_unref (ps->counters);
+  g_free (ps);
+}
+
+RtopRates *
+rtop_rates_new (void)
+{
+  RtopRates *self = g_new0 (RtopRates, 1);
+
+  self->ports = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, port_state_free);
+  return self;
+}
+
+void
+rtop_rates_free (RtopRates *self)
+{
+  if (self == NULL)
+    return;
+  g_hash_table_unref (self->ports);
+  g_free (self);
+}
+
+void
+rtop_rates_begin_pass (RtopRates *self)
+{
+  self->pass++;
+}
+
+/* A counter that goes backwards is a 32-bit wrap only when its previous
+ * value sat in the upper half of the 32-bit range: such counters (mlx5
+ * queue counters) wrap from near 2^32 to near 0.  Anything else that goes
+ * backwards was reset, and a reset must never be shown as a huge rate. */
+gboolean
+rtop_rates_delta (guint64 prev, guint64 cur, guint64 *delta)
+{
+  if (cur >= prev)
+    {
+      *delta = cur - prev;
+      return TRUE;
+    }
+  if (prev <= G_MAXUINT32 && prev >= (G_GUINT64_CONSTANT (1) << 31))
+    {
+      *delta = (G_GUINT64_CONSTANT (1) << 32) - prev + cur;
+      return TRUE;
+    }
+  *delta = 0;
+  return FALSE;
+}
+
+static PortState *
+lookup_port (RtopRates *self, const char *device, guint32 port, guint32 dev_index,
+             gboolean *fresh)
+{
+  g_autofree char *key = g_strdup_printf ("%s/%u", device, port);
+  PortState *ps = g_hash_table_lookup (self->ports, key);
+
+  *fresh = FALSE;
+  if (ps != NULL && ps->dev_index != dev_index)
+    {
+      /* Same name, new kernel device: everything restarts from a baseline. */
+      g_hash_table_remove_all (ps->counters);
+      ps->dev_index = dev_index;
+      ps->last_read_us = 0;
+      *fresh = TRUE;
+    }
+  if (ps == NULL)
+    {
+      ps = g_new0 (PortState, 1);
+      ps->dev_index = dev_index;
+      ps->counters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      g_hash_table_insert (self->ports, g_steal_pointer (&key), ps);
+    }
+  return ps;
+}
+
+static void
+update_counter (PortState *ps, RtopCounter *c, double elapsed, guint *n_resets)
+{
+  char key[256];
+  CounterState *cs;
+
+  g_snprintf (key, sizeof key, "%d:%s", c->source, c->name);
+  cs = g_hash_table_lookup (ps->counters, key);
+  c->delta = 0;
+  c->rate = 0;
+  c->has_rate = FALSE;
+  c->reset = FALSE;
+  if (cs == NULL)
+    {
+      /* A counter that appears later starts from its own baseline. */
+      cs = g_new0 (CounterState, 1);
+      g_hash_table_insert (ps->counters, g_strdup (key), cs);
+    }
+  else if (!rtop_rates_delta (cs->value, c->value, &c->delta))
+    {
+      c->reset = TRUE;
+      (*n_resets)++;
+    }
+  else if (elapsed > 0)
+    {
+      c->rate = c->delta / elapsed;
+      c->has_rate = TRUE;
+    }
+  cs->value = c->value;
+}
+
+double
+rtop_rates_update (RtopRates *self, const char *device, guint32 dev_index,
+                   guint32 port, gint64 read_time_us, GPtrArray *counters,
+                   guint *n_resets)
+{
+  gboolean fresh;
+  PortState *ps = lookup_port (self, device, port, dev_index, &fresh);
+  double elapsed = 0;
+  guint resets = 0;
+
+  if (ps->last_read_us > 0 && read_time_us > ps->last_read_us)
+    elapsed = (read_time_us - ps->last_read_us) / (double) G_USEC_PER_SEC;
+  for (guint i = 0; i < counters->len; i++)
+    update_counter (ps, g_ptr_array_index (counters, i), elapsed, &resets);
+  ps->last_read_us = read_time_us;
+  ps->pass = self->pass;
+  if (fresh && counters->len > 0)
+    resets = MAX (resets, 1);
+  if (n_resets != NULL)
+    *n_resets = resets;
+  return elapsed;
+}
+
+void
+rtop_rates_keep (RtopRates *self, const char *device, guint32 port)
+{
+  g_autofree char *key = g_strdup_printf ("%s/%u", device, port);
+  PortState *ps = g_hash_table_lookup (self->ports, key);
+
+  if (ps != NULL)
+    ps->pass = self->pass;
+}
+
+static gboolean
+is_stale_cb (gpointer key, gpointer value, gpointer user_data)
+{
+  const RtopRates *self = user_data;
+
+  return ((PortState *) value)->pass != self->pass;
+}
+
+void
+rtop_rates_end_pass (RtopRates *self)
+{
+  g_hash_table_foreach_remove (self->ports, is_stale_cb, self);
+}
+
+guint
+rtop_rates_get_n_ports (RtopRates *self)
+{
+  return g_hash_table_size (self->ports);
+}
