@@ -1,1 +1,442 @@
-/* rtop-nl-parse.c: being written. */
+/* rtop-nl-parse.c: turns RDMA netlink (NLDEV) reply messages into structs.
+ *
+ * Every message goes through one policy table: an attribute we use must have
+ * its exact kernel size (strings NUL-terminated UTF-8, nests at least a
+ * header), an attribute we do not use is skipped, so a newer kernel that adds
+ * attributes still parses.  Bytes that do not form a whole attribute are an
+ * error: libmnl's iterators stop silently at a truncated attribute, so every
+ * walk here also checks that it reached the end of its payload. */
+#include "config.h"
+
+#include "rtop-nl.h"
+#include "rtop-error.h"
+#include "uapi/rdma/rdma_netlink.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+#include <libmnl/libmnl.h>
+
+/* The attributes rdmatop reads, with the type the kernel puts them as
+ * (drivers/infiniband/core/nldev.c).  Everything else is skipped. */
+static const enum mnl_attr_data_type policy[RDMA_NLDEV_ATTR_MAX] = {
+  [RDMA_NLDEV_ATTR_DEV_INDEX] = MNL_TYPE_U32,
+  [RDMA_NLDEV_ATTR_DEV_NAME] = MNL_TYPE_NUL_STRING,
+  [RDMA_NLDEV_ATTR_PORT_INDEX] = MNL_TYPE_U32,
+  [RDMA_NLDEV_ATTR_FW_VERSION] = MNL_TYPE_NUL_STRING,
+  [RDMA_NLDEV_ATTR_NODE_GUID] = MNL_TYPE_U64,
+  [RDMA_NLDEV_ATTR_SYS_IMAGE_GUID] = MNL_TYPE_U64,
+  [RDMA_NLDEV_ATTR_PORT_STATE] = MNL_TYPE_U8,
+  [RDMA_NLDEV_ATTR_PORT_PHYS_STATE] = MNL_TYPE_U8,
+  [RDMA_NLDEV_ATTR_DEV_NODE_TYPE] = MNL_TYPE_U8,
+  [RDMA_NLDEV_ATTR_RES_QP] = MNL_TYPE_NESTED,
+  [RDMA_NLDEV_ATTR_RES_QP_ENTRY] = MNL_TYPE_NESTED,
+  [RDMA_NLDEV_ATTR_RES_LQPN] = MNL_TYPE_U32,
+  [RDMA_NLDEV_ATTR_RES_TYPE] = MNL_TYPE_U8,
+  [RDMA_NLDEV_ATTR_RES_STATE] = MNL_TYPE_U8,
+  [RDMA_NLDEV_ATTR_RES_PID] = MNL_TYPE_U32,
+  [RDMA_NLDEV_ATTR_RES_KERN_NAME] = MNL_TYPE_NUL_STRING,
+  [RDMA_NLDEV_ATTR_RES_MR] = MNL_TYPE_NESTED,
+  [RDMA_NLDEV_ATTR_RES_MR_ENTRY] = MNL_TYPE_NESTED,
+  [RDMA_NLDEV_ATTR_RES_MRLEN] = MNL_TYPE_U64,
+  [RDMA_NLDEV_ATTR_NDEV_INDEX] = MNL_TYPE_U32,
+  [RDMA_NLDEV_ATTR_NDEV_NAME] = MNL_TYPE_NUL_STRING,
+  [RDMA_NLDEV_ATTR_RES_MRN] = MNL_TYPE_U32,
+  [RDMA_NLDEV_ATTR_RES_CTXN] = MNL_TYPE_U32,
+  [RDMA_NLDEV_SYS_ATTR_NETNS_MODE] = MNL_TYPE_U8,
+  [RDMA_NLDEV_ATTR_DEV_PROTOCOL] = MNL_TYPE_NUL_STRING,
+  [RDMA_NLDEV_ATTR_STAT_HWCOUNTERS] = MNL_TYPE_NESTED,
+  [RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY] = MNL_TYPE_NESTED,
+  [RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME] = MNL_TYPE_NUL_STRING,
+  [RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE] = MNL_TYPE_U64,
+  [RDMA_NLDEV_ATTR_RES_CTX] = MNL_TYPE_NESTED,
+  [RDMA_NLDEV_ATTR_RES_CTX_ENTRY] = MNL_TYPE_NESTED,
+  [RDMA_NLDEV_ATTR_EVENT_TYPE] = MNL_TYPE_U8,
+  [RDMA_NLDEV_SYS_ATTR_MONITOR_MODE] = MNL_TYPE_U8,
+};
+
+/* One level of attributes, indexed by type. */
+typedef struct {
+  const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+  const guint8 *start;
+  gsize end;                 /* offset just past the last whole attribute */
+  guint16 bad_type;
+} AttrTable;
+
+static gboolean
+malformed (GError **error, const char *what)
+{
+  g_set_error (error, RTOP_ERROR, RTOP_ERROR_MALFORMED,
+               _("The kernel sent an RDMA netlink reply rdmatop cannot read (%s)."), what);
+  return FALSE;
+}
+
+static gboolean
+attr_is_valid (const struct nlattr *attr, enum mnl_attr_data_type type)
+{
+  if (mnl_attr_validate (attr, type) < 0)
+    return FALSE;
+  /* Strings end up in labels and JSON: only valid UTF-8 gets through. */
+  if (type == MNL_TYPE_NUL_STRING)
+    return g_utf8_validate (mnl_attr_get_str (attr), -1, NULL);
+  return TRUE;
+}
+
+static int
+attr_cb (const struct nlattr *attr, void *data)
+{
+  AttrTable *t = data;
+  guint16 type = mnl_attr_get_type (attr);
+
+  t->end = (gsize) ((const guint8 *) attr - t->start) + MNL_ALIGN (attr->nla_len);
+  if (type >= G_N_ELEMENTS (policy) || policy[type] == MNL_TYPE_UNSPEC)
+    return MNL_CB_OK;
+  if (!attr_is_valid (attr, policy[type]))
+    {
+      t->bad_type = type;
+      return MNL_CB_ERROR;
+    }
+  t->tb[type] = attr;
+  return MNL_CB_OK;
+}
+
+static gboolean
+parse_attrs (const void *payload, gsize len, AttrTable *t, GError **error)
+{
+  memset (t, 0, sizeof *t);
+  t->start = payload;
+  if (len > G_MAXINT)
+    return malformed (error, _("oversized message"));
+  if (mnl_attr_parse_payload (payload, len, attr_cb, t) == MNL_CB_ERROR)
+    {
+      g_autofree char *what = g_strdup_printf (_("attribute %u has a wrong size or format"),
+                                               t->bad_type);
+      return malformed (error, what);
+    }
+  if (MIN (t->end, len) != len)
+    return malformed (error, _("truncated attribute"));
+  return TRUE;
+}
+
+static gboolean
+parse_message (const struct nlmsghdr *nlh, guint16 cmd, AttrTable *t, GError **error)
+{
+  if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN)
+    return malformed (error, _("truncated message header"));
+  if (nlh->nlmsg_type != RDMA_NL_GET_TYPE (RDMA_NL_NLDEV, cmd))
+    {
+      g_autofree char *what = g_strdup_printf (_("message type %u where %s was expected"),
+                                               nlh->nlmsg_type, rtop_nl_command_name (cmd));
+      return malformed (error, what);
+    }
+  return parse_attrs (mnl_nlmsg_get_payload (nlh), mnl_nlmsg_get_payload_len (nlh), t, error);
+}
+
+static gboolean
+require (const AttrTable *t, guint16 type, const char *name, GError **error)
+{
+  if (t->tb[type] != NULL)
+    return TRUE;
+  g_autofree char *what = g_strdup_printf (_("%s is missing"), name);
+  return malformed (error, what);
+}
+
+static guint8
+get_u8 (const AttrTable *t, guint16 type, guint8 fallback)
+{
+  return t->tb[type] ? mnl_attr_get_u8 (t->tb[type]) : fallback;
+}
+
+static guint32
+get_u32 (const AttrTable *t, guint16 type, guint32 fallback)
+{
+  return t->tb[type] ? mnl_attr_get_u32 (t->tb[type]) : fallback;
+}
+
+static guint64
+get_u64 (const AttrTable *t, guint16 type)
+{
+  return t->tb[type] ? mnl_attr_get_u64 (t->tb[type]) : 0;
+}
+
+static char *
+dup_str (const AttrTable *t, guint16 type)
+{
+  return t->tb[type] ? g_strdup (mnl_attr_get_str (t->tb[type])) : NULL;
+}
+
+/* Calls func for every entry_type nest inside list; other types are skipped. */
+typedef gboolean (*EntryFunc) (const AttrTable *entry, gpointer data, GError **error);
+
+static gboolean
+parse_list (const struct nlattr *list, guint16 entry_type,
+            EntryFunc func, gpointer data, GError **error)
+{
+  const guint8 *start = mnl_attr_get_payload (list);
+  gsize len = mnl_attr_get_payload_len (list);
+  const struct nlattr *attr;
+  gsize end = 0;
+
+  mnl_attr_for_each_nested (attr, list)
+    {
+      AttrTable entry;
+
+      end = (gsize) ((const guint8 *) attr - start) + MNL_ALIGN (attr->nla_len);
+      if (mnl_attr_get_type (attr) != entry_type)
+        continue;
+      if (!attr_is_valid (attr, MNL_TYPE_NESTED))
+        return malformed (error, _("bad list entry"));
+      if (!parse_attrs (mnl_attr_get_payload (attr), mnl_attr_get_payload_len (attr),
+                        &entry, error))
+        return FALSE;
+      if (!func (&entry, data, error))
+        return FALSE;
+    }
+  if (MIN (end, len) != len)
+    return malformed (error, _("truncated list entry"));
+  return TRUE;
+}
+
+gboolean
+rtop_nl_parse_device (const struct nlmsghdr *nlh, RtopNlDevice *out, GError **error)
+{
+  AttrTable t;
+
+  memset (out, 0, sizeof *out);
+  if (!parse_message (nlh, RDMA_NLDEV_CMD_GET, &t, error) ||
+      !require (&t, RDMA_NLDEV_ATTR_DEV_INDEX, "DEV_INDEX", error) ||
+      !require (&t, RDMA_NLDEV_ATTR_DEV_NAME, "DEV_NAME", error))
+    return FALSE;
+
+  out->index = get_u32 (&t, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
+  out->name = dup_str (&t, RDMA_NLDEV_ATTR_DEV_NAME);
+  out->port_count = get_u32 (&t, RDMA_NLDEV_ATTR_PORT_INDEX, 0);
+  out->node_type = get_u8 (&t, RDMA_NLDEV_ATTR_DEV_NODE_TYPE, 0);
+  out->fw_version = dup_str (&t, RDMA_NLDEV_ATTR_FW_VERSION);
+  out->node_guid = get_u64 (&t, RDMA_NLDEV_ATTR_NODE_GUID);
+  out->sys_image_guid = get_u64 (&t, RDMA_NLDEV_ATTR_SYS_IMAGE_GUID);
+  out->protocol = dup_str (&t, RDMA_NLDEV_ATTR_DEV_PROTOCOL);
+  return TRUE;
+}
+
+gboolean
+rtop_nl_parse_port (const struct nlmsghdr *nlh, RtopNlPort *out, GError **error)
+{
+  AttrTable t;
+
+  memset (out, 0, sizeof *out);
+  if (!parse_message (nlh, RDMA_NLDEV_CMD_PORT_GET, &t, error) ||
+      !require (&t, RDMA_NLDEV_ATTR_DEV_INDEX, "DEV_INDEX", error) ||
+      !require (&t, RDMA_NLDEV_ATTR_PORT_INDEX, "PORT_INDEX", error))
+    return FALSE;
+
+  out->dev_index = get_u32 (&t, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
+  out->dev_name = dup_str (&t, RDMA_NLDEV_ATTR_DEV_NAME);
+  out->port = get_u32 (&t, RDMA_NLDEV_ATTR_PORT_INDEX, 0);
+  out->state = get_u8 (&t, RDMA_NLDEV_ATTR_PORT_STATE, 0);
+  out->phys_state = get_u8 (&t, RDMA_NLDEV_ATTR_PORT_PHYS_STATE, 0);
+  out->ndev_index = get_u32 (&t, RDMA_NLDEV_ATTR_NDEV_INDEX, 0);
+  out->ndev_name = dup_str (&t, RDMA_NLDEV_ATTR_NDEV_NAME);
+  return TRUE;
+}
+
+static gboolean
+add_counter_cb (const AttrTable *entry, gpointer data, GError **error)
+{
+  GArray *counters = data;
+  RtopNlCounter c;
+
+  if (!require (entry, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, "HWCOUNTER_ENTRY_NAME", error) ||
+      !require (entry, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, "HWCOUNTER_ENTRY_VALUE", error))
+    return FALSE;
+  c.name = dup_str (entry, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME);
+  c.value = get_u64 (entry, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE);
+  g_array_append_val (counters, c);
+  return TRUE;
+}
+
+static void
+counter_clear (gpointer data)
+{
+  RtopNlCounter *c = data;
+
+  g_clear_pointer (&c->name, g_free);
+}
+
+gboolean
+rtop_nl_parse_stat (const struct nlmsghdr *nlh, RtopNlStat *out, GError **error)
+{
+  AttrTable t;
+  const struct nlattr *hw;
+
+  memset (out, 0, sizeof *out);
+  if (!parse_message (nlh, RDMA_NLDEV_CMD_STAT_GET, &t, error) ||
+      !require (&t, RDMA_NLDEV_ATTR_DEV_INDEX, "DEV_INDEX", error) ||
+      !require (&t, RDMA_NLDEV_ATTR_PORT_INDEX, "PORT_INDEX", error))
+    return FALSE;
+
+  out->dev_index = get_u32 (&t, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
+  out->dev_name = dup_str (&t, RDMA_NLDEV_ATTR_DEV_NAME);
+  out->port = get_u32 (&t, RDMA_NLDEV_ATTR_PORT_INDEX, 0);
+  out->counters = g_array_new (FALSE, FALSE, sizeof (RtopNlCounter));
+  g_array_set_clear_func (out->counters, counter_clear);
+
+  hw = t.tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS];
+  if (hw != NULL &&
+      !parse_list (hw, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY, add_counter_cb, out->counters, error))
+    {
+      rtop_nl_stat_clear (out);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Where each resource kind lives in the message (numbers from the header). */
+static const struct {
+  guint16 cmd;
+  guint16 list;
+  guint16 entry;
+  guint16 id;
+  const char *id_name;
+} res_layout[] = {
+  [RTOP_NL_RES_QP] = { RDMA_NLDEV_CMD_RES_QP_GET, RDMA_NLDEV_ATTR_RES_QP,
+                       RDMA_NLDEV_ATTR_RES_QP_ENTRY, RDMA_NLDEV_ATTR_RES_LQPN, "RES_LQPN" },
+  [RTOP_NL_RES_CTX] = { RDMA_NLDEV_CMD_RES_CTX_GET, RDMA_NLDEV_ATTR_RES_CTX,
+                        RDMA_NLDEV_ATTR_RES_CTX_ENTRY, RDMA_NLDEV_ATTR_RES_CTXN, "RES_CTXN" },
+  [RTOP_NL_RES_MR] = { RDMA_NLDEV_CMD_RES_MR_GET, RDMA_NLDEV_ATTR_RES_MR,
+                       RDMA_NLDEV_ATTR_RES_MR_ENTRY, RDMA_NLDEV_ATTR_RES_MRN, "RES_MRN" },
+};
+
+typedef struct {
+  RtopNlResKind kind;
+  guint32 dev_index;
+  const char *dev_name;
+  GArray *out;
+} ResContext;
+
+static gboolean
+add_res_cb (const AttrTable *entry, gpointer data, GError **error)
+{
+  ResContext *ctx = data;
+  RtopNlRes r = { 0, };
+
+  if (!require (entry, res_layout[ctx->kind].id, res_layout[ctx->kind].id_name, error))
+    return FALSE;
+  r.kind = ctx->kind;
+  r.dev_index = ctx->dev_index;
+  r.dev_name = g_strdup (ctx->dev_name);
+  r.id = get_u32 (entry, res_layout[ctx->kind].id, 0);
+  r.port = get_u32 (entry, RDMA_NLDEV_ATTR_PORT_INDEX, 0);
+  r.qp_type = get_u8 (entry, RDMA_NLDEV_ATTR_RES_TYPE, 0);
+  r.qp_state = get_u8 (entry, RDMA_NLDEV_ATTR_RES_STATE, 0);
+  r.mr_len = get_u64 (entry, RDMA_NLDEV_ATTR_RES_MRLEN);
+  r.has_pid = entry->tb[RDMA_NLDEV_ATTR_RES_PID] != NULL;
+  r.pid = get_u32 (entry, RDMA_NLDEV_ATTR_RES_PID, 0);
+  r.kern_name = dup_str (entry, RDMA_NLDEV_ATTR_RES_KERN_NAME);
+  g_array_append_val (ctx->out, r);
+  return TRUE;
+}
+
+gboolean
+rtop_nl_parse_res (const struct nlmsghdr *nlh, RtopNlResKind kind, GArray *out, GError **error)
+{
+  AttrTable t;
+  ResContext ctx;
+  const struct nlattr *list;
+  guint old_len;
+
+  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (res_layout), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+  g_return_val_if_fail (g_array_get_element_size (out) == sizeof (RtopNlRes), FALSE);
+
+  if (!parse_message (nlh, res_layout[kind].cmd, &t, error) ||
+      !require (&t, RDMA_NLDEV_ATTR_DEV_INDEX, "DEV_INDEX", error))
+    return FALSE;
+
+  ctx.kind = kind;
+  ctx.dev_index = get_u32 (&t, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
+  ctx.dev_name = t.tb[RDMA_NLDEV_ATTR_DEV_NAME] ? mnl_attr_get_str (t.tb[RDMA_NLDEV_ATTR_DEV_NAME]) : NULL;
+  ctx.out = out;
+  old_len = out->len;
+  list = t.tb[res_layout[kind].list];
+  if (list != NULL && !parse_list (list, res_layout[kind].entry, add_res_cb, &ctx, error))
+    {
+      /* Leave the array as it was; clearing twice is safe if it has a clear func. */
+      for (guint i = old_len; i < out->len; i++)
+        rtop_nl_res_clear (&g_array_index (out, RtopNlRes, i));
+      g_array_set_size (out, old_len);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+rtop_nl_parse_sys (const struct nlmsghdr *nlh, RtopNlSys *out, GError **error)
+{
+  AttrTable t;
+
+  memset (out, 0, sizeof *out);
+  if (!parse_message (nlh, RDMA_NLDEV_CMD_SYS_GET, &t, error))
+    return FALSE;
+
+  out->has_monitor_mode = t.tb[RDMA_NLDEV_SYS_ATTR_MONITOR_MODE] != NULL;
+  out->monitor_mode = get_u8 (&t, RDMA_NLDEV_SYS_ATTR_MONITOR_MODE, 0);
+  out->has_netns_mode = t.tb[RDMA_NLDEV_SYS_ATTR_NETNS_MODE] != NULL;
+  out->netns_mode = get_u8 (&t, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 0);
+  return TRUE;
+}
+
+gboolean
+rtop_nl_parse_event (const struct nlmsghdr *nlh, RtopNlEvent *out, GError **error)
+{
+  AttrTable t;
+
+  memset (out, 0, sizeof *out);
+  out->dev_index = RTOP_NL_NO_INDEX;
+  if (!parse_message (nlh, RDMA_NLDEV_CMD_MONITOR, &t, error) ||
+      !require (&t, RDMA_NLDEV_ATTR_EVENT_TYPE, "EVENT_TYPE", error))
+    return FALSE;
+
+  out->event_type = get_u8 (&t, RDMA_NLDEV_ATTR_EVENT_TYPE, 0);
+  out->dev_index = get_u32 (&t, RDMA_NLDEV_ATTR_DEV_INDEX, RTOP_NL_NO_INDEX);
+  out->dev_name = dup_str (&t, RDMA_NLDEV_ATTR_DEV_NAME);
+  out->port = get_u32 (&t, RDMA_NLDEV_ATTR_PORT_INDEX, 0);
+  out->ndev_index = get_u32 (&t, RDMA_NLDEV_ATTR_NDEV_INDEX, 0);
+  out->ndev_name = dup_str (&t, RDMA_NLDEV_ATTR_NDEV_NAME);
+  return TRUE;
+}
+
+void
+rtop_nl_device_clear (RtopNlDevice *d)
+{
+  g_clear_pointer (&d->name, g_free);
+  g_clear_pointer (&d->fw_version, g_free);
+  g_clear_pointer (&d->protocol, g_free);
+}
+
+void
+rtop_nl_port_clear (RtopNlPort *p)
+{
+  g_clear_pointer (&p->dev_name, g_free);
+  g_clear_pointer (&p->ndev_name, g_free);
+}
+
+void
+rtop_nl_stat_clear (RtopNlStat *s)
+{
+  g_clear_pointer (&s->dev_name, g_free);
+  g_clear_pointer (&s->counters, g_array_unref);
+}
+
+void
+rtop_nl_res_clear (RtopNlRes *r)
+{
+  g_clear_pointer (&r->dev_name, g_free);
+  g_clear_pointer (&r->kern_name, g_free);
+}
+
+void
+rtop_nl_event_clear (RtopNlEvent *e)
+{
+  g_clear_pointer (&e->dev_name, g_free);
+  g_clear_pointer (&e->ndev_name, g_free);
+}

@@ -1,1 +1,595 @@
-/* rtop-nl.c: being written. */
+/* rtop-nl.c: the RDMA netlink transport.
+ *
+ * One long-lived NETLINK_RDMA socket per RtopNl (a monitor polls many times a
+ * second; a socket per request, as the rdma tool does, would cost a socket,
+ * a bind and a close each time).  Requests get increasing sequence numbers;
+ * replies to any other sequence number (left over from a request that timed
+ * out) are dropped, so they cannot be taken for the current answer.  The
+ * receive timeout bounds every wait: a dump that never sends DONE ends with
+ * RTOP_ERROR_TIMEOUT instead of hanging the sampler. */
+#include "config.h"
+
+#include "rtop-nl.h"
+#include "rtop-error.h"
+#include "uapi/rdma/rdma_netlink.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <glib/gi18n-lib.h>
+#include <libmnl/libmnl.h>
+
+/* Larger than libmnl's MNL_SOCKET_DUMP_SIZE (32 KiB): the kernel sizes dump
+ * datagrams by the largest buffer we have read with, never beyond it. */
+#define RECV_BUFFER_SIZE (64 * 1024)
+#define DEFAULT_TIMEOUT_MS 2000
+/* Datagrams one rtop_nl_read_monitor() call reads at most, so a flood of
+ * events cannot keep the caller's main loop busy; the rest waits for the next
+ * call (the fd stays readable). */
+#define MONITOR_BATCH 256
+
+struct _RtopNl {
+  int fd;
+  guint32 portid;
+  guint32 seq;
+  guint timeout_ms;
+  guint8 *buf;
+};
+
+static const char *const command_names[] = {
+  [RDMA_NLDEV_CMD_GET] = "GET",
+  [RDMA_NLDEV_CMD_PORT_GET] = "PORT_GET",
+  [RDMA_NLDEV_CMD_SYS_GET] = "SYS_GET",
+  [RDMA_NLDEV_CMD_RES_GET] = "RES_GET",
+  [RDMA_NLDEV_CMD_RES_QP_GET] = "RES_QP_GET",
+  [RDMA_NLDEV_CMD_RES_CQ_GET] = "RES_CQ_GET",
+  [RDMA_NLDEV_CMD_RES_MR_GET] = "RES_MR_GET",
+  [RDMA_NLDEV_CMD_RES_PD_GET] = "RES_PD_GET",
+  [RDMA_NLDEV_CMD_STAT_GET] = "STAT_GET",
+  [RDMA_NLDEV_CMD_RES_CTX_GET] = "RES_CTX_GET",
+  [RDMA_NLDEV_CMD_MONITOR] = "MONITOR",
+};
+
+const char *
+rtop_nl_command_name (guint16 cmd)
+{
+  if (cmd < G_N_ELEMENTS (command_names) && command_names[cmd] != NULL)
+    return command_names[cmd];
+  return "?";
+}
+
+/* ---- Sockets ---- */
+
+static gboolean
+socket_error (GError **error, int errsv, const char *what)
+{
+  RtopErrorCode code = RTOP_ERROR_FAILED;
+  const char *hint = "";
+
+  if (errsv == EPROTONOSUPPORT || errsv == EAFNOSUPPORT)
+    {
+      code = RTOP_ERROR_NO_NETLINK;
+      hint = _("This kernel has no RDMA netlink interface: load the RDMA core "
+               "(modprobe ib_core, or a driver such as rdma_rxe) and try again.");
+    }
+  else if (errsv == EPERM || errsv == EACCES)
+    {
+      code = RTOP_ERROR_PERMISSION;
+      hint = _("The system does not allow this user to use RDMA netlink.");
+    }
+  g_set_error (error, RTOP_ERROR, code, "%s: %s. %s", what, g_strerror (errsv), hint);
+  return FALSE;
+}
+
+static void
+set_flag_option (int fd, int option)
+{
+  int one = 1;
+
+  /* Old kernels lack these (ENOPROTOOPT); replies then carry no ext-ack
+   * text and errors echo the request, both of which we handle. */
+  if (setsockopt (fd, SOL_NETLINK, option, &one, sizeof one) < 0 && errno != ENOPROTOOPT)
+    g_debug ("setsockopt(SOL_NETLINK, %d): %s", option, g_strerror (errno));
+}
+
+static int
+open_socket (int extra_flags, guint32 *portid, GError **error)
+{
+  struct sockaddr_nl addr = { .nl_family = AF_NETLINK };
+  socklen_t addr_len = sizeof addr;
+  int fd;
+
+  fd = socket (AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | extra_flags, NETLINK_RDMA);
+  if (fd < 0)
+    {
+      socket_error (error, errno, _("Could not open an RDMA netlink socket"));
+      return -1;
+    }
+  set_flag_option (fd, NETLINK_EXT_ACK);
+  set_flag_option (fd, NETLINK_CAP_ACK);
+  if (bind (fd, (struct sockaddr *) &addr, sizeof addr) < 0 ||
+      getsockname (fd, (struct sockaddr *) &addr, &addr_len) < 0)
+    {
+      int errsv = errno;
+      close (fd);
+      socket_error (error, errsv, _("Could not bind the RDMA netlink socket"));
+      return -1;
+    }
+  *portid = addr.nl_pid;
+  return fd;
+}
+
+RtopNl *
+rtop_nl_new_for_fd (int fd, guint32 portid)
+{
+  RtopNl *self = g_new0 (RtopNl, 1);
+
+  self->fd = fd;
+  self->portid = portid;
+  /* Any start works; a random one keeps two RtopNl in one process apart in
+   * traces. 0 is skipped because it means "unsolicited" (events). */
+  self->seq = g_random_int_range (1, G_MAXINT32);
+  self->buf = g_malloc (RECV_BUFFER_SIZE);
+  rtop_nl_set_timeout_ms (self, DEFAULT_TIMEOUT_MS);
+  return self;
+}
+
+RtopNl *
+rtop_nl_open (GError **error)
+{
+  guint32 portid = 0;
+  int fd = open_socket (0, &portid, error);
+
+  return fd < 0 ? NULL : rtop_nl_new_for_fd (fd, portid);
+}
+
+RtopNl *
+rtop_nl_open_monitor (GError **error)
+{
+  int group = RDMA_NL_GROUP_NOTIFY;
+  guint32 portid = 0;
+  int fd = open_socket (SOCK_NONBLOCK, &portid, error);
+
+  if (fd < 0)
+    return NULL;
+  if (setsockopt (fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group, sizeof group) < 0)
+    {
+      int errsv = errno;
+      close (fd);
+      if (errsv == EINVAL)
+        g_set_error (error, RTOP_ERROR, RTOP_ERROR_FAILED,
+                     _("This kernel sends no RDMA device events (they need Linux 6.12 "
+                       "or newer); devices are found by polling instead."));
+      else
+        socket_error (error, errsv, _("Could not subscribe to RDMA device events"));
+      return NULL;
+    }
+  return rtop_nl_new_for_fd (fd, portid);
+}
+
+void
+rtop_nl_free (RtopNl *self)
+{
+  if (self == NULL)
+    return;
+  if (self->fd >= 0)
+    close (self->fd);
+  g_free (self->buf);
+  g_free (self);
+}
+
+int
+rtop_nl_get_fd (RtopNl *self)
+{
+  return self->fd;
+}
+
+guint32
+rtop_nl_get_portid (RtopNl *self)
+{
+  return self->portid;
+}
+
+void
+rtop_nl_set_timeout_ms (RtopNl *self, guint timeout_ms)
+{
+  struct timeval tv;
+
+  self->timeout_ms = MAX (timeout_ms, 1u);
+  tv.tv_sec = self->timeout_ms / 1000;
+  tv.tv_usec = (self->timeout_ms % 1000) * 1000;
+  if (setsockopt (self->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0)
+    g_warning ("Could not set the netlink receive timeout: %s", g_strerror (errno));
+}
+
+/* ---- Replies ---- */
+
+typedef struct {
+  const char *msg;
+} ExtAck;
+
+static int
+ext_ack_cb (const struct nlattr *attr, void *data)
+{
+  ExtAck *ack = data;
+
+  if (mnl_attr_get_type (attr) == NLMSGERR_ATTR_MSG &&
+      mnl_attr_validate (attr, MNL_TYPE_NUL_STRING) == 0)
+    ack->msg = mnl_attr_get_str (attr);
+  return MNL_CB_OK;
+}
+
+/* The extended-ack TLVs start at offset tlv_offset of the payload. */
+static const char *
+find_ext_ack (const struct nlmsghdr *nlh, gsize tlv_offset)
+{
+  ExtAck ack = { NULL };
+  gsize len = mnl_nlmsg_get_payload_len (nlh);
+
+  if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || tlv_offset >= len)
+    return NULL;
+  mnl_attr_parse_payload ((const guint8 *) mnl_nlmsg_get_payload (nlh) + tlv_offset,
+                          len - tlv_offset, ext_ack_cb, &ack);
+  return ack.msg;
+}
+
+static gboolean
+kernel_error (GError **error, int errnum, const char *ext_ack)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *ack = ext_ack ? g_utf8_make_valid (ext_ack, -1) : NULL;
+  RtopErrorCode code = RTOP_ERROR_KERNEL;
+  const char *hint = "";
+
+  text = ack && *ack ? g_strdup_printf ("%s (%s)", g_strerror (errnum), ack)
+                     : g_strdup (g_strerror (errnum));
+  if (errnum == EPERM || errnum == EACCES)
+    {
+      code = RTOP_ERROR_PERMISSION;
+      hint = _(" Reading this needs more privileges (CAP_NET_ADMIN).");
+    }
+  else if (errnum == ENODEV || errnum == ENXIO)
+    code = RTOP_ERROR_NO_DEVICE;
+  g_set_error (error, RTOP_ERROR, code, _("The kernel answered: %s.%s"), text, hint);
+  return FALSE;
+}
+
+static gboolean
+handle_error_msg (const struct nlmsghdr *nlh, gboolean *done, GError **error)
+{
+  const struct nlmsgerr *err = mnl_nlmsg_get_payload (nlh);
+  gsize len = mnl_nlmsg_get_payload_len (nlh);
+  gsize tlv_offset = sizeof *err;
+
+  *done = TRUE;
+  if (len < sizeof *err)
+    return kernel_error (error, EBADMSG, NULL);
+  if (err->error == 0)
+    return TRUE;                      /* the ACK that ends a non-dump reply */
+  if (err->error > 0 || err->error == G_MININT)
+    return kernel_error (error, EBADMSG, NULL);
+  /* Without NETLINK_CAP_ACK the error echoes our whole request first. */
+  if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+    tlv_offset = sizeof err->error + NLMSG_ALIGN ((gsize) err->msg.nlmsg_len);
+  return kernel_error (error, -err->error, find_ext_ack (nlh, tlv_offset));
+}
+
+static gboolean
+handle_done_msg (const struct nlmsghdr *nlh, gboolean *done, GError **error)
+{
+  gint32 status = 0;
+
+  *done = TRUE;
+  /* A dump that failed part way carries the negative errno here. */
+  if (mnl_nlmsg_get_payload_len (nlh) >= sizeof status)
+    memcpy (&status, mnl_nlmsg_get_payload (nlh), sizeof status);
+  if (status >= 0)
+    return TRUE;
+  if (status == G_MININT32)
+    return kernel_error (error, EBADMSG, NULL);
+  return kernel_error (error, -status, find_ext_ack (nlh, sizeof status));
+}
+
+static gboolean
+handle_message (const struct nlmsghdr *nlh, RtopNlMsgFunc func, gpointer user_data,
+                gboolean *done, GError **error)
+{
+  switch (nlh->nlmsg_type)
+    {
+    case NLMSG_ERROR:
+      return handle_error_msg (nlh, done, error);
+    case NLMSG_DONE:
+      return handle_done_msg (nlh, done, error);
+    case NLMSG_OVERRUN:
+      g_set_error (error, RTOP_ERROR, RTOP_ERROR_FAILED,
+                   _("The kernel reported lost netlink data (overrun)."));
+      return FALSE;
+    default:
+      if (nlh->nlmsg_type < NLMSG_MIN_TYPE || func == NULL)
+        return TRUE;                  /* NOOP and other control messages */
+      return func (nlh, user_data, error);
+    }
+}
+
+static gboolean
+message_is_ours (const struct nlmsghdr *nlh, guint32 seq, guint32 portid)
+{
+  return (seq == 0 || nlh->nlmsg_seq == seq) && (portid == 0 || nlh->nlmsg_pid == portid);
+}
+
+/* Keeps the first error; once there is one, data messages are no longer
+ * handed to func but DONE and ERROR still end the reply. */
+static gboolean
+process_datagram (const guint8 *buf, gsize len, guint32 seq, guint32 portid,
+                  RtopNlMsgFunc func, gpointer user_data,
+                  gboolean *done, guint *n_ours, GError **error)
+{
+  const struct nlmsghdr *nlh = (const struct nlmsghdr *) buf;
+  int remaining = (int) len;
+  GError *first = NULL;
+
+  while (remaining > 0 && !*done)
+    {
+      if (!mnl_nlmsg_ok (nlh, remaining))
+        {
+          if (first == NULL)
+            g_set_error (&first, RTOP_ERROR, RTOP_ERROR_MALFORMED,
+                         _("The kernel sent a truncated or garbled netlink message."));
+          break;
+        }
+      if (message_is_ours (nlh, seq, portid))
+        {
+          (*n_ours)++;
+          handle_message (nlh, first ? NULL : func, user_data, done,
+                          first ? NULL : &first);
+        }
+      nlh = mnl_nlmsg_next (nlh, &remaining);
+    }
+  if (first != NULL)
+    {
+      g_propagate_error (error, first);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+rtop_nl_process_buffer (const void *buf, gsize len, guint32 seq, guint32 portid,
+                        RtopNlMsgFunc func, gpointer user_data,
+                        gboolean *done, GError **error)
+{
+  g_autofree guint8 *aligned = NULL;
+  guint n_ours = 0;
+
+  g_return_val_if_fail (buf != NULL || len == 0, FALSE);
+  g_return_val_if_fail (done != NULL, FALSE);
+
+  *done = FALSE;
+  if (len > G_MAXINT)
+    {
+      g_set_error (error, RTOP_ERROR, RTOP_ERROR_MALFORMED,
+                   _("The kernel sent a truncated or garbled netlink message."));
+      return FALSE;
+    }
+  /* Headers are read in place: copy a buffer that is not 4-byte aligned. */
+  if (((guintptr) buf) % NLMSG_ALIGNTO != 0)
+    buf = aligned = g_memdup2 (buf, len);
+  return process_datagram (buf, len, seq, portid, func, user_data, done, &n_ours, error);
+}
+
+typedef enum {
+  RECV_OK,
+  RECV_EMPTY,        /* non-blocking socket, nothing queued */
+  RECV_TRUNCATED,    /* the datagram was larger than our buffer and is lost */
+  RECV_OVERRUN,      /* ENOBUFS: the kernel dropped messages for us */
+  RECV_TIMEOUT,
+  RECV_ERROR,
+} RecvStatus;
+
+/* Receives one datagram into self->buf. */
+static RecvStatus
+recv_datagram (RtopNl *self, int flags, gsize *len, int *errsv)
+{
+  struct sockaddr_nl addr;
+  struct iovec iov = { self->buf, RECV_BUFFER_SIZE };
+  struct msghdr msg = { .msg_name = &addr, .msg_namelen = sizeof addr,
+                        .msg_iov = &iov, .msg_iovlen = 1 };
+  gssize n;
+
+  do
+    n = recvmsg (self->fd, &msg, flags);
+  while (n < 0 && errno == EINTR);
+
+  *errsv = n < 0 ? errno : 0;
+  *len = n < 0 ? 0 : (gsize) n;
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+    return (flags & MSG_DONTWAIT) ? RECV_EMPTY : RECV_TIMEOUT;
+  if (n < 0)
+    return errno == ENOBUFS ? RECV_OVERRUN : RECV_ERROR;
+  if (msg.msg_flags & MSG_TRUNC)
+    return RECV_TRUNCATED;
+  return RECV_OK;
+}
+
+static void
+set_timeout_error (RtopNl *self, GError **error)
+{
+  g_set_error (error, RTOP_ERROR, RTOP_ERROR_TIMEOUT,
+               _("The kernel did not finish its answer within %u ms."), self->timeout_ms);
+}
+
+static void
+set_recv_error (RtopNl *self, RecvStatus status, int errsv, GError **error)
+{
+  switch (status)
+    {
+    case RECV_TIMEOUT:
+      set_timeout_error (self, error);
+      break;
+    case RECV_TRUNCATED:
+      g_set_error (error, RTOP_ERROR, RTOP_ERROR_FAILED,
+                   _("A netlink reply was larger than the %u byte receive buffer and was cut."),
+                   (guint) RECV_BUFFER_SIZE);
+      break;
+    case RECV_OVERRUN:
+      g_set_error (error, RTOP_ERROR, RTOP_ERROR_FAILED,
+                   _("The kernel dropped netlink messages because rdmatop read them too slowly."));
+      break;
+    default:
+      socket_error (error, errsv, _("Could not receive from the RDMA netlink socket"));
+      break;
+    }
+}
+
+static gboolean
+send_request (RtopNl *self, guint16 cmd, gboolean dump, guint32 dev_index, guint32 port,
+              guint32 seq, GError **error)
+{
+  union { guint8 bytes[256]; struct nlmsghdr align; } buf;
+  struct nlmsghdr *nlh = mnl_nlmsg_put_header (buf.bytes);
+  gssize n;
+
+  nlh->nlmsg_type = RDMA_NL_GET_TYPE (RDMA_NL_NLDEV, cmd);
+  nlh->nlmsg_flags = NLM_F_REQUEST | (dump ? NLM_F_DUMP : NLM_F_ACK);
+  nlh->nlmsg_seq = seq;
+  if (dev_index != RTOP_NL_NO_INDEX)
+    mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
+  if (port != 0)
+    mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+
+  /* send() rather than sendto(): the default destination of a netlink
+   * socket is the kernel, and it also works on the tests' socketpair. */
+  do
+    n = send (self->fd, nlh, nlh->nlmsg_len, 0);
+  while (n < 0 && errno == EINTR);
+  if (n < 0)
+    return socket_error (error, errno, _("Could not send to the RDMA netlink socket"));
+  return TRUE;
+}
+
+static guint32
+next_seq (RtopNl *self)
+{
+  if (++self->seq == 0)
+    self->seq = 1;
+  return self->seq;
+}
+
+static gint64
+deadline_from_now (RtopNl *self)
+{
+  return g_get_monotonic_time () + self->timeout_ms * G_GINT64_CONSTANT (1000);
+}
+
+/* Reads datagrams until DONE/ACK/ERROR.  Stale datagrams do not extend the
+ * wait: only progress on our own sequence number does.  A lost (cut or
+ * dropped) datagram is an error, but we still read on to the end so the
+ * next request starts clean. */
+static gboolean
+receive_reply (RtopNl *self, guint32 seq, RtopNlMsgFunc func, gpointer user_data,
+               GError **error)
+{
+  GError *first = NULL;
+  gboolean done = FALSE;
+  gint64 deadline = deadline_from_now (self);
+
+  while (!done)
+    {
+      guint n_ours = 0;
+      gsize len;
+      int errsv;
+      RecvStatus status = recv_datagram (self, 0, &len, &errsv);
+
+      if (status == RECV_OK)
+        process_datagram (self->buf, len, seq, self->portid, first ? NULL : func, user_data,
+                          &done, &n_ours, first ? NULL : &first);
+      else if (first == NULL)
+        set_recv_error (self, status, errsv, &first);
+
+      if (status == RECV_TIMEOUT || status == RECV_ERROR)
+        break;
+      if (n_ours > 0 || status != RECV_OK)
+        deadline = deadline_from_now (self);
+      else if (g_get_monotonic_time () > deadline)
+        {
+          if (first == NULL)
+            set_timeout_error (self, &first);
+          break;
+        }
+    }
+  if (first != NULL)
+    {
+      g_propagate_error (error, first);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+rtop_nl_query (RtopNl *self, guint16 cmd, gboolean dump,
+               guint32 dev_index, guint32 port,
+               RtopNlMsgFunc func, gpointer user_data, GError **error)
+{
+  guint32 seq;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  seq = next_seq (self);
+  if (send_request (self, cmd, dump, dev_index, port, seq, error) &&
+      receive_reply (self, seq, func, user_data, error))
+    return TRUE;
+
+  if (dev_index != RTOP_NL_NO_INDEX)
+    g_prefix_error (error, _("RDMA netlink %s for device %u, port %u failed: "),
+                    rtop_nl_command_name (cmd), dev_index, port);
+  else
+    g_prefix_error (error, _("RDMA netlink %s failed: "), rtop_nl_command_name (cmd));
+  return FALSE;
+}
+
+gboolean
+rtop_nl_read_monitor (RtopNl *self, RtopNlMsgFunc func, gpointer user_data,
+                      gboolean *overrun, GError **error)
+{
+  GError *first = NULL;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (overrun != NULL, FALSE);
+
+  *overrun = FALSE;
+  for (guint i = 0; i < MONITOR_BATCH; i++)
+    {
+      gboolean done = FALSE;
+      guint n_ours = 0;
+      gsize len;
+      int errsv;
+      RecvStatus status = recv_datagram (self, MSG_DONTWAIT, &len, &errsv);
+
+      if (status == RECV_EMPTY)
+        break;
+      if (status == RECV_OVERRUN || status == RECV_TRUNCATED)
+        {
+          /* Events were lost: the caller has to look at everything again. */
+          *overrun = TRUE;
+          continue;
+        }
+      if (status != RECV_OK)
+        {
+          g_clear_error (&first);
+          set_recv_error (self, status, errsv, error);
+          return FALSE;
+        }
+      /* Events are unsolicited: sequence 0, port id 0 (the kernel). */
+      process_datagram (self->buf, len, 0, 0, first ? NULL : func, user_data,
+                        &done, &n_ours, first ? NULL : &first);
+    }
+  if (first != NULL)
+    {
+      g_propagate_error (error, first);
+      return FALSE;
+    }
+  return TRUE;
+}

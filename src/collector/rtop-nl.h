@@ -30,10 +30,17 @@ RtopNl *rtop_nl_open_monitor (GError **error);
 RtopNl *rtop_nl_new_for_fd (int fd, guint32 portid);
 void rtop_nl_free (RtopNl *self);
 int rtop_nl_get_fd (RtopNl *self);
+/* The socket's netlink port id (what the kernel puts in nlmsg_pid). */
+guint32 rtop_nl_get_portid (RtopNl *self);
 void rtop_nl_set_timeout_ms (RtopNl *self, guint timeout_ms);  /* default 2000 */
 
 /* cmd is an RDMA_NLDEV_CMD_*; dev_index/port are added as attributes unless
- * RTOP_NL_NO_INDEX / 0.  dump=TRUE sets NLM_F_DUMP. */
+ * RTOP_NL_NO_INDEX / 0.  dump=TRUE sets NLM_F_DUMP, otherwise NLM_F_ACK is set
+ * so the reply ends with an ACK.  Note the kernel wants DEV_INDEX for the
+ * PORT_GET and RES_*_GET dumps (it answers EINVAL without one); only GET can
+ * dump all devices.  Blocks at most the timeout per silent gap: a reply that
+ * stops without DONE ends with RTOP_ERROR_TIMEOUT.  Replies to other (earlier,
+ * timed-out) requests are ignored.  Not thread-safe: one RtopNl per thread. */
 gboolean rtop_nl_query (RtopNl *self, guint16 cmd, gboolean dump,
                         guint32 dev_index, guint32 port,
                         RtopNlMsgFunc func, gpointer user_data, GError **error);
@@ -49,6 +56,9 @@ gboolean rtop_nl_read_monitor (RtopNl *self, RtopNlMsgFunc func, gpointer user_d
 gboolean rtop_nl_process_buffer (const void *buf, gsize len, guint32 seq, guint32 portid,
                                  RtopNlMsgFunc func, gpointer user_data,
                                  gboolean *done, GError **error);
+
+/* "GET", "PORT_GET", ... for messages; "?" for commands we do not know. */
+const char *rtop_nl_command_name (guint16 cmd);
 
 /* ---- Parsed replies ---- */
 
@@ -112,9 +122,13 @@ typedef struct {
   guint32 dev_index;         /* RTOP_NL_NO_INDEX when absent */
   char *dev_name;
   guint32 port;
-  guint32 ndev_index;
+  guint32 ndev_index;        /* 0 when absent */
+  char *ndev_name;           /* NULL when absent */
 } RtopNlEvent;
 
+/* Each parser checks the message type, validates every attribute it knows
+ * (size, NUL-terminated UTF-8 strings, nesting) and skips unknown ones.  On
+ * failure the output is left cleared (parse_res leaves the array as it was). */
 gboolean rtop_nl_parse_device (const struct nlmsghdr *nlh, RtopNlDevice *out, GError **error);
 gboolean rtop_nl_parse_port (const struct nlmsghdr *nlh, RtopNlPort *out, GError **error);
 gboolean rtop_nl_parse_stat (const struct nlmsghdr *nlh, RtopNlStat *out, GError **error);
