@@ -1,0 +1,83 @@
+/* rtop-trace-writer.h: turns snapshots into Chrome JSON trace text that
+ * ui.perfetto.dev imports (FACTS.md section 4).  No I/O here: the text is
+ * appended to a GString and rtop-recorder writes it.
+ *
+ * Layout (one JSON object per line so a cut-short file is easy to read back):
+ *
+ *   {"otherData":{"producer":"rdmatop","version":"0.1.0","rdmatop_format":1,
+ *     "start_monotonic_us":...,"start_realtime_us":...,"interval_s":1},
+ *    "traceEvents":[
+ *   {"ph":"M","pid":1,"name":"process_name","args":{"name":"rdmatop"}},
+ *   {"ph":"M","pid":2,"name":"process_name","args":{"name":"mlx5_0/1",
+ *     "device":"mlx5_0","port":1,"provider":"mlx5",...}},
+ *   {"ph":"M","pid":2,"name":"process_sort_index","args":{"sort_index":1}},
+ *   {"ph":"C","pid":2,"ts":0,"name":"tx","args":{"Gbps":12.5}},
+ *   ...
+ *   {"ph":"C","pid":1,"ts":0,"name":"rdmatop","args":{"ports":16}},   <- interval end
+ *   ...
+ *   {"ph":"C","pid":1,"ts":1000000,"name":"rdmatop","args":{"ports":16}}
+ *   ]}
+ *
+ * - pid 1 is rdmatop's own track group; each device/port gets the next pid
+ *   the first time it is seen (stable for the whole recording), named
+ *   "<device>/<port>", with process_sort_index re-emitted in natural order
+ *   whenever a port appears.
+ * - Counter events carry one numeric key each (Perfetto names the track
+ *   "<name> <key>"): tx/rx Gbps, tx/rx packets/s, drops/s, retransmits/s,
+ *   errors/s, congestion/s, rdma read/write bytes/s (only where the provider
+ *   has the metric), plus link Gbps and port state when they change.  A value
+ *   equal to the one last written on that track is not repeated (counter
+ *   tracks hold their value until the next event), which keeps idle ports
+ *   nearly free; close() writes the final value of every track.
+ * - Health events are instant events: "s":"p" on their port's group, or
+ *   "s":"g" for device-level and collection-wide events.
+ * - A process using a device is a slice ("B" when first seen, "E" when gone
+ *   or at close) on a thread track of its own under the device's first
+ *   port; args hold pid, command, user.
+ * - ts is in microseconds since the first snapshot (monotonic).
+ * - Every interval ends with the counter event "rdmatop"/"ports" on pid 1;
+ *   the reader treats it as "this interval is complete".
+ *
+ * Not thread-safe; one writer per recording. */
+#pragma once
+
+#include <glib.h>
+#include "rtop-snapshot.h"
+
+G_BEGIN_DECLS
+
+#define RTOP_TRACE_PRODUCER "rdmatop"
+#define RTOP_TRACE_OWN_PID 1
+#define RTOP_TRACE_COMMIT_NAME "rdmatop"
+#define RTOP_TRACE_COMMIT_KEY "ports"
+
+typedef struct _RtopTraceWriter RtopTraceWriter;
+
+RtopTraceWriter *rtop_trace_writer_new (void);
+void rtop_trace_writer_free (RtopTraceWriter *self);
+
+/* Appends the file header.  Needs the first snapshot (time zero). */
+void rtop_trace_writer_begin (RtopTraceWriter *self, const RtopSnapshot *first,
+                              GString *out);
+/* Appends one interval (ending in the commit event and a newline).  Calls
+ * begin() itself for the first snapshot when it was not called. */
+void rtop_trace_writer_add (RtopTraceWriter *self, const RtopSnapshot *snapshot,
+                            GString *out);
+/* Some intervals were not written (spool full): the next add() writes every
+ * track's value again instead of only the changed ones. */
+void rtop_trace_writer_mark_gap (RtopTraceWriter *self);
+/* Appends the end: final track values, "E" for open slices, "]}".  An empty
+ * recording (no snapshot) still becomes a valid trace. */
+void rtop_trace_writer_end (RtopTraceWriter *self, GString *out);
+gboolean rtop_trace_writer_has_begun (RtopTraceWriter *self);
+
+/* Appends a JSON string literal (quotes, escapes, control characters as
+ * \u00XX, invalid UTF-8 replaced) — shared with the CSV writer's quoting. */
+void rtop_json_append_string (GString *out, const char *s);
+/* Appends a finite number in a locale-independent, compact form ("%.6g");
+ * NaN and infinities become 0. */
+void rtop_json_append_double (GString *out, double value);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopTraceWriter, rtop_trace_writer_free)
+
+G_END_DECLS
