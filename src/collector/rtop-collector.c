@@ -1,1 +1,652 @@
-/* rtop-collector.c: being written. */
+/* rtop-collector.c: one sampling pass over RDMA netlink, sysfs and /proc.
+ *
+ * Every pass asks the kernel for the device list (GET dump), the port list
+ * with states (PORT_GET dump), each port's hw counters (STAT_GET) and, unless
+ * disabled, the resource lists (RES_QP/CTX/MR dumps), all over one long-lived
+ * socket.  sysfs counter files are kept open and re-read with pread(); link
+ * rate and layer, which rarely change, are re-read every few seconds.
+ * Processes are enriched from /proc once per distinct pid. */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <poll.h>
+#include <string.h>
+
+#include "uapi/rdma/rdma_netlink.h"
+#include "rtop-collector.h"
+#include "rtop-error.h"
+#include "rtop-health.h"
+#include "rtop-nl.h"
+#include "rtop-procfs.h"
+#include "rtop-providers.h"
+#include "rtop-rates.h"
+#include "rtop-sysfs.h"
+
+#define PORT_INFO_REFRESH_US (5 * G_USEC_PER_SEC)
+
+/* What we keep per port between passes. */
+typedef struct {
+  RtopCounterDir *pma;       /* ports/<p>/counters */
+  RtopCounterDir *hw;        /* ports/<p>/hw_counters: fallback when STAT_GET fails */
+  RtopCounterDir *netdev;    /* /sys/class/net/<nd>/statistics (providers without byte counters) */
+  char *netdev_name;
+  RtopSysfsPortInfo info;
+  gint64 info_read_us;
+  gboolean stat_unsupported; /* STAT_GET said EOPNOTSUPP: use sysfs */
+} PortCache;
+
+/* ... and per device, keyed by name; dropped when the kernel index changes. */
+typedef struct {
+  guint32 index;
+  char *provider;
+  RtopCounterDir *hw;        /* <dev>/hw_counters (device-level) */
+  GHashTable *ports;         /* port number -> PortCache */
+  guint64 pass;
+} DeviceCache;
+
+struct _RtopCollector {
+  char *sysfs_root;
+  char *proc_root;
+  GStrv devices_filter;
+  gboolean no_processes;
+  RtopNl *nl;
+  RtopNl *monitor;
+  RtopRates *rates;
+  RtopHealth *health;
+  RtopProcCache *procs;
+  GHashTable *devices;       /* name -> DeviceCache */
+  guint64 pass;
+};
+
+static void
+port_cache_free (gpointer data)
+{
+  PortCache *pc = data;
+
+  g_clear_pointer (&pc->pma, rtop_counter_dir_free);
+  g_clear_pointer (&pc->hw, rtop_counter_dir_free);
+  g_clear_pointer (&pc->netdev, rtop_counter_dir_free);
+  g_free (pc->netdev_name);
+  rtop_sysfs_port_info_clear (&pc->info);
+  g_free (pc);
+}
+
+static void
+device_cache_free (gpointer data)
+{
+  DeviceCache *dc = data;
+
+  g_free (dc->provider);
+  g_clear_pointer (&dc->hw, rtop_counter_dir_free);
+  g_hash_table_unref (dc->ports);
+  g_free (dc);
+}
+
+RtopCollector *
+rtop_collector_new (const RtopCollectorOptions *options, GError **error)
+{
+  static const RtopCollectorOptions defaults = { 0 };
+  g_autoptr(RtopNl) nl = NULL;
+  RtopCollector *self;
+
+  if (options == NULL)
+    options = &defaults;
+  nl = rtop_nl_open (error);
+  if (nl == NULL)
+    return NULL;
+
+  self = g_new0 (RtopCollector, 1);
+  self->sysfs_root = g_strdup (options->sysfs_root ? options->sysfs_root : "/sys");
+  self->proc_root = g_strdup (options->proc_root ? options->proc_root : "/proc");
+  self->devices_filter = g_strdupv ((char **) options->devices);
+  self->no_processes = options->no_processes;
+  self->nl = g_steal_pointer (&nl);
+  if (!options->no_monitor)
+    /* Without monitor support (old kernel) discovery is by polling, which
+     * every pass does anyway; events then only make it faster. */
+    self->monitor = rtop_nl_open_monitor (NULL);
+  self->rates = rtop_rates_new ();
+  self->health = rtop_health_new ();
+  self->procs = rtop_proc_cache_new (self->proc_root);
+  self->devices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, device_cache_free);
+  return self;
+}
+
+void
+rtop_collector_free (RtopCollector *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->sysfs_root);
+  g_free (self->proc_root);
+  g_strfreev (self->devices_filter);
+  g_clear_pointer (&self->nl, rtop_nl_free);
+  g_clear_pointer (&self->monitor, rtop_nl_free);
+  rtop_rates_free (self->rates);
+  rtop_health_free (self->health);
+  rtop_proc_cache_free (self->procs);
+  g_hash_table_unref (self->devices);
+  g_free (self);
+}
+
+int
+rtop_collector_get_monitor_fd (RtopCollector *self)
+{
+  return self->monitor ? rtop_nl_get_fd (self->monitor) : -1;
+}
+
+/* ---- Monitor events ---- */
+
+static gboolean
+drain_event_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
+{
+  /* The pass that follows re-reads everything, so the event itself only
+   * needs to be valid; its content shows up as a diff in health. */
+  RtopNlEvent ev = { 0 };
+  gboolean ok = rtop_nl_parse_event (nlh, &ev, NULL);
+
+  rtop_nl_event_clear (&ev);
+  if (ok)
+    (*(guint *) user_data)++;
+  return TRUE;
+}
+
+static void
+drain_monitor (RtopCollector *self)
+{
+  guint n = 0;
+  gboolean overrun = FALSE;
+
+  if (self->monitor == NULL)
+    return;
+  if (!rtop_nl_read_monitor (self->monitor, drain_event_cb, &n, &overrun, NULL))
+    g_clear_pointer (&self->monitor, rtop_nl_free);
+}
+
+/* ---- Devices and ports ---- */
+
+static gboolean
+device_wanted (RtopCollector *self, const char *name)
+{
+  return self->devices_filter == NULL || g_strv_contains ((const char * const *) self->devices_filter, name);
+}
+
+static char *
+format_guid (guint64 guid)
+{
+  return g_strdup_printf ("%04x:%04x:%04x:%04x",
+                          (guint) (guid >> 48) & 0xffff, (guint) (guid >> 32) & 0xffff,
+                          (guint) (guid >> 16) & 0xffff, (guint) guid & 0xffff);
+}
+
+static const char *
+node_type_name (guint8 type)
+{
+  /* enum rdma_node_type, named as iproute2 prints them. */
+  static const char * const names[] = { NULL, "ca", "switch", "router", "rnic", "usnic", "usnic_udp", "unspecified" };
+
+  return type < G_N_ELEMENTS (names) ? names[type] : NULL;
+}
+
+static gboolean
+device_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
+{
+  GPtrArray *out = user_data;
+  RtopNlDevice nd = { 0 };
+  RtopDevice *dev;
+
+  if (!rtop_nl_parse_device (nlh, &nd, error))
+    return FALSE;
+  dev = rtop_device_new (nd.index, nd.name);
+  dev->port_count = nd.port_count;
+  dev->node_type = g_strdup (node_type_name (nd.node_type));
+  dev->fw_version = g_strdup (nd.fw_version);
+  dev->node_guid = nd.node_guid ? format_guid (nd.node_guid) : NULL;
+  dev->protocol = g_strdup (nd.protocol);
+  g_ptr_array_add (out, dev);
+  rtop_nl_device_clear (&nd);
+  return TRUE;
+}
+
+static gboolean
+port_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
+{
+  GArray *out = user_data;
+  RtopNlPort np = { 0 };
+
+  if (!rtop_nl_parse_port (nlh, &np, error))
+    return FALSE;
+  g_array_append_val (out, np);
+  return TRUE;
+}
+
+static DeviceCache *
+device_cache_get (RtopCollector *self, RtopDevice *dev)
+{
+  DeviceCache *dc = g_hash_table_lookup (self->devices, dev->name);
+
+  if (dc != NULL && dc->index != dev->index)
+    {
+      /* Re-added or renamed onto this name: its files are new files. */
+      g_hash_table_remove (self->devices, dev->name);
+      dc = NULL;
+    }
+  if (dc == NULL)
+    {
+      g_autofree char *driver = rtop_sysfs_read_driver (self->sysfs_root, dev->name);
+      g_autofree char *hw_path = rtop_sysfs_device_hw_counters_path (self->sysfs_root, dev->name);
+
+      dc = g_new0 (DeviceCache, 1);
+      dc->index = dev->index;
+      dc->provider = g_strdup (rtop_provider_detect (dev->name, driver));
+      dc->hw = rtop_counter_dir_open (hw_path, RTOP_COUNTER_SOURCE_SYSFS_DEVICE, NULL);
+      dc->ports = g_hash_table_new_full (NULL, NULL, NULL, port_cache_free);
+      g_hash_table_insert (self->devices, g_strdup (dev->name), dc);
+    }
+  dc->pass = self->pass;
+  return dc;
+}
+
+static PortCache *
+port_cache_get (RtopCollector *self, const RtopDevice *dev, DeviceCache *dc, guint32 port)
+{
+  PortCache *pc = g_hash_table_lookup (dc->ports, GUINT_TO_POINTER (port));
+
+  if (pc == NULL)
+    {
+      g_autofree char *pma = rtop_sysfs_port_counters_path (self->sysfs_root, dev->name, port);
+      g_autofree char *hw = rtop_sysfs_port_hw_counters_path (self->sysfs_root, dev->name, port);
+
+      pc = g_new0 (PortCache, 1);
+      pc->pma = rtop_counter_dir_open (pma, RTOP_COUNTER_SOURCE_SYSFS_PORT, NULL);
+      pc->hw = rtop_counter_dir_open (hw, RTOP_COUNTER_SOURCE_SYSFS_HW, NULL);
+      g_hash_table_insert (dc->ports, GUINT_TO_POINTER (port), pc);
+    }
+  return pc;
+}
+
+/* Providers whose hw counters have no byte counts get the attached netdev's. */
+static gboolean
+provider_needs_netdev (const char *provider)
+{
+  return g_strcmp0 (provider, "rxe") == 0 || g_strcmp0 (provider, "siw") == 0;
+}
+
+static void
+refresh_netdev_dir (RtopCollector *self, PortCache *pc, const char *provider, const char *netdev)
+{
+  g_autofree char *path = NULL;
+
+  if (g_strcmp0 (pc->netdev_name, netdev) == 0)
+    return;
+  g_clear_pointer (&pc->netdev, rtop_counter_dir_free);
+  g_free (pc->netdev_name);
+  pc->netdev_name = g_strdup (netdev);
+  if (netdev == NULL || !provider_needs_netdev (provider))
+    return;
+  path = rtop_sysfs_netdev_stats_path (self->sysfs_root, netdev);
+  pc->netdev = rtop_counter_dir_open (path, RTOP_COUNTER_SOURCE_NETDEV, NULL);
+}
+
+static void
+refresh_port_info (RtopCollector *self, const RtopDevice *dev, PortCache *pc, guint32 port,
+                   gint64 now)
+{
+  if (pc->info_read_us != 0 && now - pc->info_read_us < PORT_INFO_REFRESH_US)
+    return;
+  rtop_sysfs_port_info_clear (&pc->info);
+  rtop_sysfs_read_port_info (self->sysfs_root, dev->name, port, &pc->info);
+  pc->info_read_us = now;
+}
+
+/* ---- Counters ---- */
+
+typedef struct {
+  RtopPort *port;
+  guint32 dev_index;
+  guint32 port_index;
+} StatData;
+
+static gboolean
+stat_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
+{
+  StatData *sd = user_data;
+  RtopNlStat st = { 0 };
+
+  if (!rtop_nl_parse_stat (nlh, &st, error))
+    return FALSE;
+  /* A reply for another device or port would be a kernel bug; ignore it. */
+  if (st.dev_index == sd->dev_index && (st.port == 0 || st.port == sd->port_index))
+    for (guint i = 0; i < st.counters->len; i++)
+      {
+        RtopNlCounter *c = &g_array_index (st.counters, RtopNlCounter, i);
+        g_ptr_array_add (sd->port->counters,
+                         rtop_counter_new (c->name, c->value, RTOP_COUNTER_SOURCE_NETLINK));
+      }
+  rtop_nl_stat_clear (&st);
+  return TRUE;
+}
+
+static void
+read_port_counters (RtopCollector *self, RtopDevice *dev, PortCache *pc, RtopPort *port)
+{
+  g_autoptr(GError) error = NULL;
+  StatData sd = { port, dev->index, port->index };
+  guint failed = 0;
+
+  if (!pc->stat_unsupported &&
+      !rtop_nl_query (self->nl, RDMA_NLDEV_CMD_STAT_GET, FALSE, dev->index, port->index,
+                      stat_cb, &sd, &error))
+    {
+      g_ptr_array_set_size (port->counters, 0);
+      if (g_error_matches (error, RTOP_ERROR, RTOP_ERROR_KERNEL) && pc->hw != NULL)
+        pc->stat_unsupported = TRUE;    /* sysfs hw_counters serve instead */
+      else if (!g_error_matches (error, RTOP_ERROR, RTOP_ERROR_KERNEL))
+        {
+          port->error = g_strdup (error->message);
+          return;
+        }
+      /* Other kernel refusals (no hw counters on this driver) leave the
+       * port with sysfs counters only; that is not an error. */
+    }
+  port->read_time_us = g_get_monotonic_time ();
+  if (pc->stat_unsupported && pc->hw != NULL)
+    rtop_counter_dir_read (pc->hw, port->counters, &failed);
+  if (pc->pma != NULL)
+    rtop_counter_dir_read (pc->pma, port->counters, &failed);
+  if (pc->netdev != NULL)
+    rtop_counter_dir_read (pc->netdev, port->counters, &failed);
+}
+
+static void
+fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, const RtopNlPort *np)
+{
+  RtopPort *port = rtop_port_new (np->port);
+  PortCache *pc = port_cache_get (self, dev, dc, np->port);
+  gint64 now = g_get_monotonic_time ();
+
+  port->state = np->state;
+  port->phys_state = np->phys_state;
+  port->netdev = g_strdup (np->ndev_name);
+  port->netdev_index = np->ndev_index;
+  refresh_port_info (self, dev, pc, np->port, now);
+  port->link_layer = g_strdup (pc->info.link_layer);
+  port->rate_text = g_strdup (pc->info.rate_text);
+  port->rate_gbps = pc->info.rate_gbps;
+  if (np->state == 0 && pc->info.state >= 0)
+    port->state = pc->info.state;     /* state fallback from sysfs */
+  if (np->phys_state == 0 && pc->info.phys_state >= 0)
+    port->phys_state = pc->info.phys_state;
+  refresh_netdev_dir (self, pc, dc->provider, np->ndev_name);
+
+  read_port_counters (self, dev, pc, port);
+  if (port->error != NULL)
+    rtop_rates_keep (self->rates, dev->name, port->index);
+  else
+    {
+      rtop_counters_sort (port->counters);
+      port->elapsed_s = rtop_rates_update (self->rates, dev->name, dev->index, port->index,
+                                           port->read_time_us, port->counters, NULL);
+      rtop_provider_apply (dc->provider, port);
+    }
+  g_ptr_array_add (dev->ports, port);
+}
+
+static void
+fill_device_counters (RtopCollector *self, RtopDevice *dev, DeviceCache *dc)
+{
+  guint failed = 0;
+
+  if (dc->hw == NULL)
+    return;
+  rtop_counter_dir_read (dc->hw, dev->counters, &failed);
+  rtop_rates_update (self->rates, dev->name, dev->index, 0, g_get_monotonic_time (),
+                     dev->counters, NULL);
+  for (guint i = 0; i < dev->counters->len; i++)
+    {
+      RtopCounter *c = g_ptr_array_index (dev->counters, i);
+      c->klass = rtop_provider_classify (dc->provider, c->name);
+    }
+}
+
+static gboolean
+cache_is_stale_cb (gpointer key, gpointer value, gpointer user_data)
+{
+  return ((DeviceCache *) value)->pass != ((RtopCollector *) user_data)->pass;
+}
+
+static gboolean
+collect_devices (RtopCollector *self, RtopSnapshot *snap, GError **error)
+{
+  g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_device_free);
+  g_autoptr(GArray) ports = g_array_new (FALSE, TRUE, sizeof (RtopNlPort));
+
+  g_array_set_clear_func (ports, (GDestroyNotify) rtop_nl_port_clear);
+  if (!rtop_nl_query (self->nl, RDMA_NLDEV_CMD_GET, TRUE, RTOP_NL_NO_INDEX, 0,
+                      device_cb, devices, error))
+    return FALSE;
+  if (!rtop_nl_query (self->nl, RDMA_NLDEV_CMD_PORT_GET, TRUE, RTOP_NL_NO_INDEX, 0,
+                      port_cb, ports, error))
+    return FALSE;
+
+  for (guint i = 0; i < devices->len; i++)
+    {
+      RtopDevice *dev = g_ptr_array_index (devices, i);
+      DeviceCache *dc;
+
+      if (!device_wanted (self, dev->name))
+        continue;
+      dc = device_cache_get (self, dev);
+      dev->provider = g_strdup (dc->provider);
+      for (guint j = 0; j < ports->len; j++)
+        {
+          const RtopNlPort *np = &g_array_index (ports, RtopNlPort, j);
+          if (np->dev_index == dev->index && np->port > 0)
+            fill_port (self, dev, dc, np);
+        }
+      fill_device_counters (self, dev, dc);
+      g_ptr_array_add (snap->devices, g_ptr_array_steal_index (devices, i));
+      i--;
+    }
+  g_hash_table_foreach_remove (self->devices, cache_is_stale_cb, self);
+  return TRUE;
+}
+
+/* ---- Processes ---- */
+
+typedef struct {
+  RtopNlResKind kind;
+  GArray *entries;
+} ResData;
+
+static gboolean
+res_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
+{
+  ResData *rd = user_data;
+
+  return rtop_nl_parse_res (nlh, rd->kind, rd->entries, error);
+}
+
+/* Owners are keyed by pid, or by kernel name for kernel-owned objects, or
+ * gathered as "hidden" when the owner is outside our PID namespace. */
+static RtopProcess *
+owner_for (GHashTable *owners, const RtopNlRes *r, gboolean *hidden)
+{
+  g_autofree char *key = NULL;
+  RtopProcess *proc;
+
+  if (r->has_pid)
+    key = g_strdup_printf ("p%u", r->pid);
+  else if (r->kern_name != NULL)
+    key = g_strdup_printf ("k%s", r->kern_name);
+  else
+    {
+      key = g_strdup ("h");
+      *hidden = TRUE;
+    }
+  proc = g_hash_table_lookup (owners, key);
+  if (proc == NULL)
+    {
+      proc = rtop_process_new (r->has_pid ? (gint32) MIN (r->pid, G_MAXINT32) : 0);
+      proc->kernel = !r->has_pid && r->kern_name != NULL;
+      if (proc->kernel)
+        proc->comm = g_strdup (r->kern_name);
+      g_hash_table_insert (owners, g_steal_pointer (&key), proc);
+    }
+  return proc;
+}
+
+static RtopProcessDevice *
+process_device_for (RtopProcess *proc, const char *device)
+{
+  RtopProcessDevice pd = { 0 };
+
+  for (guint i = 0; i < proc->devices->len; i++)
+    {
+      RtopProcessDevice *d = &g_array_index (proc->devices, RtopProcessDevice, i);
+      if (g_strcmp0 (d->device, device) == 0)
+        return d;
+    }
+  pd.device = g_strdup (device);
+  g_array_append_val (proc->devices, pd);
+  return &g_array_index (proc->devices, RtopProcessDevice, proc->devices->len - 1);
+}
+
+static void
+account (RtopProcess *proc, const RtopNlRes *r, const char *device)
+{
+  RtopProcessDevice *pd = process_device_for (proc, device);
+
+  switch (r->kind)
+    {
+    case RTOP_NL_RES_QP:
+      pd->qps++;
+      proc->qps++;
+      break;
+    case RTOP_NL_RES_CTX:
+      pd->contexts++;
+      proc->contexts++;
+      break;
+    case RTOP_NL_RES_MR:
+      pd->mrs++;
+      proc->mrs++;
+      pd->mr_bytes += r->mr_len;
+      proc->mr_bytes += r->mr_len;
+      break;
+    }
+}
+
+static void
+enrich (RtopCollector *self, RtopProcess *proc)
+{
+  const RtopProcInfo *info;
+
+  if (proc->pid <= 0)
+    return;
+  info = rtop_proc_cache_lookup (self->procs, proc->pid);
+  if (info == NULL)
+    return;     /* exited between the dump and now */
+  proc->start_time = info->start_time;
+  proc->comm = g_strdup (info->comm);
+  proc->cmdline = g_strdup (info->cmdline);
+  proc->user = g_strdup (info->user);
+  proc->uid = info->uid;
+  proc->rss_bytes = info->rss_bytes;
+  proc->threads = info->threads;
+  proc->state = info->state;
+}
+
+static const char *
+device_name_for (RtopSnapshot *snap, const RtopNlRes *r)
+{
+  for (guint i = 0; i < snap->devices->len; i++)
+    {
+      RtopDevice *dev = g_ptr_array_index (snap->devices, i);
+      if (dev->index == r->dev_index)
+        return dev->name;
+    }
+  return NULL;    /* filtered out, or appeared after the device dump */
+}
+
+static void
+collect_processes (RtopCollector *self, RtopSnapshot *snap)
+{
+  static const struct { RtopNlResKind kind; guint16 cmd; } dumps[] = {
+    { RTOP_NL_RES_QP, RDMA_NLDEV_CMD_RES_QP_GET },
+    { RTOP_NL_RES_CTX, RDMA_NLDEV_CMD_RES_CTX_GET },
+    { RTOP_NL_RES_MR, RDMA_NLDEV_CMD_RES_MR_GET },
+  };
+  g_autoptr(GHashTable) owners = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GArray) entries = g_array_new (FALSE, TRUE, sizeof (RtopNlRes));
+  GHashTableIter iter;
+  RtopProcess *proc;
+
+  g_array_set_clear_func (entries, (GDestroyNotify) rtop_nl_res_clear);
+  for (guint d = 0; d < G_N_ELEMENTS (dumps); d++)
+    {
+      ResData rd = { dumps[d].kind, entries };
+
+      g_array_set_size (entries, 0);
+      /* A kernel without one of these dumps still gives the others. */
+      if (!rtop_nl_query (self->nl, dumps[d].cmd, TRUE, RTOP_NL_NO_INDEX, 0, res_cb, &rd, NULL))
+        continue;
+      for (guint i = 0; i < entries->len; i++)
+        {
+          const RtopNlRes *r = &g_array_index (entries, RtopNlRes, i);
+          const char *device = device_name_for (snap, r);
+
+          if (device != NULL)
+            account (owner_for (owners, r, &snap->pids_hidden), r, device);
+        }
+    }
+
+  rtop_proc_cache_begin_pass (self->procs);
+  g_hash_table_iter_init (&iter, owners);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &proc))
+    {
+      enrich (self, proc);
+      g_ptr_array_add (snap->processes, proc);
+    }
+}
+
+/* ---- The pass ---- */
+
+static RtopStatus
+status_for_error (const GError *error)
+{
+  if (g_error_matches (error, RTOP_ERROR, RTOP_ERROR_NO_NETLINK))
+    return RTOP_STATUS_NO_NETLINK;
+  if (g_error_matches (error, RTOP_ERROR, RTOP_ERROR_PERMISSION))
+    return RTOP_STATUS_PERMISSION;
+  return RTOP_STATUS_ERROR;
+}
+
+RtopSnapshot *
+rtop_collector_sample (RtopCollector *self, double interval_s)
+{
+  g_autoptr(GError) error = NULL;
+  RtopSnapshot *snap = rtop_snapshot_new ();
+
+  self->pass++;
+  snap->sequence = self->pass;
+  snap->monotonic_us = g_get_monotonic_time ();
+  snap->realtime_us = g_get_real_time ();
+  snap->interval_s = interval_s;
+  snap->hotplug_events = self->monitor != NULL;
+
+  drain_monitor (self);
+  rtop_rates_begin_pass (self->rates);
+  if (!collect_devices (self, snap, &error))
+    {
+      snap->status = status_for_error (error);
+      snap->status_message = g_strdup (error->message);
+      g_ptr_array_set_size (snap->devices, 0);
+    }
+  else if (!self->no_processes)
+    collect_processes (self, snap);
+  rtop_rates_end_pass (self->rates);
+  rtop_snapshot_seal (snap);
+  rtop_health_process (self->health, snap);
+  return snap;
+}

@@ -1,1 +1,257 @@
-/* rtop-json.c: being written. */
+/* rtop-json.c: snapshot -> JSON. */
+#include "config.h"
+
+#include "rtop-json.h"
+
+static void
+add_string_or_null (JsonBuilder *b, const char *member, const char *value)
+{
+  json_builder_set_member_name (b, member);
+  if (value != NULL)
+    json_builder_add_string_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_int (JsonBuilder *b, const char *member, gint64 value)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_add_int_value (b, value);
+}
+
+/* JSON numbers are read as doubles by many tools; kernel counters are u64,
+ * and json-glib stores gint64, so values above G_MAXINT64 are clamped. */
+static void
+add_u64 (JsonBuilder *b, const char *member, guint64 value)
+{
+  add_int (b, member, (gint64) MIN (value, (guint64) G_MAXINT64));
+}
+
+static void
+add_counters (JsonBuilder *b, const char *member, GPtrArray *counters,
+              RtopCounterSource source)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_begin_object (b);
+  for (guint i = 0; i < counters->len; i++)
+    {
+      const RtopCounter *c = g_ptr_array_index (counters, i);
+      if (c->source == source)
+        add_u64 (b, c->name, c->value);
+    }
+  json_builder_end_object (b);
+}
+
+static void
+add_rates (JsonBuilder *b, const char *member, GPtrArray *counters, RtopCounterSource source)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_begin_object (b);
+  for (guint i = 0; i < counters->len; i++)
+    {
+      const RtopCounter *c = g_ptr_array_index (counters, i);
+      if (c->source == source && c->has_rate)
+        {
+          json_builder_set_member_name (b, c->name);
+          json_builder_add_double_value (b, c->rate);
+        }
+    }
+  json_builder_end_object (b);
+}
+
+static void
+add_metrics (JsonBuilder *b, const RtopPort *port)
+{
+  json_builder_set_member_name (b, "metrics");
+  json_builder_begin_object (b);
+  for (guint m = 0; m < RTOP_METRIC_N; m++)
+    {
+      const RtopMetric *metric = &port->metrics[m];
+
+      if (!metric->present)
+        continue;
+      json_builder_set_member_name (b, rtop_metric_id_to_string (m));
+      json_builder_begin_object (b);
+      add_u64 (b, "value", metric->value);
+      json_builder_set_member_name (b, "rate");
+      if (metric->has_rate)
+        json_builder_add_double_value (b, metric->rate);
+      else
+        json_builder_add_null_value (b);
+      add_string_or_null (b, "source", metric->source);
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+}
+
+/* Each source gets its own pair of objects, so names never collide. */
+static const struct {
+  RtopCounterSource source;
+  const char *counters;
+  const char *rates;
+} port_groups[] = {
+  { RTOP_COUNTER_SOURCE_NETLINK, "counters", "rates" },
+  { RTOP_COUNTER_SOURCE_SYSFS_HW, "sysfs_hw_counters", "sysfs_hw_rates" },
+  { RTOP_COUNTER_SOURCE_SYSFS_PORT, "sysfs_counters", "sysfs_rates" },
+  { RTOP_COUNTER_SOURCE_NETDEV, "netdev_counters", "netdev_rates" },
+};
+
+static void
+add_port (JsonBuilder *b, const RtopPort *port)
+{
+  json_builder_begin_object (b);
+  add_int (b, "port", port->index);
+  add_string_or_null (b, "state", rtop_port_state_to_string (port->state));
+  add_string_or_null (b, "physical_state", rtop_port_phys_state_to_string (port->phys_state));
+  add_string_or_null (b, "netdev", port->netdev);
+  add_int (b, "netdev_index", port->netdev_index);
+  add_string_or_null (b, "link_layer", port->link_layer);
+  add_string_or_null (b, "rate", port->rate_text);
+  json_builder_set_member_name (b, "rate_gbps");
+  json_builder_add_double_value (b, port->rate_gbps);
+  add_string_or_null (b, "error", port->error);
+  json_builder_set_member_name (b, "elapsed_s");
+  json_builder_add_double_value (b, port->elapsed_s);
+  for (guint g = 0; g < G_N_ELEMENTS (port_groups); g++)
+    {
+      add_counters (b, port_groups[g].counters, port->counters, port_groups[g].source);
+      add_rates (b, port_groups[g].rates, port->counters, port_groups[g].source);
+    }
+  add_metrics (b, port);
+  json_builder_end_object (b);
+}
+
+static void
+add_device (JsonBuilder *b, const RtopDevice *dev)
+{
+  json_builder_begin_object (b);
+  add_int (b, "index", dev->index);
+  add_string_or_null (b, "name", dev->name);
+  add_string_or_null (b, "provider", dev->provider);
+  add_string_or_null (b, "node_type", dev->node_type);
+  add_string_or_null (b, "fw", dev->fw_version);
+  add_string_or_null (b, "node_guid", dev->node_guid);
+  add_string_or_null (b, "protocol", dev->protocol);
+  add_int (b, "port_count", dev->port_count);
+  add_counters (b, "counters", dev->counters, RTOP_COUNTER_SOURCE_SYSFS_DEVICE);
+  add_rates (b, "rates", dev->counters, RTOP_COUNTER_SOURCE_SYSFS_DEVICE);
+  json_builder_set_member_name (b, "ports");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < dev->ports->len; i++)
+    add_port (b, g_ptr_array_index (dev->ports, i));
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+static void
+add_process (JsonBuilder *b, const RtopProcess *proc)
+{
+  char state[2] = { proc->state, 0 };
+
+  json_builder_begin_object (b);
+  add_int (b, "pid", proc->pid);
+  add_string_or_null (b, "comm", proc->comm);
+  add_string_or_null (b, "cmdline", proc->cmdline);
+  add_string_or_null (b, "user", proc->user);
+  add_int (b, "uid", proc->uid);
+  add_u64 (b, "rss_bytes", proc->rss_bytes);
+  add_int (b, "threads", proc->threads);
+  add_string_or_null (b, "state", state);
+  json_builder_set_member_name (b, "kernel");
+  json_builder_add_boolean_value (b, proc->kernel);
+  add_int (b, "qps", proc->qps);
+  add_int (b, "contexts", proc->contexts);
+  add_int (b, "mrs", proc->mrs);
+  add_u64 (b, "mr_bytes", proc->mr_bytes);
+  json_builder_set_member_name (b, "devices");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < proc->devices->len; i++)
+    {
+      const RtopProcessDevice *pd = &g_array_index (proc->devices, RtopProcessDevice, i);
+
+      json_builder_begin_object (b);
+      add_string_or_null (b, "device", pd->device);
+      add_int (b, "qps", pd->qps);
+      add_int (b, "contexts", pd->contexts);
+      add_int (b, "mrs", pd->mrs);
+      add_u64 (b, "mr_bytes", pd->mr_bytes);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+static void
+add_event (JsonBuilder *b, const RtopEvent *ev)
+{
+  json_builder_begin_object (b);
+  add_int (b, "time_us", ev->realtime_us);
+  add_int (b, "monotonic_us", ev->monotonic_us);
+  add_string_or_null (b, "kind", rtop_event_kind_to_string (ev->kind));
+  add_string_or_null (b, "severity", rtop_severity_to_string (ev->severity));
+  add_string_or_null (b, "device", ev->device);
+  add_int (b, "port", ev->port);
+  add_string_or_null (b, "counter", ev->counter);
+  add_string_or_null (b, "old", ev->old_value);
+  add_string_or_null (b, "new", ev->new_value);
+  add_string_or_null (b, "message", ev->message);
+  json_builder_end_object (b);
+}
+
+static const char *
+status_name (RtopStatus status)
+{
+  static const char * const names[] = { "ok", "no-netlink", "permission", "error" };
+
+  return status < G_N_ELEMENTS (names) ? names[status] : "error";
+}
+
+JsonNode *
+rtop_json_from_snapshot (const RtopSnapshot *snap)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  add_string_or_null (b, "rdmatop_version", PACKAGE_VERSION);
+  add_u64 (b, "sequence", snap->sequence);
+  add_int (b, "time_us", snap->realtime_us);
+  add_int (b, "monotonic_us", snap->monotonic_us);
+  json_builder_set_member_name (b, "interval_s");
+  json_builder_add_double_value (b, snap->interval_s);
+  add_string_or_null (b, "status", status_name (snap->status));
+  add_string_or_null (b, "status_message", snap->status_message);
+  json_builder_set_member_name (b, "pids_hidden");
+  json_builder_add_boolean_value (b, snap->pids_hidden);
+  json_builder_set_member_name (b, "hotplug_events");
+  json_builder_add_boolean_value (b, snap->hotplug_events);
+
+  json_builder_set_member_name (b, "devices");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < snap->devices->len; i++)
+    add_device (b, g_ptr_array_index (snap->devices, i));
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "processes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < snap->processes->len; i++)
+    add_process (b, g_ptr_array_index (snap->processes, i));
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "events");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < snap->events->len; i++)
+    add_event (b, g_ptr_array_index (snap->events, i));
+  json_builder_end_array (b);
+
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+char *
+rtop_json_snapshot_to_string (const RtopSnapshot *snap, gboolean pretty)
+{
+  g_autoptr(JsonNode) root = rtop_json_from_snapshot (snap);
+
+  return json_to_string (root, pretty);
+}

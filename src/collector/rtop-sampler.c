@@ -1,1 +1,419 @@
-/* rtop-sampler.c: being written. */
+/* rtop-sampler.c: collector passes on a worker thread, snapshots delivered
+ * on the caller's main context.
+ *
+ * The worker sleeps in poll() on a wakeup eventfd and the collector's
+ * hotplug monitor fd until the next deadline.  Deadlines are start + k *
+ * interval, so the pass's own cost never makes the period drift; a pass that
+ * overruns skips the deadlines it missed instead of bunching up. */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "rtop-error.h"
+#include "rtop-sampler.h"
+
+/* Snapshots waiting for the main loop; past this the UI is stalled and the
+ * oldest undelivered snapshots are dropped rather than piling up. */
+#define MAX_PENDING 64
+
+struct _RtopSampler {
+  GObject parent_instance;
+
+  RtopCollectorOptions options;
+  GStrv devices;
+  char *sysfs_root;
+  char *proc_root;
+
+  GMutex lock;
+  double interval;           /* guarded by lock */
+  gboolean stopping;         /* guarded by lock */
+  gboolean refresh;          /* guarded by lock */
+  guint pending;             /* guarded by lock */
+  guint generation;          /* bumped by stop(): stale deliveries are dropped */
+
+  int wakeup_fd;
+  GThread *thread;
+  GMainContext *context;
+  RtopSnapshot *latest;      /* main-context side only */
+};
+
+enum { PROP_0, PROP_INTERVAL, N_PROPS };
+enum { SIGNAL_SNAPSHOT, N_SIGNALS };
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (RtopSampler, rtop_sampler, G_TYPE_OBJECT)
+
+typedef struct {
+  RtopSampler *sampler;      /* strong ref */
+  RtopSnapshot *snapshot;
+  guint generation;
+} Delivery;
+
+static void
+delivery_free (gpointer data)
+{
+  Delivery *d = data;
+
+  g_object_unref (d->sampler);
+  rtop_snapshot_unref (d->snapshot);
+  g_free (d);
+}
+
+static gboolean
+deliver_cb (gpointer data)
+{
+  Delivery *d = data;
+  RtopSampler *self = d->sampler;
+  gboolean current;
+
+  g_mutex_lock (&self->lock);
+  self->pending--;
+  current = d->generation == self->generation && self->thread != NULL;
+  g_mutex_unlock (&self->lock);
+  if (!current)
+    return G_SOURCE_REMOVE;   /* stopped since: no signal after stop() */
+
+  g_clear_pointer (&self->latest, rtop_snapshot_unref);
+  self->latest = rtop_snapshot_ref (d->snapshot);
+  g_signal_emit (self, signals[SIGNAL_SNAPSHOT], 0, d->snapshot);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+post (RtopSampler *self, RtopSnapshot *snap, guint generation)
+{
+  Delivery *d;
+  GSource *source;
+
+  g_mutex_lock (&self->lock);
+  if (self->pending >= MAX_PENDING)
+    {
+      g_mutex_unlock (&self->lock);
+      g_warning ("The main loop has not taken %u snapshots; dropping one.", MAX_PENDING);
+      rtop_snapshot_unref (snap);
+      return;
+    }
+  self->pending++;
+  g_mutex_unlock (&self->lock);
+
+  d = g_new0 (Delivery, 1);
+  d->sampler = g_object_ref (self);
+  d->snapshot = snap;
+  d->generation = generation;
+  source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, deliver_cb, d, delivery_free);
+  g_source_set_static_name (source, "[rdmatop] snapshot delivery");
+  g_source_attach (source, self->context);
+  g_source_unref (source);
+}
+
+/* A snapshot that says why there is nothing to show. */
+static RtopSnapshot *
+error_snapshot (const GError *error, guint64 sequence, double interval)
+{
+  RtopSnapshot *snap = rtop_snapshot_new ();
+
+  snap->sequence = sequence;
+  snap->monotonic_us = g_get_monotonic_time ();
+  snap->realtime_us = g_get_real_time ();
+  snap->interval_s = interval;
+  if (g_error_matches (error, RTOP_ERROR, RTOP_ERROR_NO_NETLINK))
+    snap->status = RTOP_STATUS_NO_NETLINK;
+  else if (g_error_matches (error, RTOP_ERROR, RTOP_ERROR_PERMISSION))
+    snap->status = RTOP_STATUS_PERMISSION;
+  else
+    snap->status = RTOP_STATUS_ERROR;
+  snap->status_message = g_strdup (error->message);
+  return snap;
+}
+
+/* Waits until deadline, a refresh, a stop, or a hotplug event.  Returns
+ * FALSE when stopping. */
+static gboolean
+wait_until (RtopSampler *self, gint64 deadline, int monitor_fd)
+{
+  for (;;)
+    {
+      struct pollfd fds[2] = { { self->wakeup_fd, POLLIN, 0 }, { monitor_fd, POLLIN, 0 } };
+      gint64 now = g_get_monotonic_time ();
+      gboolean stopping, refresh;
+      int timeout_ms, n;
+
+      g_mutex_lock (&self->lock);
+      stopping = self->stopping;
+      refresh = self->refresh;
+      self->refresh = FALSE;
+      g_mutex_unlock (&self->lock);
+      if (stopping)
+        return FALSE;
+      if (refresh || now >= deadline)
+        return TRUE;
+
+      timeout_ms = (int) MIN ((deadline - now + 999) / 1000, G_MAXINT);
+      n = poll (fds, monitor_fd >= 0 ? 2 : 1, timeout_ms);
+      if (n < 0 && errno != EINTR)
+        return TRUE;
+      if (n > 0 && (fds[0].revents & POLLIN))
+        {
+          guint64 v;
+          if (read (self->wakeup_fd, &v, sizeof v) < 0)
+            { /* nothing pending: fine */ }
+        }
+      if (n > 0 && monitor_fd >= 0 && (fds[1].revents & (POLLIN | POLLERR)))
+        return TRUE;    /* a device came or went: look now */
+    }
+}
+
+static double
+get_interval (RtopSampler *self)
+{
+  double v;
+
+  g_mutex_lock (&self->lock);
+  v = self->interval;
+  g_mutex_unlock (&self->lock);
+  return v;
+}
+
+static gpointer
+worker (gpointer data)
+{
+  RtopSampler *self = data;
+  g_autoptr(RtopCollector) collector = NULL;
+  guint generation;
+  guint64 sequence = 0;
+  gint64 deadline = g_get_monotonic_time ();
+
+  g_mutex_lock (&self->lock);
+  generation = self->generation;
+  g_mutex_unlock (&self->lock);
+
+  while (wait_until (self, deadline, collector ? rtop_collector_get_monitor_fd (collector) : -1))
+    {
+      double interval = get_interval (self);
+      gint64 period = (gint64) (interval * G_USEC_PER_SEC);
+      gint64 now;
+
+      if (collector == NULL)
+        {
+          g_autoptr(GError) error = NULL;
+
+          collector = rtop_collector_new (&self->options, &error);
+          if (collector == NULL)
+            post (self, error_snapshot (error, ++sequence, interval), generation);
+        }
+      if (collector != NULL)
+        post (self, rtop_collector_sample (collector, interval), generation);
+
+      now = g_get_monotonic_time ();
+      deadline += period;
+      if (deadline <= now)
+        deadline += ((now - deadline) / period + 1) * period;
+    }
+  return NULL;
+}
+
+static void
+wake (RtopSampler *self)
+{
+  guint64 one = 1;
+
+  if (write (self->wakeup_fd, &one, sizeof one) < 0)
+    { /* the counter is saturated: the worker is awake anyway */ }
+}
+
+void
+rtop_sampler_start (RtopSampler *self)
+{
+  g_return_if_fail (RTOP_IS_SAMPLER (self));
+
+  if (self->thread != NULL)
+    return;
+  g_clear_pointer (&self->context, g_main_context_unref);
+  self->context = g_main_context_ref_thread_default ();
+  g_mutex_lock (&self->lock);
+  self->stopping = FALSE;
+  g_mutex_unlock (&self->lock);
+  self->thread = g_thread_new ("rdmatop-sampler", worker, self);
+}
+
+void
+rtop_sampler_stop (RtopSampler *self)
+{
+  g_return_if_fail (RTOP_IS_SAMPLER (self));
+
+  if (self->thread == NULL)
+    return;
+  g_mutex_lock (&self->lock);
+  self->stopping = TRUE;
+  self->generation++;
+  g_mutex_unlock (&self->lock);
+  wake (self);
+  g_thread_join (self->thread);
+  self->thread = NULL;
+}
+
+gboolean
+rtop_sampler_is_running (RtopSampler *self)
+{
+  g_return_val_if_fail (RTOP_IS_SAMPLER (self), FALSE);
+  return self->thread != NULL;
+}
+
+void
+rtop_sampler_refresh (RtopSampler *self)
+{
+  g_return_if_fail (RTOP_IS_SAMPLER (self));
+
+  g_mutex_lock (&self->lock);
+  self->refresh = TRUE;
+  g_mutex_unlock (&self->lock);
+  wake (self);
+}
+
+RtopSnapshot *
+rtop_sampler_get_latest (RtopSampler *self)
+{
+  g_return_val_if_fail (RTOP_IS_SAMPLER (self), NULL);
+  return self->latest;
+}
+
+double
+rtop_sampler_get_interval (RtopSampler *self)
+{
+  g_return_val_if_fail (RTOP_IS_SAMPLER (self), 1.0);
+  return get_interval (self);
+}
+
+void
+rtop_sampler_set_interval (RtopSampler *self, double seconds)
+{
+  gboolean changed;
+
+  g_return_if_fail (RTOP_IS_SAMPLER (self));
+
+  if (!(seconds >= RTOP_SAMPLER_MIN_INTERVAL))  /* also catches NaN */
+    seconds = RTOP_SAMPLER_MIN_INTERVAL;
+  seconds = MIN (seconds, RTOP_SAMPLER_MAX_INTERVAL);
+  g_mutex_lock (&self->lock);
+  changed = self->interval != seconds;
+  self->interval = seconds;
+  g_mutex_unlock (&self->lock);
+  if (changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INTERVAL]);
+}
+
+RtopSampler *
+rtop_sampler_new (const RtopCollectorOptions *options)
+{
+  RtopSampler *self = g_object_new (RTOP_TYPE_SAMPLER, NULL);
+
+  if (options != NULL)
+    {
+      self->options = *options;
+      self->devices = g_strdupv ((char **) options->devices);
+      self->sysfs_root = g_strdup (options->sysfs_root);
+      self->proc_root = g_strdup (options->proc_root);
+      self->options.devices = (const char * const *) self->devices;
+      self->options.sysfs_root = self->sysfs_root;
+      self->options.proc_root = self->proc_root;
+    }
+  return self;
+}
+
+static void
+rtop_sampler_finalize (GObject *object)
+{
+  RtopSampler *self = RTOP_SAMPLER (object);
+
+  rtop_sampler_stop (self);
+  g_clear_pointer (&self->latest, rtop_snapshot_unref);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  g_strfreev (self->devices);
+  g_free (self->sysfs_root);
+  g_free (self->proc_root);
+  if (self->wakeup_fd >= 0)
+    close (self->wakeup_fd);
+  g_mutex_clear (&self->lock);
+  G_OBJECT_CLASS (rtop_sampler_parent_class)->finalize (object);
+}
+
+static void
+rtop_sampler_dispose (GObject *object)
+{
+  /* The worker holds no reference; stop it before anything is torn down. */
+  rtop_sampler_stop (RTOP_SAMPLER (object));
+  G_OBJECT_CLASS (rtop_sampler_parent_class)->dispose (object);
+}
+
+static void
+rtop_sampler_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_INTERVAL:
+      g_value_set_double (value, rtop_sampler_get_interval (RTOP_SAMPLER (object)));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rtop_sampler_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_INTERVAL:
+      rtop_sampler_set_interval (RTOP_SAMPLER (object), g_value_get_double (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rtop_sampler_class_init (RtopSamplerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = rtop_sampler_dispose;
+  object_class->finalize = rtop_sampler_finalize;
+  object_class->get_property = rtop_sampler_get_property;
+  object_class->set_property = rtop_sampler_set_property;
+
+  properties[PROP_INTERVAL] =
+    g_param_spec_double ("interval", NULL, NULL,
+                         RTOP_SAMPLER_MIN_INTERVAL, RTOP_SAMPLER_MAX_INTERVAL, 1.0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * RtopSampler::snapshot:
+   * @snapshot: the new #RtopSnapshot (immutable)
+   *
+   * Emitted on the main context that was the thread-default when the sampler
+   * was started, once per pass.
+   */
+  signals[SIGNAL_SNAPSHOT] =
+    g_signal_new ("snapshot", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1,
+                  RTOP_TYPE_SNAPSHOT | G_SIGNAL_TYPE_STATIC_SCOPE);
+}
+
+static void
+rtop_sampler_init (RtopSampler *self)
+{
+  g_mutex_init (&self->lock);
+  self->interval = 1.0;
+  self->wakeup_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (self->wakeup_fd < 0)
+    g_error ("eventfd: %s", g_strerror (errno));
+}

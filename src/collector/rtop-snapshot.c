@@ -112,7 +112,15 @@ counter_cmp (gconstpointer a, gconstpointer b)
   const RtopCounter *ca = *(RtopCounter * const *) a;
   const RtopCounter *cb = *(RtopCounter * const *) b;
 
-  return strcmp (ca->name, cb->name);
+  int c = strcmp (ca->name, cb->name);
+
+  return c != 0 ? c : (int) ca->source - (int) cb->source;
+}
+
+void
+rtop_counters_sort (GPtrArray *counters)
+{
+  g_ptr_array_sort (counters, counter_cmp);
 }
 
 static int
@@ -144,11 +152,11 @@ rtop_snapshot_seal (RtopSnapshot *self)
       RtopDevice *dev = g_ptr_array_index (self->devices, i);
 
       g_ptr_array_sort (dev->ports, port_cmp);
-      g_ptr_array_sort (dev->counters, counter_cmp);
+      rtop_counters_sort (dev->counters);
       for (guint j = 0; j < dev->ports->len; j++)
         {
           RtopPort *port = g_ptr_array_index (dev->ports, j);
-          g_ptr_array_sort (port->counters, counter_cmp);
+          rtop_counters_sort (port->counters);
         }
     }
   g_ptr_array_sort (self->processes, process_cmp);

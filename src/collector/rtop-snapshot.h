@@ -200,6 +200,8 @@ void rtop_snapshot_seal (RtopSnapshot *self);
 
 RtopDevice *rtop_snapshot_find_device (const RtopSnapshot *self, const char *name);
 RtopPort *rtop_device_find_port (const RtopDevice *self, guint32 index);
+/* Sorts an RtopCounter* array by name (then source), as seal does. */
+void rtop_counters_sort (GPtrArray *counters);
 /* Binary search in a sorted RtopCounter* array. */
 RtopCounter *rtop_counters_find (GPtrArray *counters, const char *name);
 RtopProcess *rtop_snapshot_find_process (const RtopSnapshot *self, gint32 pid);
