@@ -34,7 +34,9 @@ typedef struct _RtopCounterDir RtopCounterDir;
 RtopCounterDir *rtop_counter_dir_open (const char *path, RtopCounterSource source, GError **error);
 /* Appends an RtopCounter* per readable file to out (value only; the rate
  * engine fills the rest). A file that vanished or does not parse is skipped
- * and counted in *n_failed. */
+ * and counted in *n_failed.
+ * (*n_failed is set, not added to; it may be NULL.)  Entries that are not
+ * regular files, and hw_counters/lifespan (a setting), are never opened. */
 void rtop_counter_dir_read (RtopCounterDir *self, GPtrArray *out, guint *n_failed);
 guint rtop_counter_dir_get_n_files (RtopCounterDir *self);
 void rtop_counter_dir_free (RtopCounterDir *self);
@@ -47,6 +49,27 @@ char *rtop_sysfs_netdev_stats_path (const char *root, const char *netdev);
 
 /* Kernel module behind the device (basename of <dev>/device/driver), or NULL. */
 char *rtop_sysfs_read_driver (const char *root, const char *dev);
+
+/* Added by the sysfs owner (new functions; the ones above keep their meaning). */
+
+/* Most counter files one RtopCounterDir keeps open; the rest are ignored. */
+#define RTOP_COUNTER_DIR_MAX_FILES 4096
+
+/* Parses one sysfs counter value: decimal u64, surrounding whitespace
+ * allowed.  FALSE for empty, non-numeric, negative or overflowing text. */
+gboolean rtop_sysfs_parse_u64 (const char *text, gsize len, guint64 *out);
+/* Parses "4: ACTIVE" / "5: LinkUp" into the leading number, or -1. */
+int rtop_sysfs_parse_state (const char *text);
+
+/* The netdev a software device (rxe, siw) is stacked on, from <dev>/parent;
+ * NULL when the file is absent. */
+char *rtop_sysfs_read_parent (const char *root, const char *dev);
+
+/* The directory's path, as given to rtop_counter_dir_open(). */
+const char *rtop_counter_dir_get_path (RtopCounterDir *self);
+/* Files that stopped answering (device removed) since open; the caller
+ * reopens the directory when this is not 0. */
+guint rtop_counter_dir_get_n_vanished (RtopCounterDir *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopCounterDir, rtop_counter_dir_free)
 
