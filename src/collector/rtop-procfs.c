@@ -1,1 +1,421 @@
-/* rtop-procfs.c: being written. */
+/* rtop-procfs.c: process details from /proc, cached per (pid, start time).
+ *
+ * The collector asks about a process once for every resource it owns, which
+ * can be thousands of times a pass.  The cache answers all but the first
+ * question of a pass from memory: one stat read per process and pass, plus
+ * cmdline and status once in the process's life.  A pid that the kernel
+ * reuses has a new start time and so becomes a new entry.  Processes exit at
+ * any moment; every read may fail, and a failure is an answer (NULL or
+ * partial info), never an error message. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "rtop-error.h"
+#include "rtop-procfs.h"
+
+/* /proc/<pid>/stat is about 300 bytes plus a comm of at most 64. */
+#define STAT_BUF_SIZE 4096
+/* Command lines are shown in one table cell; the first 4 KiB say enough. */
+#define CMDLINE_MAX 4096
+#define STATUS_BUF_SIZE 8192
+/* getpwuid_r buffers grow on ERANGE up to this; NSS entries are small. */
+#define PASSWD_BUF_MAX (1024 * 1024)
+
+/* Fields of /proc/<pid>/stat counted after the last ')': field 3 is index 0. */
+enum {
+  STAT_STATE = 3,
+  STAT_THREADS = 20,
+  STAT_STARTTIME = 22,
+  STAT_RSS = 24,
+  STAT_FIRST_AFTER_COMM = 3,
+};
+
+typedef struct {
+  RtopProcInfo info;
+  guint64 pass;              /* last pass it was looked up in */
+  gboolean gone;             /* stat unreadable this pass: lookups answer NULL */
+  gboolean have_static;      /* cmdline, uid and user read for this start time */
+} CacheEntry;
+
+struct _RtopProcCache {
+  char *root;
+  GHashTable *entries;       /* GINT_TO_POINTER (pid) -> CacheEntry* */
+  guint64 pass;
+  guint64 n_reads;
+};
+
+void
+rtop_proc_info_clear (RtopProcInfo *info)
+{
+  if (info == NULL)
+    return;
+  g_clear_pointer (&info->comm, g_free);
+  g_clear_pointer (&info->user, g_free);
+  g_clear_pointer (&info->cmdline, g_free);
+}
+
+/* Text from a process is shown to people: no control characters, valid UTF-8. */
+static char *
+sanitize (const char *text, gssize len)
+{
+  g_autofree char *copy = g_strndup (text, len);
+
+  for (char *p = copy; *p != '\0'; p++)
+    if ((guchar) *p < 0x20 || *p == 0x7f)
+      *p = ' ';
+  return g_utf8_make_valid (copy, -1);
+}
+
+static gboolean
+parse_field_u64 (const char *token, guint64 *out)
+{
+  char *end = NULL;
+
+  if (token == NULL || !g_ascii_isdigit (token[0]))
+    return FALSE;
+  errno = 0;
+  *out = g_ascii_strtoull (token, &end, 10);
+  return errno == 0 && end != token && *end == '\0';
+}
+
+static gboolean
+malformed (GError **error, const char *why)
+{
+  g_set_error (error, RTOP_ERROR, RTOP_ERROR_MALFORMED,
+               _("The process status file could not be read: %s"), why);
+  return FALSE;
+}
+
+/* The fields after the comm, split on spaces; NULL when there are too few. */
+static char **
+split_after_comm (const char *after)
+{
+  g_auto(GStrv) tokens = g_strsplit_set (after, " \n", -1);
+  GPtrArray *fields = g_ptr_array_new ();
+
+  for (guint i = 0; tokens[i] != NULL; i++)
+    if (tokens[i][0] != '\0')
+      g_ptr_array_add (fields, g_strdup (tokens[i]));
+  g_ptr_array_add (fields, NULL);
+  if (fields->len - 1 <= STAT_RSS - STAT_FIRST_AFTER_COMM)
+    {
+      g_strfreev ((char **) g_ptr_array_free (fields, FALSE));
+      return NULL;
+    }
+  return (char **) g_ptr_array_free (fields, FALSE);
+}
+
+static const char *
+stat_field (char **fields, guint number)
+{
+  return fields[number - STAT_FIRST_AFTER_COMM];
+}
+
+gboolean
+rtop_proc_parse_stat (const char *text, gsize len, RtopProcInfo *out, GError **error)
+{
+  g_autofree char *copy = NULL;
+  g_auto(GStrv) fields = NULL;
+  const char *lparen, *rparen;
+  guint64 pid, threads, start, rss;
+  long page_size = sysconf (_SC_PAGESIZE);
+  const char *state;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (text == NULL || len == 0 || len > STAT_BUF_SIZE)
+    return malformed (error, _("empty or too long"));
+  copy = g_strndup (text, len);
+  if (strlen (copy) != len)
+    return malformed (error, _("it contains a NUL byte"));
+
+  /* The comm may contain spaces, '(' and ')': it ends at the LAST ')'. */
+  lparen = strchr (copy, '(');
+  rparen = strrchr (copy, ')');
+  if (lparen == NULL || rparen == NULL || rparen < lparen)
+    return malformed (error, _("no command name in parentheses"));
+  {
+    g_autofree char *pid_text = g_strstrip (g_strndup (copy, lparen - copy));
+
+    if (!parse_field_u64 (pid_text, &pid) || pid == 0 || pid > G_MAXINT32)
+      return malformed (error, _("no process id"));
+  }
+
+  fields = split_after_comm (rparen + 1);
+  if (fields == NULL)
+    return malformed (error, _("too few fields"));
+  state = stat_field (fields, STAT_STATE);
+  if (strlen (state) != 1 || !g_ascii_isalpha (state[0]))
+    return malformed (error, _("no process state"));
+  if (!parse_field_u64 (stat_field (fields, STAT_THREADS), &threads) || threads > G_MAXUINT32 ||
+      !parse_field_u64 (stat_field (fields, STAT_STARTTIME), &start) ||
+      !parse_field_u64 (stat_field (fields, STAT_RSS), &rss) || rss > G_MAXUINT64 / 65536)
+    return malformed (error, _("a number field does not parse"));
+
+  out->pid = (gint32) pid;
+  out->state = state[0];
+  out->threads = (guint32) threads;
+  out->start_time = start;
+  out->rss_bytes = rss * (guint64) (page_size > 0 ? page_size : 4096);
+  /* out is the caller's: zeroed, or cleared with rtop_proc_info_clear(). */
+  out->comm = sanitize (lparen + 1, rparen - lparen - 1);
+  return TRUE;
+}
+
+char *
+rtop_proc_parse_cmdline (const char *buf, gsize len)
+{
+  g_autofree char *joined = NULL;
+
+  if (buf == NULL)
+    return NULL;
+  /* Arguments end in NUL; trailing NULs are not empty arguments. */
+  while (len > 0 && buf[len - 1] == '\0')
+    len--;
+  if (len == 0)
+    return NULL;
+  joined = g_memdup2 (buf, len + 1);
+  joined[len] = '\0';
+  for (gsize i = 0; i < len; i++)
+    if (joined[i] == '\0')
+      joined[i] = ' ';
+  return sanitize (joined, len);
+}
+
+RtopProcCache *
+rtop_proc_cache_new (const char *proc_root)
+{
+  RtopProcCache *self = g_new0 (RtopProcCache, 1);
+
+  self->root = g_strdup (proc_root != NULL ? proc_root : "/proc");
+  self->entries = g_hash_table_new (NULL, NULL);
+  return self;
+}
+
+static void
+cache_entry_free (CacheEntry *entry)
+{
+  rtop_proc_info_clear (&entry->info);
+  g_free (entry);
+}
+
+void
+rtop_proc_cache_free (RtopProcCache *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  if (self == NULL)
+    return;
+  g_hash_table_iter_init (&iter, self->entries);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    cache_entry_free (value);
+  g_hash_table_destroy (self->entries);
+  g_free (self->root);
+  g_free (self);
+}
+
+void
+rtop_proc_cache_begin_pass (RtopProcCache *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_return_if_fail (self != NULL);
+
+  /* Keep what the pass that just ended asked for; forget the rest. */
+  g_hash_table_iter_init (&iter, self->entries);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      CacheEntry *entry = value;
+
+      if (entry->pass != self->pass)
+        {
+          g_hash_table_iter_remove (&iter);
+          cache_entry_free (entry);
+        }
+    }
+  self->pass++;
+}
+
+/* Reads /proc/<pid>/<name> into buf (NUL-terminated); length, or -1. */
+static gssize
+read_proc_file (RtopProcCache *self, gint32 pid, const char *name,
+                char *buf, gsize size, struct stat *owner)
+{
+  char rel[64];
+  g_autofree char *path = NULL;
+  gsize total = 0;
+  int fd;
+
+  g_snprintf (rel, sizeof rel, "%d/%s", pid, name);
+  path = g_build_filename (self->root, rel, NULL);
+  self->n_reads++;
+  fd = open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0)
+    return -1;
+  if (owner != NULL && fstat (fd, owner) != 0)
+    memset (owner, 0, sizeof *owner);
+  /* /proc files may come in several reads; stop at EOF or a full buffer. */
+  while (total < size - 1)
+    {
+      ssize_t n = read (fd, buf + total, size - 1 - total);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          close (fd);
+          return -1;
+        }
+      if (n == 0)
+        break;
+      total += n;
+    }
+  close (fd);
+  buf[total] = '\0';
+  return total;
+}
+
+/* The real uid from the "Uid:" line of status. */
+static gboolean
+parse_status_uid (const char *status, guint32 *uid)
+{
+  const char *line = strstr (status, "\nUid:");
+  g_autofree char *copy = NULL;
+  char *end;
+  guint64 value;
+
+  if (line == NULL)
+    return FALSE;
+  line += strlen ("\nUid:");
+  end = strchr (line, '\n');
+  copy = g_strstrip (g_strndup (line, end != NULL ? (gsize) (end - line) : strlen (line)));
+  /* "1000\t1000\t1000\t1000": the first is the real uid. */
+  copy[strcspn (copy, " \t")] = '\0';
+  if (!parse_field_u64 (copy, &value) || value > G_MAXUINT32)
+    return FALSE;
+  *uid = (guint32) value;
+  return TRUE;
+}
+
+/* getpwuid_r so NSS (LDAP, sssd) names resolve; the uid as text otherwise. */
+static char *
+lookup_user (guint32 uid)
+{
+  long suggested = sysconf (_SC_GETPW_R_SIZE_MAX);
+  gsize size = suggested > 0 ? (gsize) suggested : 1024;
+
+  for (;;)
+    {
+      g_autofree char *buf = g_malloc (size);
+      struct passwd pwd, *result = NULL;
+      int err = getpwuid_r (uid, &pwd, buf, size, &result);
+
+      if (err == ERANGE && size < PASSWD_BUF_MAX)
+        {
+          size *= 2;
+          continue;
+        }
+      if (err == 0 && result != NULL && result->pw_name != NULL && result->pw_name[0] != '\0')
+        return sanitize (result->pw_name, -1);
+      return g_strdup_printf ("%u", uid);
+    }
+}
+
+/* cmdline, uid and user: once per (pid, start time). */
+static void
+read_static_facts (RtopProcCache *self, CacheEntry *entry, const struct stat *stat_owner)
+{
+  g_autofree char *buf = g_malloc (MAX (CMDLINE_MAX, STATUS_BUF_SIZE) + 1);
+  gssize n;
+
+  n = read_proc_file (self, entry->info.pid, "cmdline", buf, CMDLINE_MAX + 1, NULL);
+  entry->info.cmdline = n > 0 ? rtop_proc_parse_cmdline (buf, n) : NULL;
+
+  n = read_proc_file (self, entry->info.pid, "status", buf, STATUS_BUF_SIZE + 1, NULL);
+  if (n <= 0 || !parse_status_uid (buf, &entry->info.uid))
+    entry->info.uid = stat_owner->st_uid;
+  entry->info.user = lookup_user (entry->info.uid);
+  entry->have_static = TRUE;
+}
+
+static void
+forget_static_facts (CacheEntry *entry)
+{
+  g_clear_pointer (&entry->info.cmdline, g_free);
+  g_clear_pointer (&entry->info.user, g_free);
+  entry->info.uid = 0;
+  entry->have_static = FALSE;
+}
+
+/* Re-reads stat; FALSE when the process is gone or its stat is garbage. */
+static gboolean
+refresh_entry (RtopProcCache *self, CacheEntry *entry, gint32 pid)
+{
+  char buf[STAT_BUF_SIZE + 1];
+  RtopProcInfo parsed = { 0 };
+  struct stat owner = { 0 };
+  gssize n;
+
+  n = read_proc_file (self, pid, "stat", buf, sizeof buf, &owner);
+  if (n <= 0 || !rtop_proc_parse_stat (buf, n, &parsed, NULL) || parsed.pid != pid)
+    {
+      rtop_proc_info_clear (&parsed);
+      return FALSE;
+    }
+  if (entry->have_static && entry->info.start_time != parsed.start_time)
+    forget_static_facts (entry);   /* the pid was reused by a new process */
+
+  g_free (entry->info.comm);
+  entry->info.comm = g_steal_pointer (&parsed.comm);
+  entry->info.pid = pid;
+  entry->info.start_time = parsed.start_time;
+  entry->info.state = parsed.state;
+  entry->info.threads = parsed.threads;
+  entry->info.rss_bytes = parsed.rss_bytes;
+  if (!entry->have_static)
+    read_static_facts (self, entry, &owner);
+  return TRUE;
+}
+
+const RtopProcInfo *
+rtop_proc_cache_lookup (RtopProcCache *self, gint32 pid)
+{
+  CacheEntry *entry;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  if (pid <= 0)
+    return NULL;
+
+  entry = g_hash_table_lookup (self->entries, GINT_TO_POINTER (pid));
+  if (entry != NULL && entry->pass == self->pass)
+    return entry->gone ? NULL : &entry->info;
+
+  if (entry == NULL)
+    {
+      entry = g_new0 (CacheEntry, 1);
+      g_hash_table_insert (self->entries, GINT_TO_POINTER (pid), entry);
+    }
+  entry->pass = self->pass;
+  /* A gone process is remembered for the pass too, so asking again is free. */
+  entry->gone = !refresh_entry (self, entry, pid);
+  if (entry->gone)
+    forget_static_facts (entry);
+  return entry->gone ? NULL : &entry->info;
+}
+
+guint64
+rtop_proc_cache_get_n_reads (RtopProcCache *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_reads;
+}
