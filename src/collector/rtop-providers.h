@@ -19,7 +19,11 @@ typedef struct {
 } RtopProviderRule;
 
 /* "mlx5", "efa", "erdma", "rxe", "bnxt_re", "irdma", "hns", "mana", "siw",
- * "qedr", "ionic", or "unknown". driver may be NULL (rxe has no device link). */
+ * "qedr", "ionic", or "unknown" (also "mlx4", "hfi1", "qib", "cxgb4",
+ * "pvrdma", which have no rows of their own). driver may be NULL (rxe has
+ * no device link); a driver name is matched up to its first '.', so the
+ * auxiliary-bus form "mlx5_ib.rdma" works too.  The driver decides; the
+ * device name prefix is the fallback (devices can be renamed). */
 const char *rtop_provider_detect (const char *dev_name, const char *driver);
 
 /* Class of a counter for health rules. */
@@ -31,6 +35,18 @@ RtopCounterClass rtop_provider_classify (const char *provider, const char *count
  * a provider has no byte counters (rxe), netdev counters are used and the
  * source says so. */
 void rtop_provider_apply (const char *provider, RtopPort *port);
+
+/* Added by the providers owner (the functions above keep their meaning). */
+
+/* Sets klass on each counter of an array (device-level counters, which
+ * rtop_provider_apply does not see), matching rows on name and source. */
+void rtop_provider_classify_counters (const char *provider, GPtrArray *counters);
+
+/* TRUE when the provider's own rows include byte counters.  When FALSE and
+ * the port has no PMA counters/ directory, read the attached netdev's
+ * statistics (RTOP_COUNTER_SOURCE_NETDEV): rtop_provider_apply uses them
+ * only for metrics nothing better provides. */
+gboolean rtop_provider_has_byte_counters (const char *provider);
 
 /* The whole table, for docs and tests. */
 const RtopProviderRule *rtop_provider_rules (guint *n_rules);
