@@ -212,8 +212,8 @@ check_devices (RtopHealth *self, RtopSnapshot *snap)
 /* ---- Ports ---- */
 
 static void
-check_port_changes (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port,
-                    const PortMemo *pm)
+check_port_facts (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port,
+                  const PortMemo *pm)
 {
   if (pm->state != port->state)
     add_event (snap, RTOP_EVENT_PORT_STATE,
@@ -243,6 +243,15 @@ check_port_changes (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *p
                pm->netdev, port->netdev,
                g_strdup_printf (_("Port %s/%u is now attached to network device %s."), dev->name,
                                 port->index, port->netdev ? port->netdev : _("none")));
+}
+
+static void
+check_port_changes (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port,
+                    const PortMemo *pm)
+{
+  /* A port whose read failed has no trustworthy state this pass. */
+  if (port->error == NULL)
+    check_port_facts (snap, dev, port, pm);
   if (!pm->failing && port->error != NULL)
     add_event (snap, RTOP_EVENT_COLLECTION_ERROR, RTOP_SEVERITY_ERROR, dev->name, port->index,
                NULL, NULL,

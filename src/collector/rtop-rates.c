@@ -10,6 +10,7 @@ typedef struct {
 typedef struct {
   guint32 dev_index;
   gint64 last_read_us;
+  gboolean has_read;
   guint64 pass;              /* last pass this port was seen or kept */
   GHashTable *counters;      /* "source:name" -> CounterState */
 } PortState;
@@ -86,7 +87,7 @@ lookup_port (RtopRates *self, const char *device, guint32 port, guint32 dev_inde
       /* Same name, new kernel device: everything restarts from a baseline. */
       g_hash_table_remove_all (ps->counters);
       ps->dev_index = dev_index;
-      ps->last_read_us = 0;
+      ps->has_read = FALSE;
       *fresh = TRUE;
     }
   if (ps == NULL)
@@ -140,11 +141,12 @@ rtop_rates_update (RtopRates *self, const char *device, guint32 dev_index,
   double elapsed = 0;
   guint resets = 0;
 
-  if (ps->last_read_us > 0 && read_time_us > ps->last_read_us)
+  if (ps->has_read && read_time_us > ps->last_read_us)
     elapsed = (read_time_us - ps->last_read_us) / (double) G_USEC_PER_SEC;
   for (guint i = 0; i < counters->len; i++)
     update_counter (ps, g_ptr_array_index (counters, i), elapsed, &resets);
   ps->last_read_us = read_time_us;
+  ps->has_read = TRUE;
   ps->pass = self->pass;
   if (fresh && counters->len > 0)
     resets = MAX (resets, 1);

@@ -1,0 +1,255 @@
+/* test-rates.c: deltas and rates on counter sequences. */
+#include "config.h"
+
+#include "rtop-rates.h"
+
+static GPtrArray *
+counters_of (const char *name, guint64 value)
+{
+  GPtrArray *a = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_counter_free);
+
+  g_ptr_array_add (a, rtop_counter_new (name, value, RTOP_COUNTER_SOURCE_NETLINK));
+  return a;
+}
+
+/* Feeds one counter value read at t seconds and returns the counter. */
+static RtopCounter *
+feed (RtopRates *rates, GPtrArray **keep, guint32 dev_index, double t, guint64 value)
+{
+  g_clear_pointer (keep, g_ptr_array_unref);
+  *keep = counters_of ("sent_pkts", value);
+  rtop_rates_begin_pass (rates);
+  rtop_rates_update (rates, "rxe0", dev_index, 1, (gint64) (t * G_USEC_PER_SEC), *keep, NULL);
+  rtop_rates_end_pass (rates);
+  return g_ptr_array_index (*keep, 0);
+}
+
+static void
+test_baseline_then_rate (void)
+{
+  g_autoptr(RtopRates) rates = rtop_rates_new ();
+  g_autoptr(GPtrArray) keep = NULL;
+  RtopCounter *c;
+
+  c = feed (rates, &keep, 1, 10.0, 1000);
+  g_assert_false (c->has_rate);
+  g_assert_cmpuint (c->delta, ==, 0);
+
+  c = feed (rates, &keep, 1, 12.0, 3000);
+  g_assert_true (c->has_rate);
+  g_assert_cmpuint (c->delta, ==, 2000);
+  g_assert_cmpfloat_with_epsilon (c->rate, 1000.0, 1e-9);
+  g_assert_false (c->reset);
+}
+
+static void
+test_elapsed_is_per_port (void)
+{
+  g_autoptr(RtopRates) rates = rtop_rates_new ();
+  g_autoptr(GPtrArray) a = counters_of ("x", 0);
+  g_autoptr(GPtrArray) b = counters_of ("x", 0);
+  double ea, eb;
+
+  rtop_rates_begin_pass (rates);
+  rtop_rates_update (rates, "mlx5_0", 1, 1, 1000000, a, NULL);
+  rtop_rates_update (rates, "mlx5_0", 1, 2, 1500000, b, NULL);
+  rtop_rates_end_pass (rates);
+  rtop_rates_begin_pass (rates);
+  ea = rtop_rates_update (rates, "mlx5_0", 1, 1, 2000000, a, NULL);
+  eb = rtop_rates_update (rates, "mlx5_0", 1, 2, 2000000, b, NULL);
+  rtop_rates_end_pass (rates);
+  g_assert_cmpfloat_with_epsilon (ea, 1.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (eb, 0.5, 1e-9);
+}
+
+static void
+test_wrap_32bit (void)
+{
+  g_autoptr(RtopRates) rates = rtop_rates_new ();
+  g_autoptr(GPtrArray) keep = NULL;
+  RtopCounter *c;
+
+  feed (rates, &keep, 1, 0.0, G_MAXUINT32 - 99);
+  c = feed (rates, &keep, 1, 1.0, 50);
+  g_assert_true (c->has_rate);
+  g_assert_false (c->reset);
+  g_assert_cmpuint (c->delta, ==, 150);
+  g_assert_cmpfloat_with_epsilon (c->rate, 150.0, 1e-9);
+}
+
+static void
+test_backwards_is_reset (void)
+{
+  g_autoptr(RtopRates) rates = rtop_rates_new ();
+  g_autoptr(GPtrArray) keep = NULL;
+  RtopCounter *c;
+  guint n_resets = 0;
+
+  /* A 64-bit counter going back is never a wrap. */
+  feed (rates, &keep, 1, 0.0, G_GUINT64_CONSTANT (10000000000));
+  c = feed (rates, &keep, 1, 1.0, 5);
+  g_assert_true (c->reset);
+  g_assert_false (c->has_rate);
+  g_assert_cmpfloat (c->rate, ==, 0.0);
+
+  /* A small 32-bit value going back is a reset, not a 4-billion spike. */
+  feed (rates, &keep, 1, 2.0, 1000);
+  c = feed (rates, &keep, 1, 3.0, 10);
+  g_assert_true (c->reset);
+  g_assert_cmpuint (c->delta, ==, 0);
+
+  /* After the reset the counter is its own baseline again. */
+  c = feed (rates, &keep, 1, 4.0, 30);
+  g_assert_true (c->has_rate);
+  g_assert_cmpfloat_with_epsilon (c->rate, 20.0, 1e-9);
+
+  g_clear_pointer (&keep, g_ptr_array_unref);
+  keep = counters_of ("sent_pkts", 1);
+  rtop_rates_begin_pass (rates);
+  rtop_rates_update (rates, "rxe0", 1, 1, 5 * G_USEC_PER_SEC, keep, &n_resets);
+  rtop_rates_end_pass (rates);
+  g_assert_cmpuint (n_resets, ==, 1);
+}
+
+static void
+test_device_readded (void)
+{
+  g_autoptr(RtopRates) rates = rtop_rates_new ();
+  g_autoptr(GPtrArray) keep = NULL;
+  RtopCounter *c;
+  guint n_resets = 0;
+
+  feed (rates, &keep, 1, 0.0, 100);
+  feed (rates, &keep, 1, 1.0, 200);
+  /* Same name, new kernel index, and a value that happens to be higher:
+   * still a new baseline, not a rate over the old device's value. */
+  g_clear_pointer (&keep, g_ptr_array_unref);
+  keep = counters_of ("sent_pkts", 5000);
+  rtop_rates_begin_pass (rates);
+  rtop_rates_update (rates, "rxe0", 7, 1, 2 * G_USEC_PER_SEC, keep, &n_resets);
+  rtop_rates_end_pass (rates);
+  c = g_ptr_array_index (keep, 0);
+  g_assert_false (c->has_rate);
+  g_assert_cmpuint (c->delta, ==, 0);
+  g_assert_cmpuint (n_resets, >=, 1);
+}
+
+static void
+test_late_counter (void)
+{
+  g_autoptr(RtopRates) rates = rtop_rates_new ();
+  g_autoptr(GPtrArray) a = counters_of ("old", 10);
+  RtopCounter *late;
+
+  rtop_rates_begin_pass (rates);
+  rtop_rates_update (rates, "efa_0", 1, 1, 1000000, a, NULL);
+  rtop_rates_end_pass (rates);
+  g_ptr_array_add (a, rtop_counter_new ("late", 999, RTOP_COUNTER_SOURCE_NETLINK));
+  rtop_rates_begin_pass (rates);
+  rtop_rates_update (rates, "efa_0", 1, 1, 2000000, a, NULL);
+  rtop_rates_end_pass (rates);
+  late = g_ptr_array_index (a, 1);
+  g_assert_true (((RtopCounter *) g_ptr_array_index (a, 0))->has_rate);
+  g_assert_false (late->has_rate);
+  g_assert_false (late->reset);
+}
+
+static void
+test_same_name_other_source (void)
+{
+  g_autoptr(RtopRates) rates = rtop_rates_new ();
+  g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_counter_free);
+
+  g_ptr_array_add (a, rtop_counter_new ("tx_bytes", 100, RTOP_COUNTER_SOURCE_NETLINK));
+  g_ptr_array_add (a, rtop_counter_new ("tx_bytes", 5, RTOP_COUNTER_SOURCE_NETDEV));
+  rtop_rates_begin_pass (rates);
+  rtop_rates_update (rates, "d", 1, 1, 1000000, a, NULL);
+  rtop_rates_end_pass (rates);
+  ((RtopCounter *) g_ptr_array_index (a, 0))->value = 300;
+  ((RtopCounter *) g_ptr_array_index (a, 1))->value = 6;
+  rtop_rates_begin_pass (rates);
+  rtop_rates_update (rates, "d", 1, 1, 2000000, a, NULL);
+  rtop_rates_end_pass (rates);
+  g_assert_cmpfloat_with_epsilon (((RtopCounter *) g_ptr_array_index (a, 0))->rate, 200, 1e-9);
+  g_assert_cmpfloat_with_epsilon (((RtopCounter *) g_ptr_array_index (a, 1))->rate, 1, 1e-9);
+}
+
+static void
+test_state_is_bounded (void)
+{
+  g_autoptr(RtopRates) rates = rtop_rates_new ();
+  g_autoptr(GPtrArray) a = counters_of ("x", 1);
+
+  for (guint i = 0; i < 1000; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("rxe%u", i);
+
+      rtop_rates_begin_pass (rates);
+      rtop_rates_update (rates, name, i, 1, i * 1000, a, NULL);
+      rtop_rates_end_pass (rates);
+    }
+  /* Only the device seen in the last pass is remembered. */
+  g_assert_cmpuint (rtop_rates_get_n_ports (rates), ==, 1);
+}
+
+static void
+test_kept_port_measures_whole_gap (void)
+{
+  g_autoptr(RtopRates) rates = rtop_rates_new ();
+  g_autoptr(GPtrArray) a = counters_of ("x", 0);
+  double elapsed;
+
+  rtop_rates_begin_pass (rates);
+  rtop_rates_update (rates, "mlx5_1", 3, 1, 1000000, a, NULL);
+  rtop_rates_end_pass (rates);
+  /* This pass the port's read failed. */
+  rtop_rates_begin_pass (rates);
+  rtop_rates_keep (rates, "mlx5_1", 1);
+  rtop_rates_end_pass (rates);
+  ((RtopCounter *) g_ptr_array_index (a, 0))->value = 300;
+  rtop_rates_begin_pass (rates);
+  elapsed = rtop_rates_update (rates, "mlx5_1", 3, 1, 4000000, a, NULL);
+  rtop_rates_end_pass (rates);
+  g_assert_cmpfloat_with_epsilon (elapsed, 3.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (((RtopCounter *) g_ptr_array_index (a, 0))->rate, 100.0, 1e-9);
+}
+
+static void
+test_delta_table (void)
+{
+  static const struct { guint64 prev, cur, delta; gboolean ok; } cases[] = {
+    { 0, 0, 0, TRUE },
+    { 5, 9, 4, TRUE },
+    { 0xfffffff0u, 0x10, 0x20, TRUE },       /* wrap near the top */
+    { 0x80000000u, 0, 0x80000000u, TRUE },   /* lowest value we take as a wrap */
+    { 0x7fffffffu, 0, 0, FALSE },            /* lower half: reset */
+    { G_GUINT64_CONSTANT (0x100000000), 1, 0, FALSE },
+    { G_MAXUINT64, 0, 0, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      guint64 d = 42;
+      gboolean ok = rtop_rates_delta (cases[i].prev, cases[i].cur, &d);
+
+      g_assert_cmpint (ok, ==, cases[i].ok);
+      g_assert_cmpuint (d, ==, cases[i].delta);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/collector/rates/baseline-then-rate", test_baseline_then_rate);
+  g_test_add_func ("/collector/rates/elapsed-per-port", test_elapsed_is_per_port);
+  g_test_add_func ("/collector/rates/wrap-32bit", test_wrap_32bit);
+  g_test_add_func ("/collector/rates/backwards-is-reset", test_backwards_is_reset);
+  g_test_add_func ("/collector/rates/device-readded", test_device_readded);
+  g_test_add_func ("/collector/rates/late-counter", test_late_counter);
+  g_test_add_func ("/collector/rates/same-name-other-source", test_same_name_other_source);
+  g_test_add_func ("/collector/rates/bounded", test_state_is_bounded);
+  g_test_add_func ("/collector/rates/kept-port", test_kept_port_measures_whole_gap);
+  g_test_add_func ("/collector/rates/delta-table", test_delta_table);
+  return g_test_run ();
+}
