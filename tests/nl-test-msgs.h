@@ -1,0 +1,58 @@
+/* nl-test-msgs.h: builds RDMA netlink replies byte for byte as the kernel
+ * does (drivers/infiniband/core/nldev.c), with libmnl, for the unit tests and
+ * the fuzzer's seed corpus.  Every builder writes one message at buf (which
+ * must be NlTestBuf-aligned and have room) and returns its header; chain
+ * messages in one datagram with nl_test_next(). */
+#pragma once
+
+#include <glib.h>
+#include <libmnl/libmnl.h>
+
+G_BEGIN_DECLS
+
+#define NL_TEST_BUF_SIZE (64 * 1024)
+
+typedef union {
+  guint8 bytes[NL_TEST_BUF_SIZE];
+  struct nlmsghdr align;
+} NlTestBuf;
+
+typedef struct {
+  const char *name;
+  guint64 value;
+} NlTestCounter;
+
+/* Where the next message of the same datagram starts. */
+void *nl_test_next (struct nlmsghdr *nlh);
+/* Bytes from start up to the end of nlh (the datagram length). */
+gsize nl_test_len (const void *start, const struct nlmsghdr *nlh);
+
+struct nlmsghdr *nl_test_header (void *buf, guint16 cmd, guint32 seq, guint32 portid,
+                                 gboolean multi);
+void nl_test_put_handle (struct nlmsghdr *nlh, guint32 index, const char *name);
+
+struct nlmsghdr *nl_test_device (void *buf, guint32 seq, guint32 portid,
+                                 guint32 index, const char *name, guint32 ports);
+struct nlmsghdr *nl_test_port (void *buf, guint32 seq, guint32 portid, guint32 index,
+                               const char *name, guint32 port, guint8 state,
+                               guint8 phys_state, const char *ndev);
+struct nlmsghdr *nl_test_stat (void *buf, guint32 seq, guint32 portid, guint32 index,
+                               const char *name, guint32 port,
+                               const NlTestCounter *counters, guint n_counters);
+/* first_id, first_id + 1, ...: n entries owned by pid (0: kernel "ib_core"). */
+struct nlmsghdr *nl_test_res_qp (void *buf, guint32 seq, guint32 portid, guint32 index,
+                                 const char *name, guint32 first_id, guint n, guint32 pid);
+struct nlmsghdr *nl_test_res_ctx (void *buf, guint32 seq, guint32 portid, guint32 index,
+                                  const char *name, guint32 first_id, guint n, guint32 pid);
+struct nlmsghdr *nl_test_res_mr (void *buf, guint32 seq, guint32 portid, guint32 index,
+                                 const char *name, guint32 first_id, guint n, guint32 pid,
+                                 guint64 mr_len);
+struct nlmsghdr *nl_test_sys (void *buf, guint32 seq, guint32 portid, guint8 monitor_mode);
+struct nlmsghdr *nl_test_event (void *buf, guint8 event_type, guint32 index,
+                                const char *name, guint32 port, const char *ndev);
+struct nlmsghdr *nl_test_done (void *buf, guint32 seq, guint32 portid);
+/* errnum > 0 is sent as -errnum; 0 is an ACK.  ext_ack may be NULL. */
+struct nlmsghdr *nl_test_error (void *buf, guint32 seq, guint32 portid, int errnum,
+                                const char *ext_ack);
+
+G_END_DECLS
