@@ -266,13 +266,6 @@ port_cache_get (RtopCollector *self, const RtopDevice *dev, DeviceCache *dc, gui
   return pc;
 }
 
-/* Providers whose hw counters have no byte counts get the attached netdev's. */
-static gboolean
-provider_needs_netdev (const char *provider)
-{
-  return g_strcmp0 (provider, "rxe") == 0 || g_strcmp0 (provider, "siw") == 0;
-}
-
 static void
 refresh_netdev_dir (RtopCollector *self, PortCache *pc, const char *provider, const char *netdev)
 {
@@ -283,7 +276,9 @@ refresh_netdev_dir (RtopCollector *self, PortCache *pc, const char *provider, co
   g_clear_pointer (&pc->netdev, rtop_counter_dir_free);
   g_free (pc->netdev_name);
   pc->netdev_name = g_strdup (netdev);
-  if (netdev == NULL || !provider_needs_netdev (provider))
+  /* Providers whose hw counters have no byte counts get the attached
+   * netdev's, labelled as such by the provider table. */
+  if (netdev == NULL || rtop_provider_has_byte_counters (provider) || pc->pma != NULL)
     return;
   path = rtop_sysfs_netdev_stats_path (self->sysfs_root, netdev);
   pc->netdev = rtop_counter_dir_open (path, RTOP_COUNTER_SOURCE_NETDEV, NULL);
@@ -403,11 +398,7 @@ fill_device_counters (RtopCollector *self, RtopDevice *dev, DeviceCache *dc)
   rtop_counter_dir_read (dc->hw, dev->counters, &failed);
   rtop_rates_update (self->rates, dev->name, dev->index, 0, g_get_monotonic_time (),
                      dev->counters, NULL);
-  for (guint i = 0; i < dev->counters->len; i++)
-    {
-      RtopCounter *c = g_ptr_array_index (dev->counters, i);
-      c->klass = rtop_provider_classify (dc->provider, c->name);
-    }
+  rtop_provider_classify_counters (dc->provider, dev->counters);
 }
 
 static gboolean
