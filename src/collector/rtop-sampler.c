@@ -37,6 +37,8 @@ struct _RtopSampler {
 
   int wakeup_fd;
   GThread *thread;
+  RtopCollector *collector;  /* worker-only while running; kept across restarts */
+  guint64 sequence;          /* worker-only: numbers every delivered snapshot */
   GMainContext *context;
   RtopSnapshot *latest;      /* main-context side only */
 };
@@ -101,6 +103,8 @@ post (RtopSampler *self, RtopSnapshot *snap, guint generation)
     }
   self->pending++;
   g_mutex_unlock (&self->lock);
+  /* One numbering per sampler, across collector re-creation and restarts. */
+  snap->sequence = ++self->sequence;
 
   d = g_new0 (Delivery, 1);
   d->sampler = g_object_ref (self);
@@ -116,11 +120,10 @@ post (RtopSampler *self, RtopSnapshot *snap, guint generation)
 
 /* A snapshot that says why there is nothing to show. */
 static RtopSnapshot *
-error_snapshot (const GError *error, guint64 sequence, double interval)
+error_snapshot (const GError *error, double interval)
 {
   RtopSnapshot *snap = rtop_snapshot_new ();
 
-  snap->sequence = sequence;
   snap->monotonic_us = g_get_monotonic_time ();
   snap->realtime_us = g_get_real_time ();
   snap->interval_s = interval;
@@ -186,31 +189,30 @@ static gpointer
 worker (gpointer data)
 {
   RtopSampler *self = data;
-  g_autoptr(RtopCollector) collector = NULL;
   guint generation;
-  guint64 sequence = 0;
   gint64 deadline = g_get_monotonic_time ();
 
   g_mutex_lock (&self->lock);
   generation = self->generation;
   g_mutex_unlock (&self->lock);
 
-  while (wait_until (self, deadline, collector ? rtop_collector_get_monitor_fd (collector) : -1))
+  while (wait_until (self, deadline,
+                     self->collector ? rtop_collector_get_monitor_fd (self->collector) : -1))
     {
       double interval = get_interval (self);
       gint64 period = (gint64) (interval * G_USEC_PER_SEC);
       gint64 now;
 
-      if (collector == NULL)
+      if (self->collector == NULL)
         {
           g_autoptr(GError) error = NULL;
 
-          collector = rtop_collector_new (&self->options, &error);
-          if (collector == NULL)
-            post (self, error_snapshot (error, ++sequence, interval), generation);
+          self->collector = rtop_collector_new (&self->options, &error);
+          if (self->collector == NULL)
+            post (self, error_snapshot (error, interval), generation);
         }
-      if (collector != NULL)
-        post (self, rtop_collector_sample (collector, interval), generation);
+      if (self->collector != NULL)
+        post (self, rtop_collector_sample (self->collector, interval), generation);
 
       now = g_get_monotonic_time ();
       deadline += period;
@@ -334,6 +336,7 @@ rtop_sampler_finalize (GObject *object)
   RtopSampler *self = RTOP_SAMPLER (object);
 
   rtop_sampler_stop (self);
+  g_clear_pointer (&self->collector, rtop_collector_free);
   g_clear_pointer (&self->latest, rtop_snapshot_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_strfreev (self->devices);

@@ -1,0 +1,163 @@
+/* test-snapshot.c: snapshot building, ordering, lookups and JSON. */
+#include "config.h"
+
+#include "rtop-json.h"
+#include "rtop-snapshot.h"
+
+static void
+test_natural_order (void)
+{
+  static const struct { const char *a, *b; int sign; } cases[] = {
+    { "rxe2", "rxe10", -1 },
+    { "rxe10", "rxe2", 1 },
+    { "mlx5_2", "mlx5_10", -1 },
+    { "mlx5_1", "mlx5_1", 0 },
+    { "rxe02", "rxe2", 0 },
+    { "efa_0", "mlx5_0", -1 },
+    { "rxe", "rxe0", -1 },
+    { "a99999999999999999999999", "a100000000000000000000000", -1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      int c = rtop_natural_compare (cases[i].a, cases[i].b);
+      g_assert_cmpint ((c > 0) - (c < 0), ==, cases[i].sign);
+    }
+}
+
+static RtopSnapshot *
+sample_snapshot (void)
+{
+  RtopSnapshot *snap = rtop_snapshot_new ();
+  const char *names[] = { "rxe10", "rxe2", "rxe1" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      RtopDevice *dev = rtop_device_new (i, names[i]);
+      RtopPort *port = rtop_port_new (1);
+      RtopCounter *c;
+
+      g_ptr_array_add (port->counters, rtop_counter_new ("sent_pkts", 10 * i, RTOP_COUNTER_SOURCE_NETLINK));
+      c = rtop_counter_new ("rcvd_pkts", 7, RTOP_COUNTER_SOURCE_NETLINK);
+      c->has_rate = TRUE;
+      c->rate = 2.5;
+      g_ptr_array_add (port->counters, c);
+      g_ptr_array_add (port->counters, rtop_counter_new ("tx_bytes", 99, RTOP_COUNTER_SOURCE_NETDEV));
+      port->metrics[RTOP_METRIC_TX_PACKETS].present = TRUE;
+      port->metrics[RTOP_METRIC_TX_PACKETS].value = 10 * i;
+      port->metrics[RTOP_METRIC_TX_PACKETS].source = g_strdup ("netlink sent_pkts");
+      port->state = 4;
+      port->phys_state = 5;
+      g_ptr_array_add (dev->ports, port);
+      g_ptr_array_add (snap->devices, dev);
+    }
+  rtop_snapshot_seal (snap);
+  return snap;
+}
+
+static void
+test_seal_and_find (void)
+{
+  g_autoptr(RtopSnapshot) snap = sample_snapshot ();
+  RtopDevice *dev;
+  RtopPort *port;
+
+  g_assert_cmpstr (((RtopDevice *) g_ptr_array_index (snap->devices, 0))->name, ==, "rxe1");
+  g_assert_cmpstr (((RtopDevice *) g_ptr_array_index (snap->devices, 1))->name, ==, "rxe2");
+  g_assert_cmpstr (((RtopDevice *) g_ptr_array_index (snap->devices, 2))->name, ==, "rxe10");
+  dev = rtop_snapshot_find_device (snap, "rxe2");
+  g_assert_nonnull (dev);
+  g_assert_null (rtop_snapshot_find_device (snap, "rxe3"));
+  port = rtop_device_find_port (dev, 1);
+  g_assert_nonnull (port);
+  g_assert_null (rtop_device_find_port (dev, 2));
+  g_assert_cmpstr (((RtopCounter *) g_ptr_array_index (port->counters, 0))->name, ==, "rcvd_pkts");
+  g_assert_cmpuint (rtop_counters_find (port->counters, "sent_pkts")->value, ==, 10);
+  g_assert_null (rtop_counters_find (port->counters, "nope"));
+  g_assert_cmpuint (rtop_snapshot_get_n_ports (snap), ==, 3);
+}
+
+static gpointer
+unref_in_thread (gpointer data)
+{
+  rtop_snapshot_unref (data);
+  return NULL;
+}
+
+static void
+test_shared_across_threads (void)
+{
+  RtopSnapshot *snap = sample_snapshot ();
+  GThread *threads[4];
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("unref", unref_in_thread, rtop_snapshot_ref (snap));
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    g_thread_join (threads[i]);
+  g_assert_cmpuint (snap->devices->len, ==, 3);
+  rtop_snapshot_unref (snap);
+}
+
+static void
+test_json (void)
+{
+  g_autoptr(RtopSnapshot) snap = sample_snapshot ();
+  g_autofree char *text = rtop_json_snapshot_to_string (snap, FALSE);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root, *dev, *port, *counters, *metric;
+  JsonArray *devices;
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "status"), ==, "ok");
+  devices = json_object_get_array_member (root, "devices");
+  g_assert_cmpuint (json_array_get_length (devices), ==, 3);
+  dev = json_array_get_object_element (devices, 2);
+  g_assert_cmpstr (json_object_get_string_member (dev, "name"), ==, "rxe10");
+  port = json_array_get_object_element (json_object_get_array_member (dev, "ports"), 0);
+  g_assert_cmpstr (json_object_get_string_member (port, "state"), ==, "ACTIVE");
+  g_assert_cmpstr (json_object_get_string_member (port, "physical_state"), ==, "LINK_UP");
+  /* Netlink counters under the kernel's names; netdev ones kept apart. */
+  counters = json_object_get_object_member (port, "counters");
+  g_assert_cmpint (json_object_get_int_member (counters, "sent_pkts"), ==, 0);
+  g_assert_false (json_object_has_member (counters, "tx_bytes"));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (port, "netdev_counters"), "tx_bytes"), ==, 99);
+  /* Only counters past their baseline have a rate. */
+  g_assert_true (json_object_has_member (json_object_get_object_member (port, "rates"), "rcvd_pkts"));
+  g_assert_false (json_object_has_member (json_object_get_object_member (port, "rates"), "sent_pkts"));
+  metric = json_object_get_object_member (json_object_get_object_member (port, "metrics"), "tx_packets");
+  g_assert_true (json_object_get_null_member (metric, "rate"));
+  g_assert_cmpstr (json_object_get_string_member (metric, "source"), ==, "netlink sent_pkts");
+}
+
+static void
+test_names_are_stable (void)
+{
+  RtopMetricId id;
+
+  for (guint m = 0; m < RTOP_METRIC_N; m++)
+    {
+      g_assert_true (rtop_metric_id_from_string (rtop_metric_id_to_string (m), &id));
+      g_assert_cmpuint (id, ==, m);
+    }
+  g_assert_false (rtop_metric_id_from_string ("bogus", &id));
+  g_assert_cmpstr (rtop_port_state_to_string (4), ==, "ACTIVE");
+  g_assert_cmpstr (rtop_port_state_to_string (200), ==, "UNKNOWN");
+  g_assert_cmpstr (rtop_port_phys_state_to_string (3), ==, "DISABLED");
+  g_assert_cmpstr (rtop_port_phys_state_to_string (255), ==, "UNKNOWN");
+  g_assert_cmpstr (rtop_event_kind_to_string (RTOP_EVENT_COUNTER_RESET), ==, "counter-reset");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/collector/snapshot/natural-order", test_natural_order);
+  g_test_add_func ("/collector/snapshot/seal-and-find", test_seal_and_find);
+  g_test_add_func ("/collector/snapshot/threads", test_shared_across_threads);
+  g_test_add_func ("/collector/snapshot/json", test_json);
+  g_test_add_func ("/collector/snapshot/stable-names", test_names_are_stable);
+  return g_test_run ();
+}
