@@ -111,7 +111,7 @@ test_header_numbers (void)
 static void
 test_device (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   RtopNlDevice dev;
 
@@ -133,7 +133,7 @@ test_device (void)
 static void
 test_device_minimal (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   struct nlmsghdr *nlh;
   RtopNlDevice dev;
@@ -154,7 +154,7 @@ test_device_minimal (void)
 static void
 test_port (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   RtopNlPort port;
 
@@ -187,7 +187,7 @@ test_hwcounters (void)
     { "rcvd_pkts", G_GUINT64_CONSTANT (0xfffffffff0) },
     { "completer_retry_err", 0 },
   };
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   RtopNlStat stat;
 
@@ -212,7 +212,7 @@ test_hwcounters (void)
 static void
 test_hwcounters_empty (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   RtopNlStat stat;
 
@@ -237,7 +237,7 @@ res_array (void)
 static void
 test_res_qp (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) qps = res_array ();
   RtopNlRes *r;
@@ -272,7 +272,7 @@ test_res_qp (void)
 static void
 test_res_ctx (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) ctxs = res_array ();
   RtopNlRes *r;
@@ -291,7 +291,7 @@ test_res_ctx (void)
 static void
 test_res_mr (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) mrs = res_array ();
   RtopNlRes *r;
@@ -311,7 +311,7 @@ test_res_mr (void)
 static void
 test_res_empty_list (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) mrs = res_array ();
   struct nlmsghdr *nlh;
@@ -327,7 +327,7 @@ test_res_empty_list (void)
 static void
 test_sys (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   struct nlmsghdr *nlh;
   RtopNlSys sys;
@@ -353,7 +353,7 @@ test_sys (void)
 static void
 test_events (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   RtopNlEvent ev;
 
@@ -380,7 +380,7 @@ test_events (void)
 static void
 test_event_without_device (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   struct nlmsghdr *nlh;
   RtopNlEvent ev;
@@ -400,7 +400,7 @@ static void
 test_unknown_attributes_skipped (void)
 {
   static const guint8 blob[3] = { 1, 2, 3 };
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   struct nlmsghdr *nlh;
   struct nlattr *entry, *table;
@@ -445,7 +445,7 @@ test_unknown_attributes_skipped (void)
 static void
 test_truncated_attribute (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   struct nlmsghdr *nlh;
 
   /* The last attribute claims more bytes than the message has. */
@@ -472,7 +472,7 @@ test_truncated_attribute (void)
 static void
 test_wrong_sizes (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   struct nlmsghdr *nlh;
   struct nlattr *table, *entry;
@@ -519,7 +519,7 @@ test_wrong_sizes (void)
 static void
 test_missing_required (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) qps = res_array ();
   struct nlmsghdr *nlh;
@@ -591,7 +591,7 @@ test_missing_required (void)
 static void
 test_bad_strings (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   struct nlmsghdr *nlh;
 
   /* Not NUL-terminated within the attribute. */
@@ -617,7 +617,7 @@ static void
 test_nested_garbage (void)
 {
   static const guint8 garbage[] = { 0xff, 0xff, 0x51, 0x00, 0xde, 0xad, 0xbe, 0xef, 0x01 };
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) mrs = res_array ();
   struct nlmsghdr *nlh;
@@ -673,7 +673,7 @@ test_nested_garbage (void)
 static void
 test_wrong_message_type (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) arr = res_array ();
   RtopNlSys sys;
@@ -732,7 +732,7 @@ collect_clear (Collect *c)
 static void
 test_buffer_multi (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   struct nlmsghdr *nlh;
   gboolean done = TRUE;
@@ -760,7 +760,7 @@ test_buffer_multi (void)
 static void
 test_buffer_stale (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   struct nlmsghdr *nlh;
   gboolean done = FALSE;
@@ -787,7 +787,7 @@ test_buffer_stale (void)
 static void
 test_buffer_error_ext_ack (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   struct nlmsghdr *nlh;
   gboolean done = FALSE;
@@ -822,7 +822,7 @@ test_buffer_error_ext_ack (void)
 static void
 test_buffer_error_uncapped (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   struct nlmsghdr *nlh = mnl_nlmsg_put_header (buf.bytes);
   struct nlmsgerr *err;
@@ -870,7 +870,7 @@ static void
 test_buffer_ack (void)
 {
   static const NlTestCounter two[] = { { "x", 1 }, { "y", 2 } };
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   struct nlmsghdr *nlh;
   gboolean done = FALSE;
@@ -889,7 +889,7 @@ test_buffer_ack (void)
 static void
 test_buffer_done_with_error (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   struct nlmsghdr *nlh;
   gboolean done = FALSE;
@@ -918,7 +918,7 @@ test_buffer_done_with_error (void)
 static void
 test_buffer_truncated_header (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   struct nlmsghdr *nlh;
   gboolean done = FALSE;
@@ -946,7 +946,7 @@ test_buffer_truncated_header (void)
 static void
 test_buffer_callback_error (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   struct nlmsghdr *nlh;
   gboolean done = FALSE;
@@ -970,7 +970,7 @@ test_buffer_callback_error (void)
 static void
 test_buffer_unaligned (void)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   g_autoptr(GError) error = NULL;
   g_autofree guint8 *copy = NULL;
   struct nlmsghdr *nlh;

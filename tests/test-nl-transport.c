@@ -74,7 +74,7 @@ fake_kernel_thread (gpointer data)
   setsockopt (f->kernel_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   for (guint i = 0; i < f->n_answers; i++)
     {
-      NlTestBuf req;
+      NlTestBuf req = { { 0 } };
       gssize n = recv (f->kernel_fd, req.bytes, sizeof req.bytes, 0);
 
       if (n <= 0)
@@ -127,7 +127,7 @@ fixture_tear_down (Fixture *f, gconstpointer data)
 static void
 answer_devices (Fixture *f, const struct nlmsghdr *req)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   struct nlmsghdr *nlh;
 
   /* Two datagrams, like a dump that fills more than one skb. */
@@ -142,7 +142,7 @@ answer_devices (Fixture *f, const struct nlmsghdr *req)
 static void
 answer_devices_without_done (Fixture *f, const struct nlmsghdr *req)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
 
   nl_test_device (buf.bytes, req->nlmsg_seq, PORTID, 0, "rxe0", 1);
   fake_send (f, buf.bytes, buf.align.nlmsg_len);
@@ -154,7 +154,7 @@ static void
 answer_late_then_stat (Fixture *f, const struct nlmsghdr *req)
 {
   static const NlTestCounter counters[] = { { "sent_pkts", 10 }, { "rcvd_pkts", 20 } };
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   struct nlmsghdr *nlh;
   guint32 old_seq;
 
@@ -178,7 +178,7 @@ static void
 answer_stat (Fixture *f, const struct nlmsghdr *req)
 {
   static const NlTestCounter counters[] = { { "sent_pkts", 10 }, { "rcvd_pkts", 20 } };
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   struct nlmsghdr *nlh;
 
   nlh = nl_test_stat (buf.bytes, req->nlmsg_seq, PORTID, 1, "rxe0", 1, counters,
@@ -190,7 +190,7 @@ answer_stat (Fixture *f, const struct nlmsghdr *req)
 static void
 answer_einval (Fixture *f, const struct nlmsghdr *req)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   struct nlmsghdr *nlh;
 
   nlh = nl_test_error (buf.bytes, req->nlmsg_seq, PORTID, EINVAL, "Port 9 does not exist");
@@ -201,7 +201,7 @@ static void
 answer_oversized_then_done (Fixture *f, const struct nlmsghdr *req)
 {
   g_autofree guint8 *big = g_malloc0 (100 * 1024);
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   struct nlmsghdr *nlh;
 
   nlh = nl_test_device (big, req->nlmsg_seq, PORTID, 0, "rxe0", 1);
@@ -216,7 +216,7 @@ answer_oversized_then_done (Fixture *f, const struct nlmsghdr *req)
 static void
 answer_stale_stream (Fixture *f, const struct nlmsghdr *req)
 {
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
 
   for (guint i = 0; i < 50; i++)
     {
@@ -494,7 +494,7 @@ test_monitor (Fixture *f, gconstpointer data)
   EventSink sink = { g_array_new (FALSE, FALSE, sizeof (guint32)),
                      g_ptr_array_new_with_free_func (g_free) };
   gboolean overrun = TRUE;
-  NlTestBuf buf;
+  NlTestBuf buf = { { 0 } };
   struct nlmsghdr *nlh;
 
   g_assert_cmpint (fcntl (rtop_nl_get_fd (f->nl), F_SETFL, O_NONBLOCK), ==, 0);

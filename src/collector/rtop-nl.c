@@ -447,7 +447,7 @@ static gboolean
 send_request (RtopNl *self, guint16 cmd, gboolean dump, guint32 dev_index, guint32 port,
               guint32 seq, GError **error)
 {
-  union { guint8 bytes[256]; struct nlmsghdr align; } buf;
+  union { guint8 bytes[256]; struct nlmsghdr align; } buf = { { 0 } };
   struct nlmsghdr *nlh = mnl_nlmsg_put_header (buf.bytes);
   gssize n;
 
