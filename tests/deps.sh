@@ -7,7 +7,7 @@ set -eu
 BUILD_PKGS="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev libgtk-4-dev
   libmnl-dev libjson-glib-dev zlib1g-dev gettext"
 RUN_PKGS="iproute2"
-TEST_PKGS="clang libclang-rt-14-dev llvm xvfb xauth dbus dbus-x11 at-spi2-core
+TEST_PKGS="python3 clang libclang-rt-14-dev llvm xvfb xauth dbus dbus-daemon dbus-x11 at-spi2-core
   desktop-file-utils appstream libglib2.0-bin gettext-base groff-base x11-utils
   python3 python3-gi gir1.2-atspi-2.0 imagemagick
   qemu-system-x86 busybox-static kmod cpio xz-utils zstd

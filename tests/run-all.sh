@@ -1,0 +1,75 @@
+#!/bin/sh
+# Sets up and runs every rdmatop test on Debian 12 / Ubuntu 22.04+:
+#   - installs the packages it needs (tests/deps.sh; uses sudo when not root),
+#   - builds, and runs the unit, data, gui (under Xvfb) and vm (Soft-RoCE in
+#     QEMU) suites,
+#   - runs the unit suite again under AddressSanitizer + UBSan,
+#   - runs the libFuzzer targets for a short bounded time.
+# Ends with one line "rdmatop tests: N passed, N failed, N skipped".
+#
+# Environment: RDMATOP_SKIP_VM=1 leaves out the vm suite (never in CI),
+# MESON_TEST_ARGS passes extra arguments to every `meson test`.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+"$top/tests/deps.sh" test
+
+status=0
+logs=""
+
+# run_suites BUILD_DIR SETUP_ARGS... -- SUITES...
+run_suites () {
+  dir=$1; shift
+  setup=""
+  while [ "$1" != "--" ]; do setup="$setup $1"; shift; done
+  shift
+  suites=""
+  for s in "$@"; do suites="$suites --suite $s"; done
+
+  echo "=== $dir:$setup ($*)"
+  # shellcheck disable=SC2086
+  if [ -f "$dir/build.ninja" ]; then
+    meson setup --reconfigure "$dir" $setup >/dev/null
+  else
+    meson setup "$dir" $setup >/dev/null
+  fi
+  ninja -C "$dir"
+  # A session bus for GtkApplication, and an X server for the gui suite.
+  # shellcheck disable=SC2086
+  dbus-run-session -- xvfb-run -a -s "-screen 0 1600x1000x24" \
+    meson test -C "$dir" --print-errorlogs $suites ${MESON_TEST_ARGS:-} || status=1
+  logs="$logs $dir/meson-logs/testlog.json"
+}
+
+suites="unit data gui vm"
+[ "${RDMATOP_SKIP_VM:-0}" = 1 ] && [ "${CI:-}" != true ] && suites="unit data gui"
+
+# shellcheck disable=SC2086
+run_suites build-ci -- $suites
+run_suites build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dvm_tests=false -- unit
+CC=clang run_suites build-fuzz -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \
+  -Dvm_tests=false -Dgui=disabled -- fuzz
+
+# One closing line over every run.
+python3 - $logs <<'PY'
+import json, sys
+passed = failed = skipped = 0
+for path in sys.argv[1:]:
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        failed += 1
+        continue
+    for line in lines:
+        r = json.loads(line).get("result")
+        if r in ("OK", "EXPECTEDFAIL"):
+            passed += 1
+        elif r == "SKIP":
+            skipped += 1
+        else:
+            failed += 1
+print(f"rdmatop tests: {passed} passed, {failed} failed, {skipped} skipped")
+PY
+exit $status
