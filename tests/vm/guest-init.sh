@@ -38,7 +38,7 @@ ip link set lo up
 echo 4 >/proc/sys/kernel/printk
 
 echo "guest-init: kernel $(uname -r), scenario $(basename "$RDMATOP_SCENARIO")"
-cd /tmp
+cd /tmp || report 1
 rc=0
 # The arguments file holds one argument per line.
 set --

@@ -80,8 +80,7 @@ find_kernel_version () {
     fi
   fi
   # Offline: fall back to the newest kernel already in the cache.
-  v=$(ls -1 "$cache" 2>/dev/null | grep -E '^6\.12\.[0-9]+\+deb12-amd64$' |
-      sort -V | tail -n 1 || true)
+  v=$(cd "$cache" 2>/dev/null && printf '%s\n' 6.12.*+deb12-amd64 | sort -V | tail -n 1 || true)
   if [ -n "$v" ] && [ -f "$cache/$v/ready" ]; then
     note "apt knows no linux-image-6.12 package; using cached $v"
     echo "$v"
@@ -157,7 +156,7 @@ prepare_kernel () {
     dpkg -x "$tmp"/*.deb "$kdir"
     rm -rf "$tmp"
     # The kernel image and modules only; firmware and docs are not needed.
-    rm -rf "$kdir/usr"
+    rm -rf "${kdir:?}/usr"
     depmod -b "$kdir" "$kver" || die "depmod -b $kdir $kver failed"
     [ -f "$kdir/boot/vmlinuz-$kver" ] || die "$pkg has no boot/vmlinuz-$kver"
   fi
@@ -177,10 +176,12 @@ check_tools () {
   need_cmd gzip gzip
   need_cmd flock util-linux
   need_cmd timeout coreutils
-  [ -x /bin/busybox ] && /bin/busybox --list | grep -qx switch_root ||
+  if ! [ -x /bin/busybox ] || ! /bin/busybox --list | grep -x switch_root >/dev/null; then
     die "/bin/busybox (static, with switch_root) not found: install 'busybox-static'"
-  file -L /bin/busybox 2>/dev/null | grep -q 'dynamically linked' &&
-    die "/bin/busybox is dynamically linked: install 'busybox-static'"
+  fi
+  # The initramfs has no libc: Debian's dynamically linked busybox fails there.
+  dpkg-query -W -f='${Status}' busybox-static 2>/dev/null | grep 'ok installed' >/dev/null ||
+    die "busybox-static is not installed (the 'busybox' package's binary is not static)"
   return 0
 }
 
@@ -198,7 +199,7 @@ prepare () {
 
 run_guest () {
   local script=$1; shift
-  local results log rc qemu_rc tail_pid qemu_pid args
+  local results log rc qemu_rc tail_pid qemu_pid
   results=$(mktemp -d "${TMPDIR:-/tmp}/rdmatop-vm.XXXXXX")
   chmod 777 "$results"
   log="$results/console.log"

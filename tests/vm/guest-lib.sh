@@ -1,0 +1,337 @@
+# shellcheck shell=bash disable=SC2034  # VM_* results are read by the scenarios
+# Helpers for scenario scripts that run inside the test guest
+# (tests/vm/vm-run.sh).  Source it from bash:
+#
+#   . "$RDMATOP_VM_DIR/guest-lib.sh"
+#   vm_init
+#   vm_dummy_rxe rxe0 d0 10.210.0.1
+#   ...
+#   vm_check "rxe0 is listed" vm_json_has "$snap" ...
+#   vm_finish
+#
+# Checks print "ok - ..." or "not ok - ..." lines (TAP-like) and are
+# tallied; vm_finish prints "N passed, M failed" and exits non-zero when a
+# check failed.  A helper that cannot do its job (a device that cannot be
+# created, traffic that does not start) fails the scenario at once with a
+# "FAIL:" line: a scenario never passes by skipping its work.
+
+set -uo pipefail
+
+VM_DIR=${RDMATOP_VM_DIR:?guest-lib.sh runs inside the test guest (vm-run.sh)}
+VM_BUILDDIR=${RDMATOP_BUILDDIR:-}
+VM_CLI=${VM_BUILDDIR:+$VM_BUILDDIR/src/cli/rdmatop-cli}
+VM_QP_HOLDER=${VM_BUILDDIR:+$VM_BUILDDIR/tests/vm/qp-holder}
+VM_CHECK="python3 $VM_DIR/vmcheck.py"
+# Artifacts written here come back to the host (RDMATOP_VM_RESULTS).
+VM_OUT=${RDMATOP_RESULTS:-/tmp}/$(basename "${RDMATOP_SCENARIO:-scenario}" .sh)
+VM_USER=rdmatest
+VM_UID=4242
+VM_TALLY=/tmp/vm-tally
+VM_BG_PIDS=()
+
+vm_log () {
+  echo "# $*"
+}
+
+# Stops the scenario now: the harness reports the status to the host.
+vm_die () {
+  echo "FAIL: $*"
+  vm_cleanup
+  exit 1
+}
+
+vm_cleanup () {
+  local p
+  for p in "${VM_BG_PIDS[@]}"; do
+    kill "$p" 2>/dev/null
+  done
+  VM_BG_PIDS=()
+}
+
+# Loads the kernel modules, checks the binaries under test and creates the
+# unprivileged user.  Call first.
+vm_init () {
+  : >"$VM_TALLY"
+  mkdir -p "$VM_OUT"
+  [ -n "$VM_BUILDDIR" ] || vm_die "no build directory given (vm-run.sh --builddir DIR)"
+  [ -x "$VM_CLI" ] || vm_die "$VM_CLI is not built"
+  local m
+  for m in rdma_rxe ib_uverbs rdma_ucm dummy veth sch_netem; do
+    modprobe "$m" || vm_die "modprobe $m"
+  done
+  vm_add_user
+  trap vm_cleanup EXIT
+  vm_log "kernel $(uname -r), cli $VM_CLI, artifacts $VM_OUT"
+}
+
+# --- checks ------------------------------------------------------------
+
+vm_ok () {
+  echo "ok - $1"
+  echo ok >>"$VM_TALLY"
+}
+
+vm_not_ok () {
+  echo "not ok - $1"
+  echo fail >>"$VM_TALLY"
+}
+
+# vm_check DESCRIPTION COMMAND [ARGS...]: passes when COMMAND exits 0.
+vm_check () {
+  local desc=$1; shift
+  if "$@"; then vm_ok "$desc"; else vm_not_ok "$desc (command: $*)"; fi
+}
+
+# vm_is DESCRIPTION GOT EXPECTED
+vm_is () {
+  if [ "$2" = "$3" ]; then vm_ok "$1"; else vm_not_ok "$1: got '$2', expected '$3'"; fi
+}
+
+# vm_pycheck CHECK ARGS...: runs a check of vmcheck.py; its ok/not ok lines
+# go to the same tally.
+vm_pycheck () {
+  VM_TALLY=$VM_TALLY $VM_CHECK "$@" ||
+    { [ $? -eq 1 ] || vm_not_ok "vmcheck.py $1 crashed"; }
+}
+
+vm_finish () {
+  vm_cleanup
+  local passed failed
+  passed=$(grep -c '^ok$' "$VM_TALLY")
+  failed=$(grep -c '^fail$' "$VM_TALLY")
+  echo "1..$((passed + failed))"
+  echo "$passed passed, $failed failed"
+  [ "$((passed + failed))" -gt 0 ] || { echo "FAIL: the scenario ran no check"; exit 1; }
+  [ "$failed" -eq 0 ]
+}
+
+# --- devices -----------------------------------------------------------
+
+# vm_dummy_rxe RXE NETDEV ADDRESS: a Soft-RoCE device on a new dummy netdev.
+# Traffic between two queue pairs on one such device stays inside rxe (its
+# loopback path): it counts packets but never reaches the netdev or a qdisc.
+vm_dummy_rxe () {
+  local rxe=$1 nd=$2 addr=$3
+  ip link add "$nd" type dummy || vm_die "ip link add $nd type dummy"
+  ip addr add "$addr/24" dev "$nd" || vm_die "address $addr on $nd"
+  ip link set "$nd" up || vm_die "ip link set $nd up"
+  vm_rxe_add "$rxe" "$nd"
+}
+
+# vm_dummy_rxes N [FIRST]: rxeI on dI with 10.210.I.1 for I in FIRST..N-1.
+vm_dummy_rxes () {
+  local n=$1 i=${2:-0}
+  for ((; i < n; i++)); do
+    vm_dummy_rxe "rxe$i" "d$i" "10.210.$i.1"
+  done
+}
+
+# vm_rxe_add RXE NETDEV / vm_rxe_delete RXE
+vm_rxe_add () {
+  rdma link add "$1" type rxe netdev "$2" || vm_die "rdma link add $1 type rxe netdev $2"
+  vm_wait_for "$1 ACTIVE" 20 vm_port_state_is "$1" ACTIVE
+  # GID 1, the IPv4-mapped RoCE v2 GID the traffic helpers use, is filled
+  # in from the netdev's address shortly after the device registers.
+  vm_wait_for "$1 GID 1" 20 vm_has_gid1 "$1"
+}
+
+vm_has_gid1 () {
+  local g
+  g=$(cat "/sys/class/infiniband/$1/ports/1/gids/1" 2>/dev/null) || return 1
+  [ -n "$g" ] && [ "$g" != "0000:0000:0000:0000:0000:0000:0000:0000" ]
+}
+
+vm_rxe_delete () {
+  rdma link delete "$1" || vm_die "rdma link delete $1"
+}
+
+# vm_rxe_pair RXE_A NETDEV_A ADDR_A RXE_B NETDEV_B ADDR_B: two Soft-RoCE
+# devices on the two ends of a veth pair.  Both addresses are local, so the
+# kernel would route between them over lo, where rxe finds no device and
+# drops the packets; policy rules send locally generated traffic for each
+# address out of the other end instead.  The traffic then crosses real
+# netdevs: their byte counters move and a netem qdisc on them applies.
+vm_rxe_pair () {
+  local ra=$1 na=$2 aa=$3 rb=$4 nb=$5 ab=$6 nd
+  ip link add "$na" type veth peer name "$nb" || vm_die "veth pair $na/$nb"
+  ip addr add "$aa/24" dev "$na" || vm_die "address $aa"
+  ip addr add "$ab/24" dev "$nb" || vm_die "address $ab"
+  # Packets arriving from our own addresses must not be dropped as martians.
+  sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.all.accept_local=1
+  for nd in "$na" "$nb"; do
+    sysctl -qw "net.ipv4.conf.$nd.rp_filter=0" "net.ipv4.conf.$nd.accept_local=1"
+    ip link set "$nd" up || vm_die "ip link set $nd up"
+  done
+  VM_PAIR_TABLE=$(( ${VM_PAIR_TABLE:-100} + 2 ))
+  ip rule add pref 10 to "$ab" iif lo lookup "$VM_PAIR_TABLE" || vm_die "ip rule"
+  ip route add "$ab" dev "$na" src "$aa" table "$VM_PAIR_TABLE" || vm_die "ip route"
+  ip rule add pref 10 to "$aa" iif lo lookup "$((VM_PAIR_TABLE + 1))" || vm_die "ip rule"
+  ip route add "$aa" dev "$nb" src "$ab" table "$((VM_PAIR_TABLE + 1))" || vm_die "ip route"
+  vm_rxe_add "$ra" "$na"
+  vm_rxe_add "$rb" "$nb"
+}
+
+# vm_port_state_is RXE STATE: state of port 1 as `rdma link` reports it.
+vm_port_state_is () {
+  [ "$(rdma -j link show "$1/1" 2>/dev/null | python3 -c \
+      'import json,sys; print(json.load(sys.stdin)[0]["state"])' 2>/dev/null)" = "$2" ]
+}
+
+# vm_wait_for WHAT SECONDS COMMAND...: polls COMMAND every 0.2 s.
+vm_wait_for () {
+  local what=$1 limit=$2 t0=$SECONDS
+  shift 2
+  until "$@"; do
+    [ $((SECONDS - t0)) -lt "$limit" ] || vm_die "timed out after ${limit}s waiting for $what"
+    sleep 0.2
+  done
+}
+
+# --- link events -------------------------------------------------------
+
+vm_link_down () { ip link set "$1" down || vm_die "ip link set $1 down"; }
+vm_link_up () { ip link set "$1" up || vm_die "ip link set $1 up"; }
+
+# vm_netem_loss NETDEV PERCENT / vm_netem_clear NETDEV
+vm_netem_loss () {
+  tc qdisc replace dev "$1" root netem loss "$2%" || vm_die "netem loss on $1"
+}
+
+vm_netem_clear () {
+  tc qdisc del dev "$1" root 2>/dev/null || true
+}
+
+# --- traffic -----------------------------------------------------------
+
+# vm_bg COMMAND...: runs COMMAND in the background, stopped by vm_cleanup.
+# Sets VM_LAST_PID.
+vm_bg () {
+  "$@" &
+  VM_LAST_PID=$!
+  VM_BG_PIDS+=("$VM_LAST_PID")
+}
+
+# vm_has_user_qp RXE [PID]: a user QP (of PID) exists on RXE.
+vm_has_user_qp () {
+  rdma -j res show qp link "$1" 2>/dev/null | python3 -c '
+import json, sys
+pid = int(sys.argv[1]) if len(sys.argv) > 1 else None
+qps = [q for q in json.load(sys.stdin) if "pid" in q and q.get("type") == "RC"]
+sys.exit(0 if any(pid is None or q["pid"] == pid for q in qps) else 1)' ${2:+"$2"}
+}
+
+# vm_perftest KIND SERVER_RXE CLIENT_RXE SERVER_ADDR SECONDS [EXTRA...]:
+# runs perftest's ib_KIND_bw (write, read, send) for SECONDS between two
+# devices (or one device twice) in the background, and waits until both
+# ends hold connected QPs.  Sets VM_SERVER_PID and VM_CLIENT_PID.
+# rxe needs a RoCE v2 GID: "-x 1" picks GID index 1, the IPv4-mapped one.
+# (-R, rdma_cm, resolves the route itself and puts both ends on the server's
+# device, so it cannot drive two devices.)
+vm_perftest () {
+  local kind=$1 srv=$2 cli=$3 addr=$4 secs=$5 port=$((18515 + ${VM_PERF_N:-0}))
+  shift 5
+  VM_PERF_N=$(( ${VM_PERF_N:-0} + 1 ))
+  vm_bg ib_"$kind"_bw -d "$srv" -x 1 -p "$port" -D "$secs" "$@" \
+    >"$VM_OUT/perftest-$kind-server-$port.log" 2>&1
+  VM_SERVER_PID=$VM_LAST_PID
+  vm_wait_for "ib_${kind}_bw server on port $port" 20 vm_tcp_listening "$port"
+  vm_bg ib_"$kind"_bw -d "$cli" -x 1 -p "$port" -D "$secs" "$@" "$addr" \
+    >"$VM_OUT/perftest-$kind-client-$port.log" 2>&1
+  VM_CLIENT_PID=$VM_LAST_PID
+  vm_wait_for "ib_${kind}_bw client QP" 30 vm_has_user_qp "$cli" "$VM_CLIENT_PID"
+  vm_wait_for "ib_${kind}_bw server QP" 30 vm_has_user_qp "$srv" "$VM_SERVER_PID"
+}
+
+vm_tcp_listening () {
+  ss -Hltn "sport = :$1" 2>/dev/null | grep -q LISTEN
+}
+
+# vm_pingpong RXE ADDR ITERATIONS: a complete ibv_rc_pingpong exchange on
+# one device (server and client), in the foreground.
+vm_pingpong () {
+  local rxe=$1 addr=$2 iters=$3 port=$((18600 + ${VM_PING_N:-0})) spid
+  VM_PING_N=$(( ${VM_PING_N:-0} + 1 ))
+  ibv_rc_pingpong -d "$rxe" -g 1 -p "$port" -n "$iters" >/dev/null 2>&1 &
+  spid=$!
+  vm_wait_for "ibv_rc_pingpong server" 20 vm_tcp_listening "$port"
+  timeout 60 ibv_rc_pingpong -d "$rxe" -g 1 -p "$port" -n "$iters" "$addr" >/dev/null 2>&1 ||
+    vm_die "ibv_rc_pingpong on $rxe failed"
+  wait "$spid" || vm_die "ibv_rc_pingpong server on $rxe failed"
+}
+
+# vm_qp_holder RXE NQPS: holds NQPS QPs (plus a CQ, PD and MR) on RXE in
+# the background until vm_cleanup.  Sets VM_HOLDER_PID.
+vm_qp_holder () {
+  local ready="/tmp/qp-holder.$$.$RANDOM"
+  [ -x "$VM_QP_HOLDER" ] || vm_die "$VM_QP_HOLDER is not built"
+  vm_bg "$VM_QP_HOLDER" --device "$1" --qps "$2" --ready-file "$ready"
+  VM_HOLDER_PID=$VM_LAST_PID
+  vm_wait_for "qp-holder ready" 120 test -e "$ready"
+}
+
+# --- the unprivileged user ---------------------------------------------
+
+# Adds VM_USER to the guest's passwd and group (the overlay is writable;
+# the host's files are untouched).
+vm_add_user () {
+  getent passwd "$VM_USER" >/dev/null && return
+  echo "$VM_USER:x:$VM_UID:$VM_UID:rdmatop test user:/tmp:/bin/sh" >>/etc/passwd
+  echo "$VM_USER:x:$VM_UID:" >>/etc/group
+}
+
+# vm_as_user COMMAND...: runs COMMAND as VM_USER with no capabilities.
+vm_as_user () {
+  setpriv --reuid="$VM_UID" --regid="$VM_UID" --clear-groups \
+    --inh-caps=-all --bounding-set=-all --no-new-privs \
+    env HOME=/tmp USER="$VM_USER" LOGNAME="$VM_USER" "$@"
+}
+
+# --- rdmatop-cli -------------------------------------------------------
+
+# vm_snapshot FILE [ARGS...]: rdmatop-cli snapshot --json into FILE (as root).
+vm_snapshot () {
+  local f=$1; shift
+  "$VM_CLI" snapshot --json "$@" >"$f" 2>"$f.err" ||
+    { vm_not_ok "rdmatop-cli snapshot $* exited $?: $(head -c 300 "$f.err")"; return 1; }
+}
+
+vm_snapshot_as_user () {
+  local f=$1; shift
+  vm_as_user "$VM_CLI" snapshot --json "$@" >"$f" 2>"$f.err" ||
+    { vm_not_ok "rdmatop-cli snapshot $* as $VM_USER exited $?: $(head -c 300 "$f.err")"; return 1; }
+}
+
+# vm_watch_bg FILE [--user] ARGS...: rdmatop-cli watch --json ARGS in the
+# background, output in FILE, exit status in FILE.rc.  Sets VM_WATCH_PID.
+vm_watch_bg () {
+  local f=$1 as=()
+  shift
+  if [ "${1:-}" = --user ]; then as=(vm_as_user); shift; fi
+  (
+    rc=0
+    "${as[@]}" "$VM_CLI" watch --json "$@" >"$f" 2>"$f.err" || rc=$?
+    echo "$rc" >"$f.rc"
+  ) &
+  VM_WATCH_PID=$!
+}
+
+# vm_watch_wait_passes FILE N SECONDS: waits until FILE holds N lines.
+vm_watch_wait_passes () {
+  vm_wait_for "$2 passes in $(basename "$1")" "$3" vm_file_has_lines "$1" "$2"
+}
+
+vm_file_has_lines () {
+  [ -f "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ]
+}
+
+# vm_rdma_json PREFIX: records `rdma -j` views (dev, link, statistic,
+# res, res qp/mr/ctx) into PREFIX.{dev,link,stat,res,qp,mr,ctx}.json.
+vm_rdma_json () {
+  rdma -j dev >"$1.dev.json"
+  rdma -j link >"$1.link.json"
+  rdma -j statistic show >"$1.stat.json"
+  rdma -j res show >"$1.res.json"
+  rdma -j res show qp >"$1.qp.json"
+  rdma -j res show mr >"$1.mr.json"
+  rdma -j res show ctx >"$1.ctx.json"
+}

@@ -1,0 +1,43 @@
+#!/bin/bash
+# Scenario 1 (and 6): discovery and raw counters agree with `rdma -j dev`,
+# `rdma -j link` and `rdma -j statistic show` on 1 and on 16 devices, as
+# root and as an unprivileged user; devices come in natural order.
+. "$RDMATOP_VM_DIR/guest-lib.sh"
+vm_init
+O=$VM_OUT
+
+# Compares a root and a user snapshot taken while rdma's view is stable.
+compare () {
+  local tag=$1 n=$2
+  vm_rdma_json "$O/$tag-before"
+  vm_snapshot "$O/$tag-root.json"
+  vm_snapshot_as_user "$O/$tag-user.json"
+  vm_rdma_json "$O/$tag-after"
+  vm_pycheck --label "$n devices, root" discovery --devices "$n" \
+    --snapshot "$O/$tag-root.json" --rdma "$O/$tag-before" --rdma-after "$O/$tag-after"
+  vm_pycheck --label "$n devices, user" discovery --devices "$n" \
+    --snapshot "$O/$tag-user.json" --rdma "$O/$tag-before" --rdma-after "$O/$tag-after"
+}
+
+vm_dummy_rxe rxe0 d0 10.210.0.1
+vm_pingpong rxe0 10.210.0.1 100
+compare one 1
+
+# 15 more, created out of natural order so that the kernel's index order
+# (creation order) differs from the order a person expects.
+for i in 10 1 15 2 12 3 9 4 14 5 11 6 13 7 8; do
+  vm_dummy_rxe "rxe$i" "d$i" "10.210.$i.1"
+done
+vm_pingpong rxe2 10.210.2.1 50
+vm_pingpong rxe10 10.210.10.1 150
+vm_snapshot "$O/filter.json" --device rxe10,rxe3
+compare many 16
+vm_pycheck --label "16 devices, --device" discovery --devices 16 \
+  --snapshot "$O/many-root.json" --rdma "$O/many-before" \
+  --filter rxe10,rxe3 --filter-snapshot "$O/filter.json"
+
+rc=0; "$VM_CLI" snapshot --no-such-option >/dev/null 2>&1 || rc=$?
+vm_is "an unknown option exits 2" "$rc" 2
+rc=0; "$VM_CLI" watch --interval -1 --count 1 >/dev/null 2>&1 || rc=$?
+vm_is "a negative interval exits 2" "$rc" 2
+vm_finish

@@ -1,0 +1,480 @@
+#!/usr/bin/python3
+"""Assertions for the Soft-RoCE scenarios (tests/vm/scenario-*.sh).
+
+Each check compares rdmatop-cli's JSON with what the kernel says through
+iproute2's `rdma -j`, or with what the scenario did to the guest.  Every
+assertion prints "ok - ..." or "not ok - ..." and appends to the tally file
+named by VM_TALLY; the exit status is 1 when an assertion failed.
+
+Usage: vmcheck.py CHECK [options]   (see the sub-commands below)
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+
+FAILED = 0
+LABEL = ""
+
+
+def ok(cond, desc, detail=None):
+    """Records one assertion; returns cond so callers can stop early."""
+    global FAILED
+    text = f"{LABEL}{desc}"
+    if cond:
+        print(f"ok - {text}")
+    else:
+        FAILED += 1
+        print(f"not ok - {text}" + (f": {detail}" if detail is not None else ""))
+    tally = os.environ.get("VM_TALLY")
+    if tally:
+        with open(tally, "a") as f:
+            f.write("ok\n" if cond else "fail\n")
+    return bool(cond)
+
+
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def load_watch(path):
+    """One JSON object per line; a line that does not parse fails."""
+    passes = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                passes.append(json.loads(line))
+            except ValueError as e:
+                ok(False, f"{os.path.basename(path)} line {n} is JSON", str(e))
+    return passes
+
+
+def natural_key(name):
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
+
+
+def devices_by_name(snap):
+    return {d["name"]: d for d in snap.get("devices", [])}
+
+
+def port_of(snap, dev, port=1):
+    d = devices_by_name(snap).get(dev)
+    if d is None:
+        return None
+    for p in d.get("ports", []):
+        if p.get("port") == port:
+            return p
+    return None
+
+
+def metric(port, name):
+    return (port or {}).get("metrics", {}).get(name) or {}
+
+
+def guid_int(text):
+    """rdma prints GUIDs as 4 groups of 4 hex digits; accept any separators."""
+    digits = re.sub(r"[^0-9a-fA-F]", "", text or "")
+    return int(digits, 16) if digits else None
+
+
+def rdma_counters(entry):
+    return {k: v for k, v in entry.items() if k not in ("ifname", "port", "ifindex")}
+
+
+def check_status(snap, what):
+    ok(snap.get("status") == "ok", f"{what}: status is ok",
+       f"{snap.get('status')}: {snap.get('status_message')}")
+
+
+def check_watch_stream(passes, count, what):
+    """The sampler produced COUNT passes with increasing sequence numbers."""
+    ok(len(passes) == count, f"{what}: {count} passes", f"got {len(passes)}")
+    seqs = [p.get("sequence") for p in passes]
+    ok(all(isinstance(s, int) for s in seqs) and seqs == sorted(set(seqs)),
+       f"{what}: sequence numbers increase", seqs)
+    if passes:
+        first = passes[0]
+        rated = [(d["name"], p["port"], k) for d in first.get("devices", [])
+                 for p in d.get("ports", [])
+                 for k, v in p.get("rates", {}).items() if v is not None]
+        ok(not rated, f"{what}: the first pass is a baseline without rates", rated[:5])
+    for p in passes:
+        if p.get("status") != "ok":
+            ok(False, f"{what}: pass {p.get('sequence')} status is ok",
+               f"{p.get('status')}: {p.get('status_message')}")
+            break
+
+
+def negative_rates(snap):
+    bad = []
+    for d in snap.get("devices", []):
+        for p in d.get("ports", []):
+            for table in ("rates", "netdev_rates", "sysfs_rates", "sysfs_hw_rates"):
+                for k, v in (p.get(table) or {}).items():
+                    if v is not None and v < 0:
+                        bad.append((d["name"], p["port"], k, v))
+            for k, m in (p.get("metrics") or {}).items():
+                if m.get("rate") is not None and m["rate"] < 0:
+                    bad.append((d["name"], p["port"], "metric " + k, m["rate"]))
+    return bad
+
+
+def events(passes, kind=None, device=None):
+    """(sequence, event) pairs in stream order."""
+    out = []
+    for p in passes:
+        for e in p.get("events", []):
+            if (kind is None or e.get("kind") == kind) and \
+               (device is None or e.get("device") == device):
+                out.append((p.get("sequence"), e))
+    return out
+
+
+# --- scenario 1: discovery ----------------------------------------------
+
+def cmd_discovery(a):
+    snap = load_json(a.snapshot)
+    rdev = load_json(a.rdma + ".dev.json")
+    rlink = load_json(a.rdma + ".link.json")
+    rstat = load_json(a.rdma + ".stat.json")
+    rstat_after = load_json(a.rdma_after + ".stat.json") if a.rdma_after else rstat
+    check_status(snap, "snapshot")
+
+    names = [d["name"] for d in snap.get("devices", [])]
+    want = sorted((d["ifname"] for d in rdev), key=natural_key)
+    ok(len(names) == a.devices, f"{a.devices} devices listed", names)
+    ok(names == want, "devices are those of `rdma dev`, in natural order", f"{names} vs {want}")
+    if "rxe2" in names and "rxe10" in names:
+        ok(names.index("rxe2") < names.index("rxe10"), "rxe2 comes before rxe10")
+
+    ok(rstat == rstat_after, "rdma statistic was stable while the snapshot was taken")
+    devs = devices_by_name(snap)
+    mismatches = []
+    for rd in rdev:
+        d = devs.get(rd["ifname"])
+        if d is None:
+            continue
+        checks = {
+            "index": (d.get("index"), rd["ifindex"]),
+            "node_guid": (guid_int(d.get("node_guid")), guid_int(rd.get("node_guid"))),
+            "node_type": ((d.get("node_type") or "").lower(), rd.get("node_type", "").lower()),
+            "provider": (d.get("provider"), "rxe"),
+            "port_count": (d.get("port_count"),
+                           sum(1 for l in rlink if l["ifname"] == rd["ifname"])),
+        }
+        mismatches += [(rd["ifname"], k, got, exp) for k, (got, exp) in checks.items()
+                       if got != exp]
+    ok(not mismatches, "device attributes match `rdma dev`", mismatches[:6])
+
+    mismatches = []
+    for rl in rlink:
+        p = port_of(snap, rl["ifname"], rl["port"])
+        if p is None:
+            mismatches.append((rl["ifname"], rl["port"], "missing"))
+            continue
+        for k in ("state", "physical_state", "netdev", "netdev_index"):
+            if p.get(k) != rl.get(k):
+                mismatches.append((rl["ifname"], rl["port"], k, p.get(k), rl.get(k)))
+    ok(not mismatches, "port state, physical state and netdev match `rdma link`",
+       mismatches[:6])
+
+    mismatches = []
+    nonzero = 0
+    for rs in rstat:
+        p = port_of(snap, rs["ifname"], rs["port"])
+        got = (p or {}).get("counters")
+        exp = rdma_counters(rs)
+        nonzero += sum(1 for v in exp.values() if v)
+        if got != exp:
+            diff = {k: (got.get(k) if got else None, v) for k, v in exp.items()
+                    if not got or got.get(k) != v}
+            extra = sorted(set(got or {}) - set(exp))
+            mismatches.append((rs["ifname"], rs["port"], diff, extra))
+    ok(not mismatches, "hw counters equal `rdma statistic show`, name for name",
+       mismatches[:3])
+    ok(nonzero > 0, "the compared counters include non-zero values (traffic ran)")
+
+    if a.filter:
+        fsnap = load_json(a.filter_snapshot)
+        fnames = [d["name"] for d in fsnap.get("devices", [])]
+        want = sorted(a.filter.split(","), key=natural_key)
+        ok(fnames == want, f"--device {a.filter} lists exactly those devices", fnames)
+
+
+# --- scenario 2: traffic --------------------------------------------------
+
+def pass_rates(passes, dev, name):
+    return [metric(port_of(p, dev), name).get("rate") for p in passes[1:]]
+
+
+def cmd_traffic(a):
+    passes = load_watch(a.watch)
+    check_watch_stream(passes, a.count, "watch")
+    if len(passes) < 2:
+        return
+    busy_tx, busy_rx = a.client, a.server
+    for dev, name in ((busy_tx, "tx_packets"), (busy_rx, "rx_packets")):
+        rates = pass_rates(passes, dev, name)
+        ok(rates and all(r is not None and r > 0 for r in rates),
+           f"{name} rate > 0 on busy {dev} in every pass", rates)
+    for dev, name in ((busy_tx, "rx_packets"), (busy_rx, "tx_packets")):
+        rates = pass_rates(passes, dev, name)
+        ok(any(r is not None and r > 0 for r in rates),
+           f"{name} rate > 0 on busy {dev} (acknowledgements)", rates)
+    raw = [ (port_of(p, busy_tx) or {}).get("rates", {}).get("sent_pkts") for p in passes[1:]]
+    ok(all(r is not None and r > 0 for r in raw), f"raw sent_pkts rate > 0 on {busy_tx}", raw)
+    rates = pass_rates(passes, busy_tx, "tx_bytes")
+    ok(all(r is not None and r > 0 for r in rates),
+       f"tx_bytes rate > 0 on {busy_tx} (from its netdev: rxe has no byte counter)", rates)
+    for dev in a.idle.split(","):
+        for name in ("tx_packets", "rx_packets"):
+            rates = pass_rates(passes, dev, name)
+            ok(rates and all(r == 0 for r in rates), f"{name} rate is 0 on idle {dev}", rates)
+    bad = [negative_rates(p) for p in passes]
+    ok(not any(bad), "no negative rate", [b for b in bad if b][:3])
+    check_processes(passes[-1], a)
+
+
+def cmd_processes(a):
+    check_processes(load_json(a.snapshot), a)
+
+
+def check_processes(snap, a):
+    qps = load_json(a.rdma + ".qp.json")
+    mrs = load_json(a.rdma + ".mr.json")
+    procs = {p["pid"]: p for p in snap.get("processes", [])}
+    ok(snap.get("pids_hidden") in (False, None), "pids are not hidden",
+       snap.get("pids_hidden"))
+    owners = {}
+    for q in qps:
+        if "pid" in q:
+            owners.setdefault(q["pid"], {"comm": q.get("comm"), "qps": 0, "mrs": 0,
+                                        "devices": set()})
+            owners[q["pid"]]["qps"] += 1
+            owners[q["pid"]]["devices"].add(q["ifname"])
+    for m in mrs:
+        if m.get("pid") in owners:
+            owners[m["pid"]]["mrs"] += 1
+    expected = [int(p) for p in a.pids.split(",")] if a.pids else []
+    ok(expected and all(p in owners for p in expected),
+       f"`rdma res show qp` lists the test's processes {expected}", sorted(owners))
+    for pid, o in sorted(owners.items()):
+        p = procs.get(pid)
+        if not ok(p is not None, f"process {pid} ({o['comm']}) is listed",
+                  sorted(procs)):
+            continue
+        ok(p.get("comm") == o["comm"], f"process {pid} comm is {o['comm']}", p.get("comm"))
+        ok(o["comm"] in (p.get("cmdline") or ""), f"process {pid} cmdline names {o['comm']}",
+           p.get("cmdline"))
+        ok(p.get("qps") == o["qps"], f"process {pid} has {o['qps']} QPs", p.get("qps"))
+        ok(p.get("mrs") == o["mrs"], f"process {pid} has {o['mrs']} MRs", p.get("mrs"))
+        devs = {d.get("device") for d in p.get("devices", [])}
+        ok(o["devices"] <= devs, f"process {pid} uses {sorted(o['devices'])}", sorted(devs))
+    if a.holder_pid:
+        p = procs.get(a.holder_pid) or {}
+        ok(p.get("qps") == a.holder_qps, f"qp-holder {a.holder_pid} has {a.holder_qps} QPs",
+           p.get("qps"))
+        ok(p.get("mrs") == 1 and p.get("mr_bytes") == 65536,
+           "qp-holder has 1 MR of 65536 bytes", (p.get("mrs"), p.get("mr_bytes")))
+        ok(p.get("contexts") == 1, "qp-holder has 1 verbs context", p.get("contexts"))
+
+
+# --- scenario 3: loss ------------------------------------------------------
+
+RXE_RETRANSMIT_COUNTERS = {"completer_retry_err", "retry_exceeded_err", "rcvd_seq_err",
+                           "out_of_seq_request", "duplicate_request"}
+
+
+def cmd_loss(a):
+    passes = load_watch(a.watch)
+    check_watch_stream(passes, a.count, "watch")
+    if len(passes) < 2:
+        return
+    dev = a.device
+    values = [metric(port_of(p, dev), "retransmits").get("value") for p in passes]
+    rates = [metric(port_of(p, dev), "retransmits").get("rate") for p in passes[1:]]
+    ok(all(v is not None for v in values), f"{dev} reports a retransmits metric", values)
+    if all(v is not None for v in values):
+        ok(values[-1] > values[0], f"retransmits rose on {dev} under netem loss", values)
+    ok(any(r is not None and r > 0 for r in rates), f"retransmits rate > 0 on {dev}", rates)
+    src = metric(port_of(passes[-1], dev), "retransmits").get("source")
+    ok(src is not None and "completer_retry_err" in src,
+       "the retransmits metric comes from completer_retry_err", src)
+    rising = [e for _, e in events(passes, "counter-rising", dev)]
+    names = sorted({e.get("counter") for e in rising})
+    ok(any(e.get("counter") in RXE_RETRANSMIT_COUNTERS for e in rising),
+       f"a counter-rising health event names a retransmit counter on {dev}", names)
+    ok(all(e.get("severity") in ("warning", "error") for e in rising
+           if e.get("counter") in RXE_RETRANSMIT_COUNTERS),
+       "retransmit health events are warnings or errors",
+       [(e.get("counter"), e.get("severity")) for e in rising])
+    ok(all(e.get("message") for e in rising), "health events carry a message")
+    bad = [negative_rates(p) for p in passes]
+    ok(not any(bad), "no negative rate", [b for b in bad if b][:3])
+
+
+# --- scenario 4: link down / up -------------------------------------------
+
+def cmd_link(a):
+    passes = load_watch(a.watch)
+    check_watch_stream(passes, a.count, "watch")
+    down = {l["ifname"]: l for l in load_json(a.rdma_down + ".link.json")}
+    up = {l["ifname"]: l for l in load_json(a.rdma_up + ".link.json")}
+    dev = a.device
+    for kind, field in (("port-state", "state"), ("port-phys-state", "physical_state")):
+        evs = [(s, e) for s, e in events(passes, kind, dev) if e.get("port") == 1]
+        got = [(e.get("old"), e.get("new")) for _, e in evs]
+        exp = [(up[dev][field], down[dev][field]), (down[dev][field], up[dev][field])]
+        if up[dev][field] == down[dev][field]:
+            exp = []
+        ok(got == exp, f"{kind} events on {dev} port 1 are {exp}, in order", got)
+        times = [e.get("time_us") for _, e in evs]
+        ok(times == sorted(times), f"{kind} event times increase", times)
+    # Between the two events the snapshots show the port down.
+    states = [(port_of(p, dev) or {}).get("state") for p in passes]
+    ok(down[dev]["state"] in states and states[0] == up[dev]["state"] and
+       states[-1] == up[dev]["state"],
+       f"{dev} port state goes {up[dev]['state']} -> {down[dev]['state']} -> "
+       f"{up[dev]['state']}", states)
+    collapsed = [s for i, s in enumerate(states) if i == 0 or states[i - 1] != s]
+    ok(len(collapsed) == 3, "the port state changes exactly twice", collapsed)
+    others = [(s, e.get("device"), e.get("kind")) for s, e in events(passes)
+              if e.get("device") != dev and e.get("kind", "").startswith("port")]
+    ok(not others, "no port event on the other devices", others)
+    removed = events(passes, "device-removed")
+    ok(not removed, "a link going down does not remove the device", removed)
+
+
+# --- scenario 5: delete / re-add -------------------------------------------
+
+def presence(passes, dev):
+    return [dev in devices_by_name(p) for p in passes]
+
+
+def spikes(passes, dev, since):
+    """Rates after a re-add that a counter starting from 0 cannot explain."""
+    bad = []
+    for p in passes[since:]:
+        port = port_of(p, dev)
+        if port is None:
+            continue
+        elapsed = port.get("elapsed_s") or p.get("interval_s") or 1.0
+        counters = port.get("counters", {})
+        for k, r in (port.get("rates") or {}).items():
+            if r is None or k not in counters:
+                continue
+            if r * elapsed > counters[k] * 1.05 + 2:
+                bad.append((p.get("sequence"), k, r, counters[k]))
+    return bad
+
+
+def cmd_delete(a):
+    passes = load_watch(a.watch)
+    check_watch_stream(passes, a.count, "watch")
+    rc = open(a.watch + ".rc").read().strip() if os.path.exists(a.watch + ".rc") else None
+    ok(rc == "0", "watch exited 0 (the sampler kept running)", rc)
+    dev, other = a.device, a.other
+    pres = presence(passes, dev)
+    ok(all(presence(passes, other)), f"{other} is listed in every pass")
+    gone = [i for i, present in enumerate(pres) if not present]
+    if not ok(gone and gone[0] > 0, f"{dev} disappears after the delete", pres):
+        return
+    first_gone = gone[0]
+    back = [i for i in range(first_gone, len(pres)) if pres[i]]
+    rm = [s for s, _ in events(passes, "device-removed", dev)]
+    ok(rm and rm[0] == passes[first_gone].get("sequence"),
+       f"device-removed for {dev} in the pass it disappeared", rm)
+    if not ok(back, f"{dev} is listed again after the re-add", pres):
+        return
+    added = [s for s, _ in events(passes, "device-added", dev)]
+    ok(passes[back[0]].get("sequence") in added,
+       f"device-added for {dev} in the pass it came back", added)
+    bad = [negative_rates(p) for p in passes]
+    ok(not any(bad), "no negative rate in any pass", [b for b in bad if b][:3])
+    sp = spikes(passes, dev, back[0])
+    ok(not sp, f"no rate spike on {dev} after the re-add", sp[:5])
+    vals = [(port_of(p, dev) or {}).get("counters", {}).get("sent_pkts") for p in passes]
+    before = max(v for v in vals[:first_gone] if v is not None)
+    after = vals[back[0]]
+    ok(after is not None and after < before,
+       f"{dev} counters restarted after the re-add (sent_pkts {before} -> {after})")
+    if a.second_readd_after is not None:
+        # A delete and re-add inside one interval: the collector sees the
+        # same name with smaller counters and a new index.
+        sp = spikes(passes, dev, a.second_readd_after)
+        ok(not sp, f"no rate spike on {dev} after a re-add within one interval", sp[:5])
+        resets = events(passes[a.second_readd_after:], None, dev)
+        kinds = sorted({e.get("kind") for _, e in resets})
+        ok(any(k in ("counter-reset", "device-added", "device-removed") for k in kinds),
+           f"the fast re-add of {dev} is reported (counter-reset or device events)", kinds)
+
+
+def main():
+    global LABEL
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--label", default="")
+    sub = ap.add_subparsers(dest="check", required=True)
+
+    s = sub.add_parser("discovery")
+    s.add_argument("--snapshot", required=True)
+    s.add_argument("--rdma", required=True, help="prefix of vm_rdma_json files before")
+    s.add_argument("--rdma-after", help="prefix of vm_rdma_json files after")
+    s.add_argument("--devices", type=int, required=True)
+    s.add_argument("--filter")
+    s.add_argument("--filter-snapshot")
+    s.set_defaults(func=cmd_discovery)
+
+    for name, func in (("traffic", cmd_traffic), ("processes", cmd_processes)):
+        s = sub.add_parser(name)
+        if name == "traffic":
+            s.add_argument("--watch", required=True)
+            s.add_argument("--count", type=int, required=True)
+            s.add_argument("--client", required=True)
+            s.add_argument("--server", required=True)
+            s.add_argument("--idle", required=True)
+        else:
+            s.add_argument("--snapshot", required=True)
+        s.add_argument("--rdma", required=True)
+        s.add_argument("--pids", default="")
+        s.add_argument("--holder-pid", type=int)
+        s.add_argument("--holder-qps", type=int)
+        s.set_defaults(func=func)
+
+    s = sub.add_parser("loss")
+    s.add_argument("--watch", required=True)
+    s.add_argument("--count", type=int, required=True)
+    s.add_argument("--device", required=True)
+    s.set_defaults(func=cmd_loss)
+
+    s = sub.add_parser("link")
+    s.add_argument("--watch", required=True)
+    s.add_argument("--count", type=int, required=True)
+    s.add_argument("--device", required=True)
+    s.add_argument("--rdma-down", required=True)
+    s.add_argument("--rdma-up", required=True)
+    s.set_defaults(func=cmd_link)
+
+    s = sub.add_parser("delete")
+    s.add_argument("--watch", required=True)
+    s.add_argument("--count", type=int, required=True)
+    s.add_argument("--device", required=True)
+    s.add_argument("--other", required=True)
+    s.add_argument("--second-readd-after", type=int)
+    s.set_defaults(func=cmd_delete)
+
+    a = ap.parse_args()
+    LABEL = f"[{a.label}] " if a.label else ""
+    try:
+        a.func(a)
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        ok(False, f"{a.check} check ran to completion", f"{type(e).__name__}: {e}")
+    sys.exit(1 if FAILED else 0)
+
+
+if __name__ == "__main__":
+    main()
