@@ -66,7 +66,7 @@ rtop_proc_info_clear (RtopProcInfo *info)
 static char *
 sanitize (const char *text, gssize len)
 {
-  g_autofree char *copy = g_strndup (text, len);
+  g_autofree char *copy = len < 0 ? g_strdup (text) : g_strndup (text, len);
 
   for (char *p = copy; *p != '\0'; p++)
     if ((guchar) *p < 0x20 || *p == 0x7f)
