@@ -935,6 +935,16 @@ test_buffer_truncated_header (void)
   g_assert_cmpuint (c.names->len, ==, 1);
   g_clear_error (&error);
 
+  /* A length above 2 GiB, which libmnl's own check lets through. */
+  nlh = nl_test_device (buf.bytes, SEQ, PORTID, 0, "rxe0", 1);
+  nlh = nl_test_device (nl_test_next (nlh), SEQ, PORTID, 1, "rxe1", 1);
+  nlh->nlmsg_len = 0xffffffea;
+  g_assert_false (rtop_nl_process_buffer (buf.bytes, NLMSG_ALIGN (buf.align.nlmsg_len) + 22,
+                                          SEQ, PORTID, collect_devices_cb, &c, &done, &error));
+  g_assert_error (error, RTOP_ERROR, RTOP_ERROR_MALFORMED);
+  g_assert_cmpuint (c.names->len, ==, 2);
+  g_clear_error (&error);
+
   /* Fewer bytes than one header. */
   g_assert_false (rtop_nl_process_buffer (buf.bytes, 7, SEQ, PORTID, collect_devices_cb, &c,
                                           &done, &error));

@@ -313,6 +313,16 @@ handle_message (const struct nlmsghdr *nlh, RtopNlMsgFunc func, gpointer user_da
     }
 }
 
+/* Not mnl_nlmsg_ok(): libmnl 1.0.4 compares the length as a signed int, so
+ * an nlmsg_len above 2 GiB passes its check (found by the fuzzer). */
+static gboolean
+message_ok (const struct nlmsghdr *nlh, int remaining)
+{
+  return remaining >= (int) sizeof *nlh &&
+         nlh->nlmsg_len >= sizeof *nlh &&
+         nlh->nlmsg_len <= (guint32) remaining;
+}
+
 static gboolean
 message_is_ours (const struct nlmsghdr *nlh, guint32 seq, guint32 portid)
 {
@@ -332,7 +342,7 @@ process_datagram (const guint8 *buf, gsize len, guint32 seq, guint32 portid,
 
   while (remaining > 0 && !*done)
     {
-      if (!mnl_nlmsg_ok (nlh, remaining))
+      if (!message_ok (nlh, remaining))
         {
           if (first == NULL)
             g_set_error (&first, RTOP_ERROR, RTOP_ERROR_MALFORMED,

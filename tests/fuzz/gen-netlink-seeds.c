@@ -1,0 +1,80 @@
+/* gen-netlink-seeds.c: writes the fuzzer's seed corpus, one datagram per
+ * file, built by the same kernel-like builders the unit tests use.
+ * Usage: gen-netlink-seeds OUTDIR */
+#include "nl-test-msgs.h"
+#include "uapi/rdma/rdma_netlink.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+
+static void
+write_seed (const char *dir, const char *name, const void *buf, gsize len)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_set_contents (path, buf, len, &error))
+    g_error ("%s", error->message);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const NlTestCounter counters[] = {
+    { "sent_pkts", 1000 }, { "rcvd_pkts", 2000 }, { "completer_retry_err", 3 },
+  };
+  static NlTestBuf buf;
+  struct nlmsghdr *nlh;
+  const char *dir;
+
+  if (argc != 2)
+    {
+      g_printerr ("usage: %s OUTDIR\n", argv[0]);
+      return 2;
+    }
+  dir = argv[1];
+  if (g_mkdir_with_parents (dir, 0755) < 0)
+    g_error ("%s: %s", dir, g_strerror (errno));
+
+  nlh = nl_test_device (buf.bytes, 1, 0, 0, "rxe0", 1);
+  nlh = nl_test_device (nl_test_next (nlh), 1, 0, 1, "mlx5_0", 2);
+  nlh = nl_test_done (nl_test_next (nlh), 1, 0);
+  write_seed (dir, "get-dump", buf.bytes, nl_test_len (buf.bytes, nlh));
+
+  nlh = nl_test_port (buf.bytes, 1, 0, 0, "rxe0", 1, 4, 5, "d0");
+  nlh = nl_test_done (nl_test_next (nlh), 1, 0);
+  write_seed (dir, "port-dump", buf.bytes, nl_test_len (buf.bytes, nlh));
+
+  nlh = nl_test_stat (buf.bytes, 1, 0, 0, "rxe0", 1, counters, G_N_ELEMENTS (counters));
+  nlh = nl_test_error (nl_test_next (nlh), 1, 0, 0, NULL);
+  write_seed (dir, "stat-ack", buf.bytes, nl_test_len (buf.bytes, nlh));
+
+  nlh = nl_test_res_qp (buf.bytes, 1, 0, 0, "rxe0", 17, 2, 4711);
+  nlh = nl_test_res_qp (nl_test_next (nlh), 1, 0, 0, "rxe0", 1, 1, 0);
+  nlh = nl_test_done (nl_test_next (nlh), 1, 0);
+  write_seed (dir, "res-qp", buf.bytes, nl_test_len (buf.bytes, nlh));
+
+  nlh = nl_test_res_ctx (buf.bytes, 1, 0, 0, "rxe0", 0, 2, 4711);
+  write_seed (dir, "res-ctx", buf.bytes, nlh->nlmsg_len);
+
+  nlh = nl_test_res_mr (buf.bytes, 1, 0, 0, "rxe0", 5, 2, 4711, 1 << 20);
+  write_seed (dir, "res-mr", buf.bytes, nlh->nlmsg_len);
+
+  nlh = nl_test_sys (buf.bytes, 1, 0, 1);
+  nlh = nl_test_error (nl_test_next (nlh), 1, 0, 0, NULL);
+  write_seed (dir, "sys-ack", buf.bytes, nl_test_len (buf.bytes, nlh));
+
+  nlh = nl_test_event (buf.bytes, RDMA_REGISTER_EVENT, 2, "rxe1", 0, NULL);
+  nlh = nl_test_event (nl_test_next (nlh), RDMA_NETDEV_ATTACH_EVENT, 2, "rxe1", 1, "d1");
+  write_seed (dir, "events", buf.bytes, nl_test_len (buf.bytes, nlh));
+
+  nlh = nl_test_error (buf.bytes, 1, 0, EINVAL, "Port index is out of range");
+  write_seed (dir, "error-ext-ack", buf.bytes, nlh->nlmsg_len);
+
+  nlh = nl_test_done (buf.bytes, 1, 0);
+  *(gint32 *) mnl_nlmsg_get_payload (nlh) = -EINVAL;
+  nlh->nlmsg_flags |= NLM_F_ACK_TLVS;
+  mnl_attr_put_strz (nlh, NLMSGERR_ATTR_MSG, "Device index is missing");
+  write_seed (dir, "done-error", buf.bytes, nlh->nlmsg_len);
+  return 0;
+}
