@@ -1,0 +1,267 @@
+/* nl-floor: the netlink floor of one rdmatop sampling pass.
+ *
+ * A bare libmnl program (no GLib, no parsing beyond what the next request
+ * needs) that sends the same RDMA netlink requests as one rdmatop pass and
+ * throws the replies away:
+ *
+ *   SYS_GET; GET dump (all devices); then per device: PORT_GET dump,
+ *   STAT_GET per port, RES_QP_GET / RES_CTX_GET / RES_MR_GET dumps.
+ *
+ * It prints the CPU time (getrusage, user + system) per pass, the number the
+ * collector's own per-pass CPU time is compared against (as a ratio measured
+ * in the same machine or guest).  One long-lived socket, like rdmatop.
+ *
+ * Usage: nl-floor [--passes N]        (default 100, plus one warm-up pass) */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <libmnl/libmnl.h>
+
+#include "uapi/rdma/rdma_netlink.h"
+
+#define MAX_DEVICES 1024
+#define NO_INDEX UINT32_MAX
+
+typedef struct {
+  uint32_t index;
+  uint32_t ports;
+} Device;
+
+typedef struct {
+  struct mnl_socket *nl;
+  uint32_t portid;
+  uint32_t seq;
+  char *buf;
+  size_t buf_size;
+  Device devices[MAX_DEVICES];
+  unsigned n_devices;
+  unsigned long n_requests, n_messages, n_errors;
+} Floor;
+
+static int
+handle_attr_cb (const struct nlattr *attr, void *data)
+{
+  const struct nlattr **tb = data;
+  uint16_t type = mnl_attr_get_type (attr);
+
+  if (type != RDMA_NLDEV_ATTR_DEV_INDEX && type != RDMA_NLDEV_ATTR_PORT_INDEX)
+    return MNL_CB_OK;
+  if (mnl_attr_validate (attr, MNL_TYPE_U32) < 0)
+    return MNL_CB_ERROR;
+  tb[type] = attr;
+  return MNL_CB_OK;
+}
+
+/* GET dump: keep only what the following requests need. */
+static int
+device_cb (const struct nlmsghdr *nlh, void *data)
+{
+  const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { NULL };
+  Floor *f = data;
+
+  f->n_messages++;
+  if (mnl_attr_parse (nlh, 0, handle_attr_cb, tb) < 0)
+    return MNL_CB_ERROR;
+  if (tb[RDMA_NLDEV_ATTR_DEV_INDEX] == NULL || f->n_devices == MAX_DEVICES)
+    return MNL_CB_OK;
+  f->devices[f->n_devices].index = mnl_attr_get_u32 (tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
+  f->devices[f->n_devices].ports =
+    tb[RDMA_NLDEV_ATTR_PORT_INDEX] ? mnl_attr_get_u32 (tb[RDMA_NLDEV_ATTR_PORT_INDEX]) : 0;
+  f->n_devices++;
+  return MNL_CB_OK;
+}
+
+static int
+discard_cb (const struct nlmsghdr *nlh, void *data)
+{
+  Floor *f = data;
+
+  (void) nlh;
+  f->n_messages++;
+  return MNL_CB_OK;
+}
+
+/* One request and its whole reply; a kernel error is counted, not fatal
+ * (rdmatop goes on past a port that fails, too). */
+static int
+request (Floor *f, uint16_t cmd, int dump, uint32_t dev, uint32_t port, mnl_cb_t cb)
+{
+  char req[64] = { 0 };
+  struct nlmsghdr *nlh = mnl_nlmsg_put_header (req);
+  int ret;
+
+  nlh->nlmsg_type = RDMA_NL_GET_TYPE (RDMA_NL_NLDEV, cmd);
+  nlh->nlmsg_flags = NLM_F_REQUEST | (dump ? NLM_F_DUMP : NLM_F_ACK);
+  nlh->nlmsg_seq = ++f->seq;
+  if (dev != NO_INDEX)
+    mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev);
+  if (port != 0)
+    mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+  f->n_requests++;
+  if (mnl_socket_sendto (f->nl, nlh, nlh->nlmsg_len) < 0)
+    return -1;
+  do
+    {
+      ssize_t n = mnl_socket_recvfrom (f->nl, f->buf, f->buf_size);
+
+      if (n < 0)
+        return -1;
+      ret = mnl_cb_run (f->buf, n, nlh->nlmsg_seq, f->portid, cb, f);
+    }
+  while (ret > 0);
+  if (ret < 0)
+    f->n_errors++;
+  return 0;
+}
+
+static int
+one_pass (Floor *f)
+{
+  f->n_devices = 0;
+  if (request (f, RDMA_NLDEV_CMD_SYS_GET, 0, NO_INDEX, 0, discard_cb) < 0 ||
+      request (f, RDMA_NLDEV_CMD_GET, 1, NO_INDEX, 0, device_cb) < 0)
+    return -1;
+  for (unsigned i = 0; i < f->n_devices; i++)
+    {
+      uint32_t dev = f->devices[i].index;
+
+      if (request (f, RDMA_NLDEV_CMD_PORT_GET, 1, dev, 0, discard_cb) < 0)
+        return -1;
+      for (uint32_t port = 1; port <= f->devices[i].ports; port++)
+        if (request (f, RDMA_NLDEV_CMD_STAT_GET, 0, dev, port, discard_cb) < 0)
+          return -1;
+      if (request (f, RDMA_NLDEV_CMD_RES_QP_GET, 1, dev, 0, discard_cb) < 0 ||
+          request (f, RDMA_NLDEV_CMD_RES_CTX_GET, 1, dev, 0, discard_cb) < 0 ||
+          request (f, RDMA_NLDEV_CMD_RES_MR_GET, 1, dev, 0, discard_cb) < 0)
+        return -1;
+    }
+  return 0;
+}
+
+static double
+usec (const struct timeval *tv)
+{
+  return tv->tv_sec * 1e6 + tv->tv_usec;
+}
+
+static double
+now_usec (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int
+open_floor (Floor *f)
+{
+  int one = 1;
+
+  f->nl = mnl_socket_open (NETLINK_RDMA);
+  if (f->nl == NULL)
+    return -1;
+  /* The same socket options rdmatop sets. */
+  mnl_socket_setsockopt (f->nl, NETLINK_EXT_ACK, &one, sizeof one);
+  mnl_socket_setsockopt (f->nl, NETLINK_CAP_ACK, &one, sizeof one);
+  if (mnl_socket_bind (f->nl, 0, MNL_SOCKET_AUTOPID) < 0)
+    return -1;
+  f->portid = mnl_socket_get_portid (f->nl);
+  f->seq = (uint32_t) time (NULL);
+  f->buf_size = 64 * 1024;   /* rdmatop's receive buffer size */
+  f->buf = malloc (f->buf_size);
+  return f->buf ? 0 : -1;
+}
+
+static void
+usage (FILE *out, const char *argv0)
+{
+  fprintf (out, "Usage: %s [--passes N]\n"
+           "Sends the RDMA netlink requests of one rdmatop sampling pass N times\n"
+           "(default 100) and prints the CPU time per pass.\n", argv0);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const struct option options[] = {
+    { "passes", required_argument, NULL, 'n' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+  };
+  static Floor f;
+  struct rusage before, after;
+  unsigned long passes = 100, requests;
+  double wall, user, sys;
+  int opt;
+
+  while ((opt = getopt_long (argc, argv, "n:h", options, NULL)) != -1)
+    {
+      char *end = NULL;
+
+      switch (opt)
+        {
+        case 'n':
+          errno = 0;
+          passes = strtoul (optarg, &end, 10);
+          if (errno != 0 || end == optarg || *end != '\0' || passes == 0 || passes > 10000000)
+            {
+              fprintf (stderr, "nl-floor: --passes needs a number from 1 to 10000000\n");
+              return 2;
+            }
+          break;
+        case 'h':
+          usage (stdout, argv[0]);
+          return 0;
+        default:
+          usage (stderr, argv[0]);
+          return 2;
+        }
+    }
+  if (optind != argc)
+    {
+      usage (stderr, argv[0]);
+      return 2;
+    }
+
+  if (open_floor (&f) < 0)
+    {
+      fprintf (stderr, "nl-floor: cannot open RDMA netlink: %s (load ib_core or rdma_rxe)\n",
+               strerror (errno));
+      return 1;
+    }
+  if (one_pass (&f) < 0)   /* warm-up: page in, let the kernel size its dump skbs */
+    goto failed;
+  f.n_requests = f.n_messages = f.n_errors = 0;
+
+  getrusage (RUSAGE_SELF, &before);
+  wall = now_usec ();
+  for (unsigned long i = 0; i < passes; i++)
+    if (one_pass (&f) < 0)
+      goto failed;
+  wall = now_usec () - wall;
+  getrusage (RUSAGE_SELF, &after);
+
+  user = usec (&after.ru_utime) - usec (&before.ru_utime);
+  sys = usec (&after.ru_stime) - usec (&before.ru_stime);
+  requests = f.n_requests / passes;
+  printf ("nl-floor: %lu passes, %u devices, %lu requests and %lu reply messages per pass, "
+          "%lu failed requests\n",
+          passes, f.n_devices, requests, f.n_messages / passes, f.n_errors);
+  printf ("cpu_us_per_pass=%.1f user_us_per_pass=%.1f sys_us_per_pass=%.1f wall_us_per_pass=%.1f\n",
+          (user + sys) / passes, user / passes, sys / passes, wall / passes);
+  mnl_socket_close (f.nl);
+  free (f.buf);
+  return 0;
+
+failed:
+  fprintf (stderr, "nl-floor: RDMA netlink failed: %s\n", strerror (errno));
+  mnl_socket_close (f.nl);
+  free (f.buf);
+  return 1;
+}
