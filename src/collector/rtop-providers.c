@@ -8,10 +8,14 @@
  * sw/rxe, core/sysfs.c).
  *
  * Never counting anything twice:
- * - a metric takes its parts from one tier only: the provider's own rows if
- *   any of them is present on the port, else the generic PMA rows, else the
- *   attached netdev's statistics (the last resort, for rxe and others whose
- *   hardware counters have no bytes);
+ * - a traffic metric (bytes, packets) takes its parts from one tier only:
+ *   the provider's own rows if any of them is present on the port, else the
+ *   generic PMA rows, else the attached netdev's statistics (the last resort,
+ *   for rxe and others whose hardware counters have no bytes): these are
+ *   the same bytes seen from different places;
+ * - an event metric (drops, errors, retransmits, congestion) adds the
+ *   provider's rows and the PMA rows, which count different events (a PMA
+ *   discard is not an mlx5 out_of_buffer);
  * - counters with the same meaning from two places (ECN marks and the CNPs
  *   they cause, flush errors that follow another error, retransmitted bytes
  *   next to retransmitted packets) keep their class but feed no metric. */
@@ -580,6 +584,32 @@ typedef struct {
   guint32 scales[NAMED_PARTS];
 } Sum;
 
+/* Metrics that count the same traffic whichever tier reports it. */
+static gboolean
+metric_is_traffic (RtopMetricId id)
+{
+  switch (id)
+    {
+    case RTOP_METRIC_TX_BYTES:
+    case RTOP_METRIC_RX_BYTES:
+    case RTOP_METRIC_TX_PACKETS:
+    case RTOP_METRIC_RX_PACKETS:
+    case RTOP_METRIC_RDMA_READ_BYTES:
+    case RTOP_METRIC_RDMA_WRITE_BYTES:
+      return TRUE;
+    case RTOP_METRIC_DROPS:
+    case RTOP_METRIC_RETRANSMITS:
+    case RTOP_METRIC_ERRORS:
+    case RTOP_METRIC_LINK_ERRORS:
+    case RTOP_METRIC_TRANSPORT_ERRORS:
+    case RTOP_METRIC_OPERATION_ERRORS:
+    case RTOP_METRIC_CONGESTION:
+    case RTOP_METRIC_N:
+    default:
+      return FALSE;
+    }
+}
+
 static guint
 rule_tier (const RtopProviderRule *rule)
 {
@@ -618,6 +648,28 @@ sum_add (Sum *sum, const RtopCounter *counter, guint32 scale)
     sum->rate += counter->rate * scale;
   else
     sum->all_rates = FALSE;
+}
+
+/* Adds the parts of src to dst (for event metrics, whose tiers add up). */
+static void
+sum_merge (Sum *dst, const Sum *src)
+{
+  if (src->n_parts == 0)
+    return;
+  if (dst->n_parts == 0)
+    {
+      *dst = *src;
+      return;
+    }
+  for (guint i = 0; i < MIN (src->n_parts, NAMED_PARTS) && dst->n_parts + i < NAMED_PARTS; i++)
+    {
+      dst->parts[dst->n_parts + i] = src->parts[i];
+      dst->scales[dst->n_parts + i] = src->scales[i];
+    }
+  dst->n_parts += src->n_parts;
+  dst->value = add_saturating (dst->value, src->value);
+  dst->rate += src->rate;
+  dst->all_rates = dst->all_rates && src->all_rates;
 }
 
 static const char *
@@ -738,11 +790,15 @@ rtop_provider_apply (const char *provider, RtopPort *port)
     }
 
   for (guint m = 0; m < RTOP_METRIC_N; m++)
-    for (guint t = 0; t < N_TIERS; t++)
-      if (sums[m][t].n_parts > 0)
-        {
-          set_metric (&port->metrics[m], &sums[m][t], port->netdev);
-          break;
-        }
+    {
+      if (!metric_is_traffic (m))
+        sum_merge (&sums[m][TIER_PROVIDER], &sums[m][TIER_GENERIC]);
+      for (guint t = 0; t < N_TIERS; t++)
+        if (sums[m][t].n_parts > 0)
+          {
+            set_metric (&port->metrics[m], &sums[m][t], port->netdev);
+            break;
+          }
+    }
   set_errors_metric (port);
 }
