@@ -44,10 +44,18 @@ grep -o -- '--[a-z][a-z0-9-]*' "$tmp/help" | sort -u > "$tmp/cli"
 for opt in $(comm -23 "$tmp/cli" "$tmp/man"); do
   notok "rdmatop-cli offers $opt, rdmatop-cli.1 does not document it"
 done
+# A documented option the help does not list must still work on its own
+# (--version is usually not in the usage text).
 for opt in $(comm -13 "$tmp/cli" "$tmp/man"); do
-  notok "rdmatop-cli.1 documents $opt, rdmatop-cli --help does not offer it"
+  if LC_ALL=C.UTF-8 "$cli" "$opt" > /dev/null 2>&1; then
+    ok "rdmatop-cli.1 documents $opt; --help does not list it, but rdmatop-cli $opt works"
+    echo "$opt" >> "$tmp/cli"
+  else
+    notok "rdmatop-cli.1 documents $opt, which rdmatop-cli does not offer"
+  fi
 done
+sort -u -o "$tmp/cli" "$tmp/cli"
 [ -s "$tmp/cli" ] && cmp -s "$tmp/cli" "$tmp/man" &&
-  ok "rdmatop-cli.1 and --help agree on $(wc -l < "$tmp/cli") options"
+  ok "rdmatop-cli.1 and the program agree on $(wc -l < "$tmp/cli") options"
 [ -s "$tmp/cli" ] || notok "rdmatop-cli --help shows no options"
 finish
