@@ -50,6 +50,22 @@ G_BEGIN_DECLS
 #define RTOP_TRACE_OWN_PID 1
 #define RTOP_TRACE_COMMIT_NAME "rdmatop"
 #define RTOP_TRACE_COMMIT_KEY "ports"
+#define RTOP_TRACE_END_NAME "recording ended"
+#define RTOP_TRACE_LINK_NAME "link"
+#define RTOP_TRACE_LINK_KEY "Gbps"
+#define RTOP_TRACE_STATE_NAME "port"
+#define RTOP_TRACE_STATE_KEY "state"
+
+/* One counter track of a port: "<name> <key>" in Perfetto, the metric's
+ * rate times scale (bytes/s -> Gbps).  Shared with the reader. */
+typedef struct {
+  RtopMetricId metric;
+  const char *name;
+  const char *key;
+  double scale;
+} RtopTraceCounter;
+
+const RtopTraceCounter *rtop_trace_counters (guint *n_counters);
 
 typedef struct _RtopTraceWriter RtopTraceWriter;
 
