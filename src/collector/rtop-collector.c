@@ -84,32 +84,38 @@ device_cache_free (gpointer data)
 }
 
 RtopCollector *
-rtop_collector_new (const RtopCollectorOptions *options, GError **error)
+rtop_collector_new_for_nl (const RtopCollectorOptions *options, RtopNl *nl)
 {
   static const RtopCollectorOptions defaults = { 0 };
-  g_autoptr(RtopNl) nl = NULL;
-  RtopCollector *self;
+  RtopCollector *self = g_new0 (RtopCollector, 1);
 
   if (options == NULL)
     options = &defaults;
-  nl = rtop_nl_open (error);
-  if (nl == NULL)
-    return NULL;
-
-  self = g_new0 (RtopCollector, 1);
   self->sysfs_root = g_strdup (options->sysfs_root ? options->sysfs_root : "/sys");
   self->proc_root = g_strdup (options->proc_root ? options->proc_root : "/proc");
   self->devices_filter = g_strdupv ((char **) options->devices);
   self->no_processes = options->no_processes;
-  self->nl = g_steal_pointer (&nl);
-  if (!options->no_monitor)
-    /* Without monitor support (old kernel) discovery is by polling, which
-     * every pass does anyway; events then only make it faster. */
-    self->monitor = rtop_nl_open_monitor (NULL);
+  self->nl = nl;
   self->rates = rtop_rates_new ();
   self->health = rtop_health_new ();
   self->procs = rtop_proc_cache_new (self->proc_root);
   self->devices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, device_cache_free);
+  return self;
+}
+
+RtopCollector *
+rtop_collector_new (const RtopCollectorOptions *options, GError **error)
+{
+  RtopNl *nl = rtop_nl_open (error);
+  RtopCollector *self;
+
+  if (nl == NULL)
+    return NULL;
+  self = rtop_collector_new_for_nl (options, nl);
+  if (options == NULL || !options->no_monitor)
+    /* Without monitor support (old kernel) discovery is by polling, which
+     * every pass does anyway; events then only make it faster. */
+    self->monitor = rtop_nl_open_monitor (NULL);
   return self;
 }
 

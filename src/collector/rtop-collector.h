@@ -4,6 +4,7 @@
 #pragma once
 
 #include <glib.h>
+#include "rtop-nl.h"
 #include "rtop-snapshot.h"
 
 G_BEGIN_DECLS
@@ -21,6 +22,9 @@ typedef struct _RtopCollector RtopCollector;
 /* Fails only when RDMA netlink cannot be opened at all (RTOP_ERROR_NO_NETLINK,
  * RTOP_ERROR_PERMISSION). */
 RtopCollector *rtop_collector_new (const RtopCollectorOptions *options, GError **error);
+/* A collector over an existing RtopNl, which it takes (tests serve one end of
+ * a socketpair with a fake kernel).  No hotplug monitor. */
+RtopCollector *rtop_collector_new_for_nl (const RtopCollectorOptions *options, RtopNl *nl);
 void rtop_collector_free (RtopCollector *self);
 
 /* Runs one pass.  Never returns NULL: a failure of the whole pass is reported

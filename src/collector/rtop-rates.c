@@ -84,8 +84,8 @@ lookup_port (RtopRates *self, const char *device, guint32 port, guint32 dev_inde
   *fresh = FALSE;
   if (ps != NULL && ps->dev_index != dev_index)
     {
-      /* Same name, new kernel device: everything restarts from a baseline. */
-      g_hash_table_remove_all (ps->counters);
+      /* Same name, new kernel device: every counter it had is reset and
+       * restarts from a baseline, whatever its value. */
       ps->dev_index = dev_index;
       ps->has_read = FALSE;
       *fresh = TRUE;
@@ -101,7 +101,7 @@ lookup_port (RtopRates *self, const char *device, guint32 port, guint32 dev_inde
 }
 
 static void
-update_counter (PortState *ps, RtopCounter *c, double elapsed, guint *n_resets)
+update_counter (PortState *ps, RtopCounter *c, double elapsed, gboolean fresh, guint *n_resets)
 {
   char key[256];
   CounterState *cs;
@@ -118,8 +118,9 @@ update_counter (PortState *ps, RtopCounter *c, double elapsed, guint *n_resets)
       cs = g_new0 (CounterState, 1);
       g_hash_table_insert (ps->counters, g_strdup (key), cs);
     }
-  else if (!rtop_rates_delta (cs->value, c->value, &c->delta))
+  else if (fresh || !rtop_rates_delta (cs->value, c->value, &c->delta))
     {
+      c->delta = 0;
       c->reset = TRUE;
       (*n_resets)++;
     }
@@ -144,12 +145,10 @@ rtop_rates_update (RtopRates *self, const char *device, guint32 dev_index,
   if (ps->has_read && read_time_us > ps->last_read_us)
     elapsed = (read_time_us - ps->last_read_us) / (double) G_USEC_PER_SEC;
   for (guint i = 0; i < counters->len; i++)
-    update_counter (ps, g_ptr_array_index (counters, i), elapsed, &resets);
+    update_counter (ps, g_ptr_array_index (counters, i), elapsed, fresh, &resets);
   ps->last_read_us = read_time_us;
   ps->has_read = TRUE;
   ps->pass = self->pass;
-  if (fresh && counters->len > 0)
-    resets = MAX (resets, 1);
   if (n_resets != NULL)
     *n_resets = resets;
   return elapsed;

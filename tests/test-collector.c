@@ -1,0 +1,500 @@
+/* test-collector.c: whole sampling passes against a fake kernel.
+ *
+ * The collector runs unchanged over one end of a datagram socketpair; a
+ * thread on the other end answers each request with replies built byte for
+ * byte as the kernel builds them (nl-test-msgs.c).  sysfs comes from the
+ * fixture tree, /proc is the real one (the QPs are "owned" by this test
+ * process).  The real-kernel counterpart of these checks is the vm suite. */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "nl-test-msgs.h"
+#include "rtop-collector.h"
+#include "uapi/rdma/rdma_netlink.h"
+
+#define PORTID 4711
+#define QPS_PER_MSG 100
+
+typedef struct {
+  guint32 index;
+  char name[32];
+  guint8 state, phys;
+  const char *ndev;
+  guint64 sent, rcvd, seq_err;
+  int stat_errno;            /* answer STAT_GET with this error */
+  guint qps;                 /* owned by this process */
+} FakeDev;
+
+typedef struct {
+  GMutex lock;
+  FakeDev devs[8];
+  guint n_devs;
+  int get_errno;             /* answer the device dump with this error */
+  guint kernel_qps;          /* owned by the kernel (ib_core) on the first device */
+  int fd;
+  GThread *thread;
+  RtopCollector *collector;
+} Fixture;
+
+static void
+reply (Fixture *f, const struct nlmsghdr *nlh, const void *start)
+{
+  gsize len = nl_test_len (start, nlh);
+
+  g_assert_cmpint (send (f->fd, start, len, 0), ==, (gssize) len);
+}
+
+static void
+answer_done (Fixture *f, guint32 seq)
+{
+  NlTestBuf b = { { 0 } };
+
+  reply (f, nl_test_done (b.bytes, seq, PORTID), b.bytes);
+}
+
+static void
+answer_error (Fixture *f, guint32 seq, int errnum)
+{
+  NlTestBuf b = { { 0 } };
+
+  reply (f, nl_test_error (b.bytes, seq, PORTID, errnum, "fake kernel says no"), b.bytes);
+}
+
+static void
+answer_devices (Fixture *f, guint32 seq)
+{
+  if (f->get_errno)
+    {
+      answer_error (f, seq, f->get_errno);
+      return;
+    }
+  for (guint i = 0; i < f->n_devs; i++)
+    {
+      NlTestBuf b = { { 0 } };
+      reply (f, nl_test_device (b.bytes, seq, PORTID, f->devs[i].index, f->devs[i].name, 1), b.bytes);
+    }
+  answer_done (f, seq);
+}
+
+static void
+answer_ports (Fixture *f, guint32 seq)
+{
+  for (guint i = 0; i < f->n_devs; i++)
+    {
+      NlTestBuf b = { { 0 } };
+      const FakeDev *d = &f->devs[i];
+
+      reply (f, nl_test_port (b.bytes, seq, PORTID, d->index, d->name, 1, d->state, d->phys, d->ndev),
+             b.bytes);
+    }
+  answer_done (f, seq);
+}
+
+static const FakeDev *
+find_dev (Fixture *f, guint32 index)
+{
+  for (guint i = 0; i < f->n_devs; i++)
+    if (f->devs[i].index == index)
+      return &f->devs[i];
+  return NULL;
+}
+
+static void
+answer_stat (Fixture *f, guint32 seq, guint32 index, guint32 port)
+{
+  NlTestBuf b = { { 0 } };
+  const FakeDev *d = find_dev (f, index);
+  NlTestCounter counters[3];
+
+  if (d == NULL || d->stat_errno)
+    {
+      answer_error (f, seq, d ? d->stat_errno : ENODEV);
+      return;
+    }
+  counters[0] = (NlTestCounter) { "rcvd_pkts", d->rcvd };
+  counters[1] = (NlTestCounter) { "rcvd_seq_err", d->seq_err };
+  counters[2] = (NlTestCounter) { "sent_pkts", d->sent };
+  reply (f, nl_test_stat (b.bytes, seq, PORTID, index, d->name, port, counters, 3), b.bytes);
+  answer_error (f, seq, 0);    /* the ACK we asked for */
+}
+
+static void
+answer_res (Fixture *f, guint32 seq, guint16 cmd)
+{
+  for (guint i = 0; i < f->n_devs; i++)
+    {
+      const FakeDev *d = &f->devs[i];
+      guint kernel = i == 0 ? f->kernel_qps : 0;
+
+      for (guint done = 0; done < d->qps; done += QPS_PER_MSG)
+        {
+          NlTestBuf b = { { 0 } };
+          guint n = MIN (QPS_PER_MSG, d->qps - done);
+          struct nlmsghdr *nlh = NULL;
+
+          if (cmd == RDMA_NLDEV_CMD_RES_QP_GET)
+            nlh = nl_test_res_qp (b.bytes, seq, PORTID, d->index, d->name, 100 + done, n, getpid ());
+          else if (cmd == RDMA_NLDEV_CMD_RES_CTX_GET && done == 0)
+            nlh = nl_test_res_ctx (b.bytes, seq, PORTID, d->index, d->name, 0, 1, getpid ());
+          else if (cmd == RDMA_NLDEV_CMD_RES_MR_GET && done == 0)
+            nlh = nl_test_res_mr (b.bytes, seq, PORTID, d->index, d->name, 0, 2, getpid (), 4096);
+          if (nlh != NULL)
+            reply (f, nlh, b.bytes);
+        }
+      if (kernel > 0 && cmd == RDMA_NLDEV_CMD_RES_QP_GET)
+        {
+          NlTestBuf b = { { 0 } };
+          reply (f, nl_test_res_qp (b.bytes, seq, PORTID, d->index, d->name, 1, kernel, 0), b.bytes);
+        }
+    }
+  answer_done (f, seq);
+}
+
+static void
+answer (Fixture *f, const struct nlmsghdr *req)
+{
+  guint16 cmd = RDMA_NL_GET_OP (req->nlmsg_type);
+  guint32 index = RTOP_NL_NO_INDEX, port = 0;
+  struct nlattr *attr;
+
+  g_assert_cmpuint (RDMA_NL_GET_CLIENT (req->nlmsg_type), ==, RDMA_NL_NLDEV);
+  mnl_attr_for_each (attr, req, 0)
+    {
+      if (mnl_attr_get_type (attr) == RDMA_NLDEV_ATTR_DEV_INDEX)
+        index = mnl_attr_get_u32 (attr);
+      else if (mnl_attr_get_type (attr) == RDMA_NLDEV_ATTR_PORT_INDEX)
+        port = mnl_attr_get_u32 (attr);
+    }
+  g_mutex_lock (&f->lock);
+  switch (cmd)
+    {
+    case RDMA_NLDEV_CMD_GET:
+      answer_devices (f, req->nlmsg_seq);
+      break;
+    case RDMA_NLDEV_CMD_PORT_GET:
+      answer_ports (f, req->nlmsg_seq);
+      break;
+    case RDMA_NLDEV_CMD_STAT_GET:
+      answer_stat (f, req->nlmsg_seq, index, port);
+      break;
+    case RDMA_NLDEV_CMD_RES_QP_GET:
+    case RDMA_NLDEV_CMD_RES_CTX_GET:
+    case RDMA_NLDEV_CMD_RES_MR_GET:
+      answer_res (f, req->nlmsg_seq, cmd);
+      break;
+    default:
+      answer_error (f, req->nlmsg_seq, EOPNOTSUPP);
+    }
+  g_mutex_unlock (&f->lock);
+}
+
+static gpointer
+fake_kernel (gpointer data)
+{
+  Fixture *f = data;
+  struct timeval tv = { 30, 0 };    /* a broken test must not hang the suite */
+
+  setsockopt (f->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  for (;;)
+    {
+      NlTestBuf req = { { 0 } };
+      gssize n = recv (f->fd, req.bytes, sizeof req.bytes, 0);
+
+      if (n <= 0)
+        return NULL;
+      g_assert_true (mnl_nlmsg_ok (&req.align, (int) n));
+      answer (f, &req.align);
+    }
+}
+
+static void
+add_dev (Fixture *f, guint32 index, const char *name, const char *ndev)
+{
+  FakeDev *d = &f->devs[f->n_devs++];
+
+  memset (d, 0, sizeof *d);
+  d->index = index;
+  g_strlcpy (d->name, name, sizeof d->name);
+  d->state = 4;
+  d->phys = 5;
+  d->ndev = ndev;
+  d->sent = 1000 * index;
+  d->rcvd = 2000 * index;
+}
+
+static void
+fixture_init (Fixture *f, const char * const *only, gboolean no_processes)
+{
+  RtopCollectorOptions opts = { 0 };
+  g_autofree char *sysfs = g_test_build_filename (G_TEST_DIST, "fixtures", "sys", NULL);
+  int sv[2];
+
+  memset (f, 0, sizeof *f);
+  g_mutex_init (&f->lock);
+  add_dev (f, 1, "mlx5_0", NULL);
+  add_dev (f, 2, "rxe0", "d0");
+  add_dev (f, 3, "rxe10", NULL);
+  add_dev (f, 4, "rxe2", NULL);
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv), ==, 0);
+  f->fd = sv[1];
+  opts.sysfs_root = sysfs;
+  opts.proc_root = "/proc";
+  opts.devices = only;
+  opts.no_processes = no_processes;
+  f->collector = rtop_collector_new_for_nl (&opts, rtop_nl_new_for_fd (sv[0], PORTID));
+  f->thread = g_thread_new ("fake-kernel", fake_kernel, f);
+}
+
+static void
+set_up (Fixture *f, gconstpointer data)
+{
+  fixture_init (f, NULL, FALSE);
+}
+
+static void
+tear_down (Fixture *f, gconstpointer data)
+{
+  g_clear_pointer (&f->collector, rtop_collector_free);
+  shutdown (f->fd, SHUT_RDWR);
+  g_thread_join (f->thread);
+  close (f->fd);
+  g_mutex_clear (&f->lock);
+}
+
+#define LOCKED(f, stmt) G_STMT_START { g_mutex_lock (&(f)->lock); stmt; g_mutex_unlock (&(f)->lock); } G_STMT_END
+
+static RtopPort *
+port_of (RtopSnapshot *snap, const char *dev)
+{
+  RtopDevice *d = rtop_snapshot_find_device (snap, dev);
+
+  g_assert_nonnull (d);
+  g_assert_cmpuint (d->ports->len, ==, 1);
+  return g_ptr_array_index (d->ports, 0);
+}
+
+static gboolean
+has_event (RtopSnapshot *snap, RtopEventKind kind, const char *dev)
+{
+  for (guint i = 0; i < snap->events->len; i++)
+    {
+      RtopEvent *ev = g_ptr_array_index (snap->events, i);
+      if (ev->kind == kind && g_strcmp0 (ev->device, dev) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_discovery (Fixture *f, gconstpointer data)
+{
+  g_autoptr(RtopSnapshot) snap = rtop_collector_sample (f->collector, 1.0);
+  const char *order[] = { "mlx5_0", "rxe0", "rxe2", "rxe10" };
+  RtopPort *rxe, *mlx;
+  RtopCounter *c;
+
+  g_assert_cmpint (snap->status, ==, RTOP_STATUS_OK);
+  g_assert_cmpuint (snap->devices->len, ==, 4);
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    g_assert_cmpstr (((RtopDevice *) g_ptr_array_index (snap->devices, i))->name, ==, order[i]);
+
+  /* Netlink counters exactly as the kernel sent them. */
+  rxe = port_of (snap, "rxe0");
+  c = rtop_counters_find (rxe->counters, "sent_pkts");
+  g_assert_nonnull (c);
+  g_assert_cmpuint (c->value, ==, 2000);
+  g_assert_cmpint (c->source, ==, RTOP_COUNTER_SOURCE_NETLINK);
+  g_assert_false (c->has_rate);
+  g_assert_cmpstr (rxe->netdev, ==, "d0");
+  g_assert_cmpuint (rxe->state, ==, 4);
+  g_assert_cmpstr (rtop_snapshot_find_device (snap, "rxe0")->provider, ==, "rxe");
+
+  /* rxe has no byte counters: bytes come from netdev d0, and say so. */
+  g_assert_true (rxe->metrics[RTOP_METRIC_TX_BYTES].present);
+  g_assert_nonnull (strstr (rxe->metrics[RTOP_METRIC_TX_BYTES].source, "d0"));
+  g_assert_true (rxe->metrics[RTOP_METRIC_TX_PACKETS].present);
+  g_assert_cmpuint (rxe->metrics[RTOP_METRIC_TX_PACKETS].value, ==, 2000);
+
+  /* mlx5's data counters come from sysfs counters/, in 4-byte words. */
+  mlx = port_of (snap, "mlx5_0");
+  c = rtop_counters_find (mlx->counters, "port_xmit_data");
+  g_assert_nonnull (c);
+  g_assert_cmpint (c->source, ==, RTOP_COUNTER_SOURCE_SYSFS_PORT);
+  g_assert_true (mlx->metrics[RTOP_METRIC_TX_BYTES].present);
+  g_assert_cmpuint (mlx->metrics[RTOP_METRIC_TX_BYTES].value, ==, c->value * 4);
+  g_assert_cmpfloat (mlx->rate_gbps, >, 0);
+  g_assert_cmpstr (rtop_snapshot_find_device (snap, "mlx5_0")->provider, ==, "mlx5");
+}
+
+static void
+test_rates_second_pass (Fixture *f, gconstpointer data)
+{
+  g_autoptr(RtopSnapshot) first = rtop_collector_sample (f->collector, 1.0);
+  g_autoptr(RtopSnapshot) second = NULL;
+  RtopPort *port;
+  RtopCounter *c;
+
+  g_usleep (20000);
+  LOCKED (f, f->devs[1].sent += 1234; f->devs[1].seq_err += 2);
+  second = rtop_collector_sample (f->collector, 1.0);
+  port = port_of (second, "rxe0");
+  c = rtop_counters_find (port->counters, "sent_pkts");
+  g_assert_true (c->has_rate);
+  g_assert_cmpuint (c->delta, ==, 1234);
+  g_assert_cmpfloat (c->rate, >, 0);
+  g_assert_cmpfloat (port->elapsed_s, >, 0);
+  g_assert_cmpfloat_with_epsilon (c->rate, 1234 / port->elapsed_s, 1e-6);
+  g_assert_true (port->metrics[RTOP_METRIC_TX_PACKETS].has_rate);
+  /* An error counter that starts rising raises one health event. */
+  g_assert_true (has_event (second, RTOP_EVENT_COUNTER_RISING, "rxe0"));
+  /* Idle devices: zero rate, not absent. */
+  c = rtop_counters_find (port_of (second, "rxe2")->counters, "sent_pkts");
+  g_assert_true (c->has_rate);
+  g_assert_cmpfloat (c->rate, ==, 0);
+}
+
+static void
+test_processes (Fixture *f, gconstpointer data)
+{
+  g_autoptr(RtopSnapshot) snap = NULL;
+  RtopProcess *me, *kernel = NULL;
+  g_autofree char *comm = NULL;
+
+  LOCKED (f, f->devs[1].qps = 10000; f->devs[3].qps = 3; f->kernel_qps = 1);
+  snap = rtop_collector_sample (f->collector, 1.0);
+  me = rtop_snapshot_find_process (snap, getpid ());
+  g_assert_nonnull (me);
+  g_assert_cmpuint (me->qps, ==, 10003);
+  /* One context and two MRs on each device where it has QPs. */
+  g_assert_cmpuint (me->contexts, ==, 2);
+  g_assert_cmpuint (me->mrs, ==, 4);
+  g_assert_cmpuint (me->mr_bytes, ==, 4 * 4096);
+  g_assert_cmpuint (me->devices->len, ==, 2);
+  g_assert_cmpstr (g_array_index (me->devices, RtopProcessDevice, 0).device, ==, "rxe0");
+  g_assert_cmpuint (g_array_index (me->devices, RtopProcessDevice, 0).qps, ==, 10000);
+  g_assert_cmpstr (g_array_index (me->devices, RtopProcessDevice, 1).device, ==, "rxe2");
+  g_assert_cmpuint (g_array_index (me->devices, RtopProcessDevice, 1).qps, ==, 3);
+  /* Enriched from the real /proc. */
+  g_assert_true (g_file_get_contents ("/proc/self/comm", &comm, NULL, NULL));
+  g_strchomp (comm);
+  g_assert_cmpstr (me->comm, ==, comm);
+  g_assert_nonnull (me->user);
+  g_assert_cmpuint (me->threads, >=, 2);    /* this thread and the fake kernel */
+  g_assert_cmpuint (me->rss_bytes, >, 0);
+
+  for (guint i = 0; i < snap->processes->len; i++)
+    {
+      RtopProcess *p = g_ptr_array_index (snap->processes, i);
+      if (p->kernel)
+        kernel = p;
+    }
+  g_assert_nonnull (kernel);
+  g_assert_cmpint (kernel->pid, ==, 0);
+  g_assert_cmpstr (kernel->comm, ==, "ib_core");
+  g_assert_false (snap->pids_hidden);
+}
+
+static void
+test_device_removed_and_readded (Fixture *f, gconstpointer data)
+{
+  g_autoptr(RtopSnapshot) a = rtop_collector_sample (f->collector, 1.0);
+  g_autoptr(RtopSnapshot) b = NULL;
+  g_autoptr(RtopSnapshot) c = NULL;
+  g_autoptr(RtopSnapshot) d = NULL;
+  RtopCounter *sent;
+
+  LOCKED (f, f->n_devs = 3);     /* rxe2 (the last) goes away */
+  b = rtop_collector_sample (f->collector, 1.0);
+  g_assert_null (rtop_snapshot_find_device (b, "rxe2"));
+  g_assert_true (has_event (b, RTOP_EVENT_DEVICE_REMOVED, "rxe2"));
+
+  /* Back under the same name with a new index and counters from zero. */
+  LOCKED (f, add_dev (f, 9, "rxe2", NULL); f->devs[3].sent = 5);
+  c = rtop_collector_sample (f->collector, 1.0);
+  g_assert_true (has_event (c, RTOP_EVENT_DEVICE_ADDED, "rxe2"));
+  sent = rtop_counters_find (port_of (c, "rxe2")->counters, "sent_pkts");
+  g_assert_false (sent->has_rate);     /* a new baseline, no spike */
+
+  /* Re-added between two passes: counters went from 9000 to 7, a reset. */
+  LOCKED (f, f->devs[3].index = 10; f->devs[3].sent = 7);
+  d = rtop_collector_sample (f->collector, 1.0);
+  sent = rtop_counters_find (port_of (d, "rxe2")->counters, "sent_pkts");
+  g_assert_false (sent->has_rate);
+  g_assert_cmpfloat (sent->rate, ==, 0);
+  g_assert_true (has_event (d, RTOP_EVENT_COUNTER_RESET, "rxe2"));
+}
+
+static void
+test_port_failure_is_contained (Fixture *f, gconstpointer data)
+{
+  g_autoptr(RtopSnapshot) a = rtop_collector_sample (f->collector, 1.0);
+  g_autoptr(RtopSnapshot) b = NULL;
+  g_autoptr(RtopSnapshot) c = NULL;
+
+  LOCKED (f, f->devs[2].stat_errno = ENODEV);
+  b = rtop_collector_sample (f->collector, 1.0);
+  g_assert_cmpint (b->status, ==, RTOP_STATUS_OK);
+  g_assert_nonnull (port_of (b, "rxe10")->error);
+  g_assert_null (port_of (b, "rxe2")->error);
+  g_assert_nonnull (rtop_counters_find (port_of (b, "rxe2")->counters, "sent_pkts"));
+  g_assert_true (has_event (b, RTOP_EVENT_COLLECTION_ERROR, "rxe10"));
+
+  LOCKED (f, f->devs[2].stat_errno = 0; f->devs[2].sent += 10);
+  c = rtop_collector_sample (f->collector, 1.0);
+  g_assert_null (port_of (c, "rxe10")->error);
+  /* The rate spans the failed pass too: no restart from a baseline. */
+  g_assert_true (rtop_counters_find (port_of (c, "rxe10")->counters, "sent_pkts")->has_rate);
+  g_assert_true (has_event (c, RTOP_EVENT_COLLECTION_RECOVERED, "rxe10"));
+}
+
+static void
+test_permission_error (Fixture *f, gconstpointer data)
+{
+  g_autoptr(RtopSnapshot) a = NULL;
+  g_autoptr(RtopSnapshot) b = NULL;
+
+  LOCKED (f, f->get_errno = EPERM);
+  a = rtop_collector_sample (f->collector, 1.0);
+  g_assert_cmpint (a->status, ==, RTOP_STATUS_PERMISSION);
+  g_assert_nonnull (strstr (a->status_message, "fake kernel says no"));
+  g_assert_cmpuint (a->devices->len, ==, 0);
+  g_assert_true (has_event (a, RTOP_EVENT_COLLECTION_ERROR, NULL));
+  b = rtop_collector_sample (f->collector, 1.0);
+  g_assert_cmpuint (b->events->len, ==, 0);   /* one event, not a flood */
+}
+
+static void
+test_device_filter (void)
+{
+  const char *only[] = { "rxe0", NULL };
+  g_autoptr(RtopSnapshot) snap = NULL;
+  Fixture f;
+
+  fixture_init (&f, only, TRUE);
+  snap = rtop_collector_sample (f.collector, 1.0);
+  g_assert_cmpuint (snap->devices->len, ==, 1);
+  g_assert_cmpstr (((RtopDevice *) g_ptr_array_index (snap->devices, 0))->name, ==, "rxe0");
+  g_assert_cmpuint (snap->processes->len, ==, 0);
+  tear_down (&f, NULL);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+#define ADD(path, fn) g_test_add ("/collector/pass/" path, Fixture, NULL, set_up, fn, tear_down)
+  ADD ("discovery", test_discovery);
+  ADD ("rates", test_rates_second_pass);
+  ADD ("processes", test_processes);
+  ADD ("device-removed-and-readded", test_device_removed_and_readded);
+  ADD ("port-failure-contained", test_port_failure_is_contained);
+  ADD ("permission-error", test_permission_error);
+#undef ADD
+  g_test_add_func ("/collector/pass/device-filter", test_device_filter);
+  return g_test_run ();
+}
