@@ -45,14 +45,20 @@ gboolean rtop_nl_query (RtopNl *self, guint16 cmd, gboolean dump,
                         guint32 dev_index, guint32 port,
                         RtopNlMsgFunc func, gpointer user_data, GError **error);
 
-/* Reads whatever monitor messages are queued (non-blocking) and calls func
- * for each. Returns FALSE on socket errors; ENOBUFS (overrun) sets *overrun. */
+/* Reads whatever monitor messages are queued (non-blocking; at most a batch
+ * per call, the fd stays readable if more wait) and calls func for each.
+ * Returns FALSE on socket errors or a message func rejected (after
+ * draining); ENOBUFS or a cut datagram (lost events) sets *overrun: the
+ * caller then re-discovers everything. */
 gboolean rtop_nl_read_monitor (RtopNl *self, RtopNlMsgFunc func, gpointer user_data,
                                gboolean *overrun, GError **error);
 
 /* Processes one received datagram of a reply: validates every header,
- * checks seq/portid, turns NLMSG_ERROR (with ext-ack text) into an error,
- * sets *done on NLMSG_DONE or a final ACK.  Exposed for tests and fuzzing. */
+ * skips messages whose seq/portid differ (0 accepts any: events carry 0),
+ * turns NLMSG_ERROR and a failed NLMSG_DONE (with ext-ack text) into an
+ * error, sets *done on NLMSG_DONE, an ACK or an error.  After the first
+ * error, func is no longer called but the end is still detected.
+ * Exposed for tests and fuzzing. */
 gboolean rtop_nl_process_buffer (const void *buf, gsize len, guint32 seq, guint32 portid,
                                  RtopNlMsgFunc func, gpointer user_data,
                                  gboolean *done, GError **error);
