@@ -3,15 +3,19 @@
 # can: it parses, it builds what it should from pinned sources, and its
 # sandbox permissions are exactly the reviewed set (see README, "Packaging").
 #
-# Usage: check-manifest.py MANIFEST.json [--app-id ID]
-#        check-manifest.py MANIFEST.json --self-test
-# --self-test breaks the manifest in known ways and checks that each break
-# is caught, so a checker that accepts everything cannot pass.
+# Usage: check-manifest.py MANIFEST.json [--app-id ID] [--self-test]
+# When flatpak-builder is installed, its own parser reads the manifest too
+# (--show-manifest needs no runtime) and any property or source type it
+# does not know fails the check.  --self-test breaks the manifest in known
+# ways and checks that each break is caught, so a checker that accepts
+# everything cannot pass.
 
 import argparse
 import copy
 import json
 import re
+import shutil
+import subprocess
 import sys
 
 APP_ID = "io.github.rdmatop.Rdmatop"
@@ -122,6 +126,9 @@ def check_manifest(manifest, app_id):
     errors = []
     if not isinstance(manifest, dict):
         return ["the manifest must be a JSON object"]
+    # flatpak-builder spells the id "id" when it prints a manifest.
+    if "id" in manifest and "app-id" not in manifest:
+        manifest = dict(manifest, **{"app-id": manifest["id"]})
     expect = {
         "app-id": app_id,
         "runtime": "org.gnome.Platform",
@@ -136,6 +143,23 @@ def check_manifest(manifest, app_id):
     check_finish_args(manifest.get("finish-args"), errors)
     check_modules(manifest.get("modules"), errors)
     return errors
+
+
+def flatpak_builder_reading(path):
+    """Returns (manifest as flatpak-builder reads it, complaints), or
+    (None, []) when flatpak-builder is not installed."""
+    if not shutil.which("flatpak-builder"):
+        return None, []
+    proc = subprocess.run(["flatpak-builder", "--show-manifest", path],
+                          capture_output=True, text=True, timeout=60)
+    complaints = [ln.strip() for ln in proc.stderr.splitlines()
+                  if "WARNING" in ln or "CRITICAL" in ln or "error" in ln.lower()]
+    if proc.returncode != 0:
+        complaints.append("flatpak-builder --show-manifest exited with %d" % proc.returncode)
+    try:
+        return json.loads(proc.stdout), complaints
+    except ValueError:
+        return None, complaints + ["flatpak-builder printed no manifest"]
 
 
 def mutations():
@@ -206,6 +230,16 @@ def main():
         return 1
 
     errors = check_manifest(manifest, opts.app_id)
+    parsed, complaints = flatpak_builder_reading(opts.manifest)
+    if parsed is None and not complaints:
+        print("ok # SKIP flatpak-builder is not installed: only this script read the manifest")
+    else:
+        errors += ["flatpak-builder: %s" % c for c in complaints]
+        if parsed is not None:
+            errors += ["as flatpak-builder reads it: %s" % e
+                       for e in check_manifest(parsed, opts.app_id)]
+        if not complaints:
+            print("ok - flatpak-builder --show-manifest reads it without complaint")
     for err in errors:
         print("not ok - %s" % err)
     if errors:
