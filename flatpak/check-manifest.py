@@ -13,10 +13,12 @@
 import argparse
 import copy
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 APP_ID = "io.github.rdmatop.Rdmatop"
 
@@ -150,8 +152,10 @@ def flatpak_builder_reading(path):
     (None, []) when flatpak-builder is not installed."""
     if not shutil.which("flatpak-builder"):
         return None, []
-    proc = subprocess.run(["flatpak-builder", "--show-manifest", path],
-                          capture_output=True, text=True, timeout=60)
+    # It leaves a .flatpak-builder state folder in its working directory.
+    with tempfile.TemporaryDirectory(prefix="rdmatop-flatpak-") as scratch:
+        proc = subprocess.run(["flatpak-builder", "--show-manifest", os.path.abspath(path)],
+                              capture_output=True, text=True, timeout=60, cwd=scratch)
     complaints = [ln.strip() for ln in proc.stderr.splitlines()
                   if "WARNING" in ln or "CRITICAL" in ln or "error" in ln.lower()]
     if proc.returncode != 0:
