@@ -401,6 +401,47 @@ test_cache_real_proc (void)
   g_assert_nonnull (rtop_proc_cache_lookup (cache, getpid ()));
 }
 
+/* Random bytes and mangled real lines: an answer, never a crash (the
+ * sanitizer run checks the memory side). */
+static void
+test_parse_random (void)
+{
+  gsize len;
+  g_autofree char *real = read_fixture ("4242", "stat", &len);
+
+  for (guint i = 0; i < 20000; i++)
+    {
+      char buf[512];
+      gsize n = g_test_rand_int_range (0, sizeof buf);
+      RtopProcInfo info = { 0 };
+      g_autofree char *joined = NULL;
+
+      if (i % 2 == 0)
+        {
+          for (gsize j = 0; j < n; j++)
+            buf[j] = (char) g_test_rand_int_range (0, 256);
+        }
+      else
+        {
+          /* A real line with a few bytes flipped and a random cut. */
+          n = MIN (len, (gsize) g_test_rand_int_range (1, len + 1));
+          memcpy (buf, real, n);
+          for (guint k = 0; k < 3; k++)
+            buf[g_test_rand_int_range (0, n)] = " ()-9aZ\0"[g_test_rand_int_range (0, 9)];
+        }
+      if (rtop_proc_parse_stat (buf, n, &info, NULL))
+        {
+          g_assert_nonnull (info.comm);
+          g_assert_true (g_utf8_validate (info.comm, -1, NULL));
+          g_assert_cmpint (info.pid, >, 0);
+        }
+      rtop_proc_info_clear (&info);
+      joined = rtop_proc_parse_cmdline (buf, n);
+      if (joined != NULL)
+        g_assert_true (g_utf8_validate (joined, -1, NULL));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -409,6 +450,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/procfs/parse-stat/weird-comm", test_parse_stat_weird_comm);
   g_test_add_func ("/collector/procfs/parse-stat/garbage", test_parse_stat_garbage);
   g_test_add_func ("/collector/procfs/parse-cmdline", test_parse_cmdline);
+  g_test_add_func ("/collector/procfs/parse-random", test_parse_random);
   g_test_add_func ("/collector/procfs/cache/fixture", test_cache_fixture);
   g_test_add_func ("/collector/procfs/cache/counts-reads", test_cache_counts_reads);
   g_test_add_func ("/collector/procfs/cache/dynamic-and-static", test_cache_dynamic_and_static);

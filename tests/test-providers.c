@@ -197,16 +197,16 @@ row_provider (const RtopProviderRule *rule)
   return rule->source == RTOP_COUNTER_SOURCE_NETDEV ? "rxe" : "unknown";
 }
 
+/* One apply of a port holding only the row's counter, and the checks. */
 static void
-check_row (const RtopProviderRule *rule, RtopCounterSource source, guint64 value)
+check_row_sample (const RtopProviderRule *rule, RtopPort *port, guint64 value, gboolean has_rate)
 {
-  g_autoptr(RtopPort) port = rtop_port_new (1);
-  RtopCounter *counter;
+  RtopCounter *counter = find (port, rule->counter);
 
-  port->netdev = g_strdup ("d0");
-  add (port, rule->counter, source, value, 12.5, TRUE);
+  counter->value = value;
+  counter->has_rate = has_rate;
+  counter->rate = has_rate ? 12.5 : 0;
   rtop_provider_apply (row_provider (rule), port);
-  counter = find (port, rule->counter);
   g_assert_cmpint (counter->klass, ==, rule->klass);
   g_assert_cmpuint (counter->value, ==, value);        /* raw value untouched */
 
@@ -223,8 +223,8 @@ check_row (const RtopProviderRule *rule, RtopCounterSource source, guint64 value
           continue;
         }
       g_assert_cmpuint (metric->value, ==, value * rule->scale);
-      g_assert_true (metric->has_rate);
-      g_assert_cmpfloat_with_epsilon (metric->rate, 12.5 * rule->scale, 1e-9);
+      g_assert_cmpint (metric->has_rate, ==, has_rate);
+      g_assert_cmpfloat_with_epsilon (metric->rate, has_rate ? 12.5 * rule->scale : 0, 1e-9);
       g_assert_nonnull (metric->source);
       if (m != RTOP_METRIC_ERRORS)
         {
@@ -235,6 +235,19 @@ check_row (const RtopProviderRule *rule, RtopCounterSource source, guint64 value
             g_assert_true (g_str_has_prefix (metric->source, "netdev d0 "));
         }
     }
+}
+
+/* A short sequence: the baseline sample (no rate yet), then two with rates. */
+static void
+check_row (const RtopProviderRule *rule, RtopCounterSource source, guint64 value)
+{
+  g_autoptr(RtopPort) port = rtop_port_new (1);
+
+  port->netdev = g_strdup ("d0");
+  add (port, rule->counter, source, value, 0, FALSE);
+  check_row_sample (rule, port, value, FALSE);
+  check_row_sample (rule, port, value + 125, TRUE);
+  check_row_sample (rule, port, value + 250, TRUE);
 }
 
 /* Every row, fed alone, lands in its metric with its scale and class; hw

@@ -179,6 +179,31 @@ test_parse_rate_state (void)
   g_assert_cmpint (rtop_sysfs_parse_state (NULL), ==, -1);
 }
 
+/* Random text into the value parsers: an answer, never a crash. */
+static void
+test_parse_random (void)
+{
+  static const char alphabet[] = "0123456789 \n\t-+.xGb/sec()4XEDR:";
+
+  for (guint i = 0; i < 20000; i++)
+    {
+      char buf[40];
+      gsize n = g_test_rand_int_range (0, sizeof buf);
+      guint64 value;
+      double gbps;
+
+      for (gsize j = 0; j < n; j++)
+        buf[j] = i % 2 ? alphabet[g_test_rand_int_range (0, sizeof alphabet - 1)]
+                       : (char) g_test_rand_int_range (0, 256);
+      if (rtop_sysfs_parse_u64 (buf, n, &value))
+        g_assert_nonnull (memchr (buf, '0' + (int) (value % 10), n));
+      buf[n] = '\0';
+      if (rtop_sysfs_parse_rate (buf, &gbps))
+        g_assert_true (gbps >= 0 && gbps <= 1e6);
+      g_assert_cmpint (rtop_sysfs_parse_state (buf), >=, -1);
+    }
+}
+
 static void
 test_port_info (void)
 {
@@ -519,6 +544,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/collector/sysfs/parse-u64", test_parse_u64);
   g_test_add_func ("/collector/sysfs/parse-rate-state", test_parse_rate_state);
+  g_test_add_func ("/collector/sysfs/parse-random", test_parse_random);
   g_test_add_func ("/collector/sysfs/port-info", test_port_info);
   g_test_add_func ("/collector/sysfs/port-info-garbage", test_port_info_garbage);
   g_test_add_func ("/collector/sysfs/driver-and-paths", test_driver_and_paths);
