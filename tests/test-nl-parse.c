@@ -810,6 +810,14 @@ test_buffer_error_ext_ack (void)
   g_assert_null (strstr (error->message, "()"));
   g_clear_error (&error);
 
+  /* An errno no kernel sends: reported as a bad message, not looked up. */
+  nlh = nl_test_error (buf.bytes, SEQ, PORTID, 123456, NULL);
+  g_assert_false (rtop_nl_process_buffer (buf.bytes, nlh->nlmsg_len, SEQ, PORTID,
+                                          NULL, NULL, &done, &error));
+  g_assert_error (error, RTOP_ERROR, RTOP_ERROR_KERNEL);
+  g_assert_nonnull (strstr (error->message, g_strerror (EBADMSG)));
+  g_clear_error (&error);
+
   /* An error too short to hold struct nlmsgerr. */
   nlh = nl_test_error (buf.bytes, SEQ, PORTID, EINVAL, NULL);
   nlh->nlmsg_len = NLMSG_HDRLEN + 2;

@@ -29,6 +29,10 @@
  * events cannot keep the caller's main loop busy; the rest waits for the next
  * call (the fd stays readable). */
 #define MONITOR_BATCH 256
+/* The kernel's errno values end here (include/linux/err.h); anything larger
+ * in an error message is garbage, and g_strerror() would cache a string for
+ * every distinct unknown number. */
+#define MAX_ERRNO 4095
 
 struct _RtopNl {
   int fd;
@@ -268,7 +272,7 @@ handle_error_msg (const struct nlmsghdr *nlh, gboolean *done, GError **error)
     return kernel_error (error, EBADMSG, NULL);
   if (err->error == 0)
     return TRUE;                      /* the ACK that ends a non-dump reply */
-  if (err->error > 0 || err->error == G_MININT)
+  if (err->error > 0 || err->error < -MAX_ERRNO)
     return kernel_error (error, EBADMSG, NULL);
   /* Without NETLINK_CAP_ACK the error echoes our whole request first. */
   if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
@@ -287,7 +291,7 @@ handle_done_msg (const struct nlmsghdr *nlh, gboolean *done, GError **error)
     memcpy (&status, mnl_nlmsg_get_payload (nlh), sizeof status);
   if (status >= 0)
     return TRUE;
-  if (status == G_MININT32)
+  if (status < -MAX_ERRNO)
     return kernel_error (error, EBADMSG, NULL);
   return kernel_error (error, -status, find_ext_ack (nlh, sizeof status));
 }
@@ -394,6 +398,7 @@ typedef enum {
   RECV_EMPTY,        /* non-blocking socket, nothing queued */
   RECV_TRUNCATED,    /* the datagram was larger than our buffer and is lost */
   RECV_OVERRUN,      /* ENOBUFS: the kernel dropped messages for us */
+  RECV_FOREIGN,      /* not from the kernel: another process wrote to us */
   RECV_TIMEOUT,
   RECV_ERROR,
 } RecvStatus;
@@ -420,6 +425,10 @@ recv_datagram (RtopNl *self, int flags, gsize *len, int *errsv)
     return errno == ENOBUFS ? RECV_OVERRUN : RECV_ERROR;
   if (msg.msg_flags & MSG_TRUNC)
     return RECV_TRUNCATED;
+  /* Only the kernel (port id 0) answers; a privileged process could send
+   * to our port id too.  (The tests' socketpair has no netlink address.) */
+  if (msg.msg_namelen >= sizeof addr && addr.nl_family == AF_NETLINK && addr.nl_pid != 0)
+    return RECV_FOREIGN;
   return RECV_OK;
 }
 
@@ -515,12 +524,12 @@ receive_reply (RtopNl *self, guint32 seq, RtopNlMsgFunc func, gpointer user_data
       if (status == RECV_OK)
         process_datagram (self->buf, len, seq, self->portid, first ? NULL : func, user_data,
                           &done, &n_ours, first ? NULL : &first);
-      else if (first == NULL)
+      else if (first == NULL && status != RECV_FOREIGN)
         set_recv_error (self, status, errsv, &first);
 
       if (status == RECV_TIMEOUT || status == RECV_ERROR)
         break;
-      if (n_ours > 0 || status != RECV_OK)
+      if (n_ours > 0 || status == RECV_TRUNCATED || status == RECV_OVERRUN)
         deadline = deadline_from_now (self);
       else if (g_get_monotonic_time () > deadline)
         {
@@ -580,6 +589,8 @@ rtop_nl_read_monitor (RtopNl *self, RtopNlMsgFunc func, gpointer user_data,
 
       if (status == RECV_EMPTY)
         break;
+      if (status == RECV_FOREIGN)
+        continue;
       if (status == RECV_OVERRUN || status == RECV_TRUNCATED)
         {
           /* Events were lost: the caller has to look at everything again. */
