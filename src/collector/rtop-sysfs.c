@@ -311,12 +311,12 @@ compare_names (gconstpointer a, gconstpointer b)
 
 /* Sorted names of the directory's candidate entries, at most the cap. */
 static GPtrArray *
-list_names (DIR *dir)
+list_names (DIR *dir, guint max_files)
 {
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
   struct dirent *entry;
 
-  while ((entry = readdir (dir)) != NULL && names->len < RTOP_COUNTER_DIR_MAX_FILES)
+  while ((entry = readdir (dir)) != NULL && names->len < max_files)
     {
       if (entry->d_type != DT_REG && entry->d_type != DT_UNKNOWN)
         continue;
@@ -338,6 +338,13 @@ set_open_error (GError **error, int errsv, const char *path)
 
 RtopCounterDir *
 rtop_counter_dir_open (const char *path, RtopCounterSource source, GError **error)
+{
+  return rtop_counter_dir_open_max (path, source, RTOP_COUNTER_DIR_MAX_FILES, error);
+}
+
+RtopCounterDir *
+rtop_counter_dir_open_max (const char *path, RtopCounterSource source, guint max_files,
+                           GError **error)
 {
   g_autoptr(GPtrArray) names = NULL;
   RtopCounterDir *self;
@@ -365,7 +372,7 @@ rtop_counter_dir_open (const char *path, RtopCounterSource source, GError **erro
       return NULL;
     }
 
-  names = list_names (dir);
+  names = list_names (dir, max_files);
   self = g_new0 (RtopCounterDir, 1);
   self->path = g_strdup (path);
   self->source = source;

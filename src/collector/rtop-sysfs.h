@@ -55,6 +55,10 @@ char *rtop_sysfs_read_driver (const char *root, const char *dev);
 /* Most counter files one RtopCounterDir keeps open; the rest are ignored. */
 #define RTOP_COUNTER_DIR_MAX_FILES 4096
 
+/* rtop_counter_dir_open() with another cap on the number of files. */
+RtopCounterDir *rtop_counter_dir_open_max (const char *path, RtopCounterSource source,
+                                           guint max_files, GError **error);
+
 /* Parses one sysfs counter value: decimal u64, surrounding whitespace
  * allowed.  FALSE for empty, non-numeric, negative or overflowing text. */
 gboolean rtop_sysfs_parse_u64 (const char *text, gsize len, guint64 *out);
