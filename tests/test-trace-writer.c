@@ -483,7 +483,7 @@ test_csv (void)
   g_assert_cmpstr (row[4], ==, "1");
   g_assert_cmpuint (g_ascii_strtoull (row[tx_col], NULL, 10), >, 0);
   g_assert_cmpstr (row[rdma_col], ==, "");
-  g_assert_cmpstr (row[6], ==, "ACTIVE");
+  g_assert_cmpstr (row[7], ==, "ACTIVE");
 }
 
 int

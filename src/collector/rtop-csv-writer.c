@@ -15,7 +15,7 @@ struct _RtopCsvWriter {
 /* The fixed columns before the metric columns. */
 static const char * const fixed_columns[] = {
   "monotonic_us", "time_s", "realtime_utc", "device", "port", "provider",
-  "state", "link_gbps",
+  "netdev", "state", "link_gbps",
 };
 
 static char *csv_header;
@@ -112,6 +112,7 @@ append_row (RtopCsvWriter *self, const RtopSnapshot *snapshot,
   g_snprintf (port_text, sizeof port_text, "%u", port->index);
   append_field (out, port_text);
   append_field (out, dev->provider);
+  append_field (out, port->netdev);
   append_field (out, rtop_port_state_to_string (port->state));
   g_string_append_c (out, ',');
   if (port->rate_gbps > 0)

@@ -1,7 +1,7 @@
 /* rtop-csv-writer.h: turns snapshots into CSV (RFC 4180) text.  No I/O.
  *
  * Header row, then one row per port per interval:
- *   monotonic_us,time_s,realtime_utc,device,port,provider,state,link_gbps,
+ *   monotonic_us,time_s,realtime_utc,device,port,provider,netdev,state,link_gbps,
  *   tx_bytes,rx_bytes,tx_packets,...   (every canonical metric, by its
  *                                       rtop_metric_id_to_string() name)
  * monotonic_us is g_get_monotonic_time() of the pass, time_s the seconds

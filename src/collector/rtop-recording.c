@@ -901,7 +901,7 @@ add_port (TraceReader *r, RtopSnapshot *snap, PortState *p)
       m->present = TRUE;
       m->has_rate = TRUE;
       m->rate = p->group_sum[i] / r->group_count / r->counters[i].scale;
-      m->value = p->total[i] > 0 ? (guint64) llround (p->total[i]) : 0;
+      m->value = p->total[i] > 0 ? (guint64) (p->total[i] + 0.5) : 0;
       p->group_sum[i] = 0;
     }
   g_ptr_array_add (dev->ports, port);
@@ -1133,7 +1133,7 @@ out:
 
 /* CSV reading ------------------------------------------------------------- */
 
-#define CSV_FIXED_COLUMNS 8
+#define CSV_FIXED_COLUMNS 9
 #define CSV_COLUMNS (CSV_FIXED_COLUMNS + RTOP_METRIC_N)
 
 /* Splits one RFC 4180 line into exactly CSV_COLUMNS fields. */
@@ -1239,9 +1239,11 @@ csv_row (RtopSnapshot *snap, GPtrArray *f, GHashTable *prevs)
   if (rtop_device_find_port (dev, (guint32) port_index) != NULL || dev->ports->len >= MAX_PORTS)
     return FALSE;
   port = rtop_port_new ((guint32) port_index);
-  port->state = state_from_string (g_ptr_array_index (f, 6));
-  if (((char *) g_ptr_array_index (f, 7))[0] != '\0')
-    link = g_ascii_strtod (g_ptr_array_index (f, 7), NULL);
+  if (((char *) g_ptr_array_index (f, 6))[0] != '\0')
+    port->netdev = g_strdup (g_ptr_array_index (f, 6));
+  port->state = state_from_string (g_ptr_array_index (f, 7));
+  if (((char *) g_ptr_array_index (f, 8))[0] != '\0')
+    link = g_ascii_strtod (g_ptr_array_index (f, 8), NULL);
   port->rate_gbps = isfinite (link) && link > 0 ? link : 0;
   port->read_time_us = mono;
   g_ptr_array_add (dev->ports, port);
