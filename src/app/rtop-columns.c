@@ -1,0 +1,198 @@
+/* rtop-columns.c */
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "rtop-columns.h"
+#include "rtop-snapshot.h"
+
+#define HANDLER_KEY "rtop-updated-handler"
+#define ITEM_KEY "rtop-bound-item"
+
+static void
+refresh_label (GtkLabel *label, const RtopColumnDef *def, gpointer item)
+{
+  g_autofree char *text = def->text (item);
+  const char *old_class = g_object_get_data (G_OBJECT (label), "rtop-css");
+  const char *css = def->css ? def->css (item) : NULL;
+
+  if (g_strcmp0 (gtk_label_get_label (label), text) != 0)
+    gtk_label_set_label (label, text);
+  if (g_strcmp0 (old_class, css) != 0)
+    {
+      if (old_class)
+        gtk_widget_remove_css_class (GTK_WIDGET (label), old_class);
+      if (css)
+        gtk_widget_add_css_class (GTK_WIDGET (label), css);
+      /* The class names are static strings from the tables. */
+      g_object_set_data (G_OBJECT (label), "rtop-css", (gpointer) css);
+    }
+}
+
+static void
+item_updated_cb (gpointer item, GtkWidget *cell)
+{
+  const RtopColumnDef *def = g_object_get_data (G_OBJECT (cell), "rtop-def");
+
+  if (def->bind)
+    def->bind (cell, item);
+  else
+    refresh_label (GTK_LABEL (cell), def, item);
+}
+
+static void
+setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, const RtopColumnDef *def)
+{
+  GtkWidget *cell;
+
+  if (def->setup)
+    cell = def->setup ();
+  else
+    {
+      cell = gtk_label_new (NULL);
+      gtk_label_set_xalign (GTK_LABEL (cell), def->numeric ? 1 : 0);
+      gtk_label_set_ellipsize (GTK_LABEL (cell), def->numeric ? PANGO_ELLIPSIZE_NONE
+                                                              : PANGO_ELLIPSIZE_END);
+      if (def->numeric)
+        gtk_widget_add_css_class (cell, "numeric");
+    }
+  g_object_set_data (G_OBJECT (cell), "rtop-def", (gpointer) def);
+  gtk_list_item_set_child (list_item, cell);
+}
+
+static void
+bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, const RtopColumnDef *def)
+{
+  GtkWidget *cell = gtk_list_item_get_child (list_item);
+  gpointer item = gtk_list_item_get_item (list_item);
+  gulong id;
+
+  item_updated_cb (item, cell);
+  id = g_signal_connect_object (item, "updated", G_CALLBACK (item_updated_cb), cell, 0);
+  g_object_set_data (G_OBJECT (cell), HANDLER_KEY, GSIZE_TO_POINTER (id));
+  g_object_set_data (G_OBJECT (cell), ITEM_KEY, item);
+}
+
+static void
+unbind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, const RtopColumnDef *def)
+{
+  GtkWidget *cell = gtk_list_item_get_child (list_item);
+  gulong id = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (cell), HANDLER_KEY));
+  gpointer item = g_object_get_data (G_OBJECT (cell), ITEM_KEY);
+
+  if (id != 0 && item != NULL)
+    g_signal_handler_disconnect (item, id);
+  g_object_set_data (G_OBJECT (cell), HANDLER_KEY, NULL);
+  g_object_set_data (G_OBJECT (cell), ITEM_KEY, NULL);
+  if (def->bind)
+    def->bind (cell, NULL);
+}
+
+static int
+compare_cb (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  const RtopColumnDef *def = user_data;
+
+  if (def->number)
+    {
+      double x = def->number ((gpointer) a), y = def->number ((gpointer) b);
+
+      /* Rows without a value sort before every value. */
+      if (isnan (x) || isnan (y))
+        return isnan (x) && isnan (y) ? 0 : isnan (x) ? -1 : 1;
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+  if (def->string)
+    {
+      const char *x = def->string ((gpointer) a), *y = def->string ((gpointer) b);
+
+      return rtop_natural_compare (x ? x : "", y ? y : "");
+    }
+  return 0;
+}
+
+static GtkColumnViewColumn *
+column_new (const RtopColumnDef *def)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *column;
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cb), (gpointer) def);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cb), (gpointer) def);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cb), (gpointer) def);
+  column = gtk_column_view_column_new (_(def->title), factory);
+  if (def->number || def->string)
+    {
+      g_autoptr(GtkSorter) sorter = GTK_SORTER (gtk_custom_sorter_new (compare_cb, (gpointer) def, NULL));
+
+      gtk_column_view_column_set_sorter (column, sorter);
+    }
+  gtk_column_view_column_set_expand (column, def->expand);
+  gtk_column_view_column_set_resizable (column, TRUE);
+  if (def->fixed_width > 0)
+    gtk_column_view_column_set_fixed_width (column, def->fixed_width);
+  g_object_set_data (G_OBJECT (column), "rtop-def", (gpointer) def);
+  return column;
+}
+
+void
+rtop_column_view_add_columns (GtkColumnView *view, const RtopColumnDef *defs, guint n_defs)
+{
+  for (guint i = 0; i < n_defs; i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = column_new (&defs[i]);
+
+      gtk_column_view_append_column (view, column);
+    }
+}
+
+void
+rtop_column_view_resort (GtkColumnView *view)
+{
+  GListModel *columns = gtk_column_view_get_columns (view);
+  guint n = g_list_model_get_n_items (columns);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      GtkSorter *sorter = gtk_column_view_column_get_sorter (column);
+
+      if (sorter)
+        gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+    }
+}
+
+void
+rtop_column_view_sort_by (GtkColumnView *view, const char *id, GtkSortType order)
+{
+  GListModel *columns = gtk_column_view_get_columns (view);
+  guint n = g_list_model_get_n_items (columns);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      const RtopColumnDef *def = g_object_get_data (G_OBJECT (column), "rtop-def");
+
+      if (def && g_strcmp0 (def->id, id) == 0)
+        gtk_column_view_sort_by_column (view, column, order);
+    }
+}
+
+char *
+rtop_column_defs_row_text (const RtopColumnDef *defs, guint n_defs, gpointer item)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < n_defs; i++)
+    {
+      g_autofree char *text = defs[i].text ? defs[i].text (item) : NULL;
+
+      if (defs[i].text == NULL)
+        continue;
+      if (out->len > 0)
+        g_string_append_c (out, '\t');
+      g_string_append_printf (out, "%s=%s", defs[i].id, text ? text : "");
+    }
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,44 @@
+/* rtop-columns.h: GtkColumnView columns described by tables.
+ *
+ * Each view lists its columns as RtopColumnDef rows: a title, how to get the
+ * cell text from an item, how to sort, and an optional CSS class.  Items
+ * emit "updated" when their values change; bound cells refresh then. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+typedef char *(*RtopCellTextFunc) (gpointer item);
+typedef double (*RtopCellNumberFunc) (gpointer item);
+typedef const char *(*RtopCellStringFunc) (gpointer item);
+/* A CSS class for the cell (NULL for none). */
+typedef const char *(*RtopCellClassFunc) (gpointer item);
+/* A widget cell (e.g. a graph): create, and bind to an item. */
+typedef GtkWidget *(*RtopCellSetupFunc) (void);
+typedef void (*RtopCellBindFunc) (GtkWidget *cell, gpointer item);
+
+typedef struct {
+  const char *id;              /* stable id (for tests and saved sort) */
+  const char *title;           /* N_() marked; translated when the column is built */
+  const char *tooltip;         /* N_() or NULL */
+  RtopCellTextFunc text;       /* label cells */
+  RtopCellNumberFunc number;   /* numeric sort key (NAN sorts first) */
+  RtopCellStringFunc string;   /* natural-order sort key when number is NULL */
+  RtopCellClassFunc css;
+  RtopCellSetupFunc setup;     /* widget cells instead of text */
+  RtopCellBindFunc bind;
+  gboolean numeric;            /* right-aligned, tabular figures */
+  gboolean expand;
+  int fixed_width;             /* 0: natural */
+} RtopColumnDef;
+
+void rtop_column_view_add_columns (GtkColumnView *view, const RtopColumnDef *defs, guint n_defs);
+/* Values changed in place: re-sort by the current sort column. */
+void rtop_column_view_resort (GtkColumnView *view);
+/* Sort by the column with this id (ascending or descending). */
+void rtop_column_view_sort_by (GtkColumnView *view, const char *id, GtkSortType order);
+/* The texts a row shows, in column order, tab-separated (for --dump). */
+char *rtop_column_defs_row_text (const RtopColumnDef *defs, guint n_defs, gpointer item);
+
+G_END_DECLS

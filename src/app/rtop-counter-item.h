@@ -1,0 +1,33 @@
+/* rtop-counter-item.h: one row of a port's counters table. */
+#pragma once
+
+#include <glib-object.h>
+#include "rtop-snapshot.h"
+
+G_BEGIN_DECLS
+
+/* How long a counter stays marked as rising after it last increased. */
+#define RTOP_COUNTER_RISING_HOLD_US (10 * G_USEC_PER_SEC)
+
+#define RTOP_TYPE_COUNTER_ITEM (rtop_counter_item_get_type ())
+G_DECLARE_FINAL_TYPE (RtopCounterItem, rtop_counter_item, RTOP, COUNTER_ITEM, GObject)
+
+RtopCounterItem *rtop_counter_item_new (const char *name, gboolean device_level);
+/* Takes the newest values; now_us is the snapshot's monotonic time.  Emits "updated". */
+void rtop_counter_item_update (RtopCounterItem *self, const RtopCounter *counter, gint64 now_us);
+/* The counter was not in this pass (driver stopped reporting it). */
+void rtop_counter_item_set_missing (RtopCounterItem *self);
+
+const char *rtop_counter_item_get_name (RtopCounterItem *self);
+gboolean rtop_counter_item_get_device_level (RtopCounterItem *self);
+guint64 rtop_counter_item_get_value (RtopCounterItem *self);
+guint64 rtop_counter_item_get_delta (RtopCounterItem *self);
+double rtop_counter_item_get_rate (RtopCounterItem *self);    /* NAN without a rate */
+RtopCounterClass rtop_counter_item_get_class (RtopCounterItem *self);
+RtopCounterSource rtop_counter_item_get_source (RtopCounterItem *self);
+gboolean rtop_counter_item_get_present (RtopCounterItem *self);
+/* An error, drop or retransmit counter that increased recently. */
+gboolean rtop_counter_item_get_rising (RtopCounterItem *self);
+gboolean rtop_counter_class_is_problem (RtopCounterClass klass);
+
+G_END_DECLS

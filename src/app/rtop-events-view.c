@@ -1,0 +1,272 @@
+/* rtop-events-view.c */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rtop-columns.h"
+#include "rtop-event-item.h"
+#include "rtop-events-view.h"
+#include "rtop-format.h"
+
+struct _RtopEventsView {
+  GtkBox parent_instance;
+
+  RtopHistory *history;
+  GtkFilterListModel *filtered;
+  GtkSortListModel *sorted;
+  GtkCustomFilter *filter;
+  GtkStringList *devices;      /* "All devices", then names */
+  RtopSeverity min_severity;
+  char *device;                /* NULL: all */
+
+  GtkDropDown *severity_dropdown;
+  GtkDropDown *device_dropdown;
+  GtkLabel *count_label;
+  GtkStack *stack;
+  GtkColumnView *view;
+};
+
+G_DEFINE_FINAL_TYPE (RtopEventsView, rtop_events_view, GTK_TYPE_BOX)
+
+static const RtopEvent *
+ev (gpointer item)
+{
+  return rtop_event_item_get_event (item);
+}
+
+static char *
+time_text (gpointer item)
+{
+  return rtop_format_time (ev (item)->realtime_us, TRUE);
+}
+
+static double
+time_key (gpointer item)
+{
+  return (double) ev (item)->realtime_us;
+}
+
+static char *
+where_text (gpointer item)
+{
+  const char *loc = rtop_event_item_get_location (item);
+
+  return g_strdup (*loc ? loc : _("all devices"));
+}
+
+static const char *
+where_key (gpointer item)
+{
+  return rtop_event_item_get_location (item);
+}
+
+static char *
+severity_text (gpointer item)
+{
+  return g_strdup_printf ("● %s", rtop_severity_to_label (ev (item)->severity));
+}
+
+static double
+severity_key (gpointer item)
+{
+  return ev (item)->severity;
+}
+
+static const char *
+severity_css (gpointer item)
+{
+  return rtop_severity_to_string (ev (item)->severity);
+}
+
+static char *
+message_text (gpointer item)
+{
+  return g_strdup (ev (item)->message ? ev (item)->message : "");
+}
+
+static const char *
+message_key (gpointer item)
+{
+  return ev (item)->message;
+}
+
+static const RtopColumnDef event_columns[] = {
+  { "time", N_("Time"), NULL, time_text, time_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "where", N_("Device/Port"), NULL, where_text, NULL, where_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
+  { "severity", N_("Severity"), NULL, severity_text, severity_key, NULL, severity_css, NULL, NULL, FALSE, FALSE, 0 },
+  { "message", N_("What happened"), NULL, message_text, NULL, message_key, NULL, NULL, NULL, FALSE, TRUE, 0 },
+};
+
+static gboolean
+filter_func (gpointer item, gpointer user_data)
+{
+  RtopEventsView *self = user_data;
+  const RtopEvent *e = ev (item);
+
+  if (e->severity < self->min_severity)
+    return FALSE;
+  return self->device == NULL || g_strcmp0 (e->device, self->device) == 0;
+}
+
+static void
+update_count (RtopEventsView *self)
+{
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
+  guint total = self->history ? g_list_model_get_n_items (rtop_history_get_events (self->history)) : 0;
+  g_autofree char *text = NULL;
+
+  /* Translators: "3 of 12 events (the log keeps the newest 10000)" */
+  text = g_strdup_printf (ngettext ("%u of %u event (the log keeps the newest %u)",
+                                    "%u of %u events (the log keeps the newest %u)", total),
+                          shown, total, RTOP_HISTORY_MAX_EVENTS);
+  gtk_label_set_label (self->count_label, text);
+  gtk_stack_set_visible_child_name (self->stack, shown > 0 ? "list" : "none");
+}
+
+void
+rtop_events_view_set_min_severity (RtopEventsView *self, RtopSeverity severity)
+{
+  self->min_severity = severity;
+  if (gtk_drop_down_get_selected (self->severity_dropdown) != (guint) severity)
+    gtk_drop_down_set_selected (self->severity_dropdown, severity);
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  update_count (self);
+}
+
+void
+rtop_events_view_set_device (RtopEventsView *self, const char *device)
+{
+  g_free (self->device);
+  self->device = g_strdup (device);
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  update_count (self);
+}
+
+static void
+severity_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, RtopEventsView *self)
+{
+  guint i = gtk_drop_down_get_selected (dropdown);
+
+  if (i <= RTOP_SEVERITY_ERROR && i != (guint) self->min_severity)
+    rtop_events_view_set_min_severity (self, i);
+}
+
+static void
+device_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, RtopEventsView *self)
+{
+  guint i = gtk_drop_down_get_selected (dropdown);
+  const char *name = i > 0 && i != GTK_INVALID_LIST_POSITION
+                     ? gtk_string_list_get_string (self->devices, i) : NULL;
+
+  if (g_strcmp0 (name, self->device) != 0)
+    rtop_events_view_set_device (self, name);
+}
+
+static void
+devices_changed_cb (RtopEventsView *self)
+{
+  const char * const *names = rtop_history_get_device_names (self->history);
+  guint old = g_list_model_get_n_items (G_LIST_MODEL (self->devices));
+  g_autofree char *keep = g_strdup (self->device);
+
+  /* Replacing the list resets the selection: put the chosen device back. */
+  gtk_string_list_splice (self->devices, 1, old - 1, names);
+  for (guint i = 1; keep && names[i - 1]; i++)
+    if (g_str_equal (names[i - 1], keep))
+      gtk_drop_down_set_selected (self->device_dropdown, i);
+}
+
+void
+rtop_events_view_set_history (RtopEventsView *self, RtopHistory *history)
+{
+  g_return_if_fail (self->history == NULL);
+
+  self->history = g_object_ref (history);
+  gtk_filter_list_model_set_model (self->filtered, rtop_history_get_events (history));
+  g_signal_connect_object (history, "devices-changed", G_CALLBACK (devices_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (history, "updated", G_CALLBACK (update_count), self,
+                           G_CONNECT_SWAPPED);
+  devices_changed_cb (self);
+  update_count (self);
+}
+
+GListModel *
+rtop_events_view_get_model (RtopEventsView *self)
+{
+  return G_LIST_MODEL (self->sorted);
+}
+
+void
+rtop_events_view_focus (RtopEventsView *self)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self->severity_dropdown));
+}
+
+static void
+rtop_events_view_dispose (GObject *object)
+{
+  RtopEventsView *self = RTOP_EVENTS_VIEW (object);
+
+  g_clear_object (&self->history);
+  G_OBJECT_CLASS (rtop_events_view_parent_class)->dispose (object);
+}
+
+static void
+rtop_events_view_finalize (GObject *object)
+{
+  RtopEventsView *self = RTOP_EVENTS_VIEW (object);
+
+  g_clear_object (&self->filtered);
+  g_clear_object (&self->sorted);
+  g_clear_object (&self->devices);
+  g_free (self->device);
+  G_OBJECT_CLASS (rtop_events_view_parent_class)->finalize (object);
+}
+
+static void
+rtop_events_view_class_init (RtopEventsViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rtop_events_view_dispose;
+  object_class->finalize = rtop_events_view_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-events-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, RtopEventsView, severity_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, RtopEventsView, device_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, RtopEventsView, count_label);
+  gtk_widget_class_bind_template_child (widget_class, RtopEventsView, stack);
+  gtk_widget_class_bind_template_child (widget_class, RtopEventsView, view);
+  gtk_widget_class_set_css_name (widget_class, "rtopevents");
+}
+
+static void
+rtop_events_view_init (RtopEventsView *self)
+{
+  const char *all[] = { _("All devices"), NULL };
+  GtkNoSelection *selection;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  rtop_column_view_add_columns (self->view, event_columns, G_N_ELEMENTS (event_columns));
+  self->filter = gtk_custom_filter_new (filter_func, self, NULL);
+  self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (self->filter));
+  self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filtered)),
+                                          g_object_ref (gtk_column_view_get_sorter (self->view)));
+  selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
+  gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (selection));
+  g_object_unref (selection);
+
+  self->devices = gtk_string_list_new (all);
+  gtk_drop_down_set_model (self->device_dropdown, G_LIST_MODEL (self->devices));
+  g_signal_connect (self->severity_dropdown, "notify::selected", G_CALLBACK (severity_selected_cb), self);
+  g_signal_connect (self->device_dropdown, "notify::selected", G_CALLBACK (device_selected_cb), self);
+  g_signal_connect_swapped (self->sorted, "items-changed", G_CALLBACK (update_count), self);
+}
+
+GtkWidget *
+rtop_events_view_new (void)
+{
+  return g_object_new (RTOP_TYPE_EVENTS_VIEW, NULL);
+}

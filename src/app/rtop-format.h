@@ -1,0 +1,32 @@
+/* rtop-format.h: how numbers are shown to people (one place for units). */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  RTOP_UNIT_BITS_PER_S,     /* b/s, Kb/s, Mb/s, Gb/s, Tb/s (SI) */
+  RTOP_UNIT_BYTES_PER_S,    /* B/s, kB/s, MB/s, GB/s (SI) */
+  RTOP_UNIT_PACKETS_PER_S,  /* pkt/s, Kpkt/s, Mpkt/s */
+  RTOP_UNIT_EVENTS_PER_S,   /* /s, K/s, M/s */
+  RTOP_UNIT_N
+} RtopUnit;
+
+/* "12.3 Gb/s"; "—" for NAN (no value yet). */
+char *rtop_format_rate (double value, RtopUnit unit);
+/* Same scaled to a fixed multiplier, for axis labels that share one. */
+double rtop_unit_scale_for (double max_value, const char **prefix);
+const char *rtop_unit_suffix (RtopUnit unit);
+/* 1, 2, 5 x 10^k step so that max/step gives about n_ticks ticks. */
+double rtop_nice_step (double max_value, guint n_ticks);
+/* Counter values with thin-space digit groups: "1 234 567". */
+char *rtop_format_count (guint64 value);
+char *rtop_format_bytes (guint64 bytes);
+/* Gbps with 2 significant decimals, "—" when NAN. */
+char *rtop_format_gbps (double bits_per_s);
+char *rtop_format_percent (double fraction);
+/* Local wall-clock time "14:03:22" (with date when not today). */
+char *rtop_format_time (gint64 realtime_us, gboolean with_ms);
+
+G_END_DECLS

@@ -1,0 +1,687 @@
+/* rtop-graph.c */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "rtop-graph.h"
+
+typedef struct {
+  guint channel;
+  char *label;
+  char *color_name;
+} Channel;
+
+struct _RtopGraph {
+  GtkWidget parent_instance;
+
+  RtopSeries *series;
+  gulong changed_id;
+  Channel channels[RTOP_GRAPH_MAX_CHANNELS];
+  guint n_channels;
+  RtopUnit unit;
+  double window_s;
+  gboolean compact;
+
+  double hover_x;                /* < 0: no pointer */
+  graphene_rect_t plot;          /* plot area of the last frame */
+  gint64 frame_start, frame_end; /* time range of the last frame */
+
+  double *mins, *maxs;           /* [RTOP_GRAPH_MAX_CHANNELS * buf_columns] */
+  guint buf_columns;
+  RtopGraphFrameStats stats;
+};
+
+G_DEFINE_FINAL_TYPE (RtopGraph, rtop_graph, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_WINDOW_SECONDS,
+  PROP_COMPACT,
+  PROP_UNIT,
+  N_PROPS
+};
+static GParamSpec *props[N_PROPS];
+
+/* Fallbacks when the theme's CSS does not define our colours (GNOME palette). */
+static const struct {
+  const char *name;
+  GdkRGBA rgba;
+} fallback_colors[] = {
+  { "rtop_tx_color", { 0.21, 0.52, 0.89, 1 } },
+  { "rtop_rx_color", { 0.90, 0.38, 0.00, 1 } },
+  { "rtop_read_color", { 0.15, 0.64, 0.41, 1 } },
+  { "rtop_write_color", { 0.57, 0.25, 0.67, 1 } },
+  { "rtop_retrans_color", { 0.90, 0.65, 0.04, 1 } },
+  { "rtop_drop_color", { 0.75, 0.38, 0.16, 1 } },
+  { "rtop_error_color", { 0.88, 0.11, 0.14, 1 } },
+};
+
+static void
+lookup_color (GtkWidget *widget, const char *name, GdkRGBA *out)
+{
+  GtkStyleContext *ctx = gtk_widget_get_style_context (widget);
+
+  if (name && gtk_style_context_lookup_color (ctx, name, out))
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (fallback_colors); i++)
+    if (g_strcmp0 (fallback_colors[i].name, name) == 0)
+      {
+        *out = fallback_colors[i].rgba;
+        return;
+      }
+  gtk_style_context_get_color (ctx, out);
+}
+
+static void
+series_changed_cb (RtopGraph *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+rtop_graph_set_series (RtopGraph *self, RtopSeries *series)
+{
+  g_return_if_fail (RTOP_IS_GRAPH (self));
+
+  if (self->series == series)
+    return;
+  if (self->series)
+    g_clear_signal_handler (&self->changed_id, self->series);
+  g_set_object (&self->series, series);
+  if (series)
+    self->changed_id = g_signal_connect_object (series, "changed",
+                                                G_CALLBACK (series_changed_cb),
+                                                self, G_CONNECT_SWAPPED);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+RtopSeries *
+rtop_graph_get_series (RtopGraph *self)
+{
+  return self->series;
+}
+
+void
+rtop_graph_add_channel (RtopGraph *self, guint channel, const char *label,
+                        const char *color_name)
+{
+  Channel *c;
+
+  g_return_if_fail (RTOP_IS_GRAPH (self));
+  g_return_if_fail (self->n_channels < RTOP_GRAPH_MAX_CHANNELS);
+
+  c = &self->channels[self->n_channels++];
+  c->channel = channel;
+  c->label = g_strdup (label);
+  c->color_name = g_strdup (color_name);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+rtop_graph_clear_channels (RtopGraph *self)
+{
+  for (guint i = 0; i < self->n_channels; i++)
+    {
+      g_clear_pointer (&self->channels[i].label, g_free);
+      g_clear_pointer (&self->channels[i].color_name, g_free);
+    }
+  self->n_channels = 0;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+rtop_graph_set_unit (RtopGraph *self, RtopUnit unit)
+{
+  g_return_if_fail (unit < RTOP_UNIT_N);
+
+  if (self->unit == unit)
+    return;
+  self->unit = unit;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_UNIT]);
+}
+
+void
+rtop_graph_set_window (RtopGraph *self, double seconds)
+{
+  seconds = CLAMP (seconds, 1, RTOP_SERIES_SPAN_S);
+  if (self->window_s == seconds)
+    return;
+  self->window_s = seconds;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_WINDOW_SECONDS]);
+}
+
+double
+rtop_graph_get_window (RtopGraph *self)
+{
+  return self->window_s;
+}
+
+void
+rtop_graph_set_compact (RtopGraph *self, gboolean compact)
+{
+  compact = !!compact;
+  if (self->compact == compact)
+    return;
+  self->compact = compact;
+  if (compact)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "compact");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "compact");
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_COMPACT]);
+}
+
+void
+rtop_graph_get_frame_stats (RtopGraph *self, RtopGraphFrameStats *stats)
+{
+  *stats = self->stats;
+}
+
+/* ---- drawing ---------------------------------------------------------- */
+
+static void
+ensure_buffers (RtopGraph *self, guint columns)
+{
+  if (columns <= self->buf_columns)
+    return;
+  self->buf_columns = columns;
+  self->mins = g_renew (double, self->mins, (gsize) columns * RTOP_GRAPH_MAX_CHANNELS);
+  self->maxs = g_renew (double, self->maxs, (gsize) columns * RTOP_GRAPH_MAX_CHANNELS);
+}
+
+static PangoLayout *
+make_layout (RtopGraph *self, const char *text)
+{
+  return gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+}
+
+static void
+show_text (cairo_t *cr, PangoLayout *layout, double x, double y, double align)
+{
+  int w, h;
+
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_move_to (cr, x - w * align, y - h / 2.0);
+  pango_cairo_show_layout (cr, layout);
+}
+
+static char *
+format_tick (double value, double scale, const char *prefix, RtopUnit unit)
+{
+  if (value == 0)
+    return g_strdup ("0");
+  return g_strdup_printf ("%g %s%s", value / scale, prefix, rtop_unit_suffix (unit));
+}
+
+static char *
+format_age (double seconds_ago)
+{
+  int s = (int) round (seconds_ago);
+
+  if (s == 0)
+    return g_strdup (_("now"));
+  if (s % 60 == 0)
+    /* Translators: an age on the time axis, "5 minutes ago" */
+    return g_strdup_printf (_("−%d min"), s / 60);
+  /* Translators: an age on the time axis, "30 seconds ago" */
+  return g_strdup_printf (_("−%d s"), s);
+}
+
+static void
+compute_layout (RtopGraph *self, double width, double height)
+{
+  if (self->compact)
+    self->plot = GRAPHENE_RECT_INIT (1, 2, width - 2, height - 3);
+  else
+    self->plot = GRAPHENE_RECT_INIT (64, 22, MAX (width - 64 - 10, 1), MAX (height - 22 - 20, 1));
+}
+
+/* Reduces every channel to plot columns; returns the largest value seen. */
+static double
+decimate_all (RtopGraph *self, guint columns)
+{
+  double data_max = 0;
+
+  self->stats.cells_read = 0;
+  for (guint c = 0; c < self->n_channels; c++)
+    {
+      double *mins = self->mins + (gsize) c * columns;
+      double *maxs = self->maxs + (gsize) c * columns;
+
+      self->stats.cells_read += rtop_series_decimate (self->series, self->channels[c].channel,
+                                                      self->frame_start, self->frame_end + 1,
+                                                      columns, mins, maxs);
+      for (guint i = 0; i < columns; i++)
+        if (!isnan (maxs[i]))
+          data_max = MAX (data_max, maxs[i]);
+    }
+  return data_max;
+}
+
+static void
+draw_grid (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg, double axis_max, double step)
+{
+  const graphene_rect_t *p = &self->plot;
+  const char *prefix;
+  double scale = rtop_unit_scale_for (axis_max, &prefix);
+
+  cairo_set_line_width (cr, 1);
+  for (double v = 0; v <= axis_max * 1.0001; v += step)
+    {
+      double y = round (p->origin.y + p->size.height * (1 - v / axis_max)) + 0.5;
+
+      cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, v == 0 ? 0.35 : 0.12);
+      cairo_move_to (cr, p->origin.x, y);
+      cairo_line_to (cr, p->origin.x + p->size.width, y);
+      cairo_stroke (cr);
+      if (!self->compact)
+        {
+          g_autofree char *text = format_tick (v, scale, prefix, self->unit);
+          g_autoptr(PangoLayout) layout = make_layout (self, text);
+
+          cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.7);
+          show_text (cr, layout, p->origin.x - 6, y, 1);
+        }
+    }
+}
+
+static void
+draw_time_axis (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg)
+{
+  const graphene_rect_t *p = &self->plot;
+  double step = self->window_s / 4;
+
+  for (int i = 0; i <= 4; i++)
+    {
+      double ago = self->window_s - i * step;
+      double x = p->origin.x + p->size.width * i / 4.0;
+      g_autofree char *text = format_age (ago);
+      g_autoptr(PangoLayout) layout = make_layout (self, text);
+
+      cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.12);
+      cairo_move_to (cr, round (x) + 0.5, p->origin.y);
+      cairo_line_to (cr, round (x) + 0.5, p->origin.y + p->size.height);
+      cairo_stroke (cr);
+      cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.7);
+      show_text (cr, layout, x, p->origin.y + p->size.height + 10, i == 0 ? 0 : i == 4 ? 1 : 0.5);
+    }
+}
+
+/* The column spacing beyond which an empty stretch is a real gap in the data
+ * (sampling stopped, device absent) rather than columns narrower than the
+ * sampling interval. */
+static guint
+max_bridge_columns (RtopGraph *self, guint columns)
+{
+  gint64 first, last;
+  guint len = rtop_series_get_length (self->series);
+  double spacing_us, col_us = (double) (self->frame_end - self->frame_start) / columns;
+
+  if (len < 2 || !rtop_series_get_time_range (self->series, &first, &last) || col_us <= 0)
+    return 1;
+  spacing_us = (double) (last - first) / (len - 1);
+  return (guint) ceil (3 * spacing_us / col_us) + 1;
+}
+
+static void
+draw_channel (RtopGraph *self, cairo_t *cr, guint c, guint columns, double axis_max,
+              guint bridge)
+{
+  const graphene_rect_t *p = &self->plot;
+  const double *mins = self->mins + (gsize) c * columns;
+  const double *maxs = self->maxs + (gsize) c * columns;
+  double col_w = p->size.width / columns, bottom = p->origin.y + p->size.height;
+  double first_x = -1, last_x = -1;
+  guint gap = G_MAXUINT;
+  GdkRGBA color;
+
+  lookup_color (GTK_WIDGET (self), self->channels[c].color_name, &color);
+  cairo_new_path (cr);
+  for (guint i = 0; i < columns; i++)
+    {
+      double x = p->origin.x + (i + 0.5) * col_w;
+      double y_hi, y_lo;
+
+      if (isnan (maxs[i]))
+        {
+          gap++;
+          continue;
+        }
+      y_hi = bottom - p->size.height * MIN (maxs[i] / axis_max, 1);
+      y_lo = bottom - p->size.height * MIN (mins[i] / axis_max, 1);
+      if (gap > bridge)
+        cairo_move_to (cr, x, y_hi);
+      else
+        cairo_line_to (cr, x, y_hi);
+      if (y_lo - y_hi > 0.5)
+        {
+          cairo_line_to (cr, x, y_lo);
+          cairo_line_to (cr, x, y_hi);
+        }
+      if (first_x < 0)
+        first_x = x;
+      last_x = x;
+      gap = 0;
+    }
+  if (first_x < 0)
+    return;
+  cairo_set_line_width (cr, self->compact ? 1.25 : 1.5);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  gdk_cairo_set_source_rgba (cr, &color);
+  cairo_stroke_preserve (cr);
+  /* A light area under the line makes two overlapping channels readable. */
+  cairo_line_to (cr, last_x, bottom);
+  cairo_line_to (cr, first_x, bottom);
+  cairo_close_path (cr);
+  cairo_set_source_rgba (cr, color.red, color.green, color.blue, 0.12);
+  cairo_fill (cr);
+}
+
+static void
+draw_legend (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg)
+{
+  double x = self->plot.origin.x;
+
+  for (guint c = 0; c < self->n_channels; c++)
+    {
+      double last = rtop_series_get_last (self->series, self->channels[c].channel);
+      g_autofree char *value = rtop_format_rate (last, self->unit);
+      g_autofree char *text = g_strdup_printf ("%s  %s", self->channels[c].label, value);
+      g_autoptr(PangoLayout) layout = make_layout (self, text);
+      GdkRGBA color;
+      int w, h;
+
+      lookup_color (GTK_WIDGET (self), self->channels[c].color_name, &color);
+      gdk_cairo_set_source_rgba (cr, &color);
+      cairo_rectangle (cr, x, 6, 10, 10);
+      cairo_fill (cr);
+      cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.9);
+      show_text (cr, layout, x + 14, 11, 0);
+      pango_layout_get_pixel_size (layout, &w, &h);
+      x += 14 + w + 18;
+    }
+}
+
+char *
+rtop_graph_describe_at (RtopGraph *self, double x)
+{
+  const graphene_rect_t *p = &self->plot;
+  GString *text;
+  gint64 t, sample_t = 0;
+  g_autofree char *when = NULL;
+
+  if (self->series == NULL || self->frame_end <= self->frame_start ||
+      x < p->origin.x || x > p->origin.x + p->size.width)
+    return NULL;
+  t = self->frame_start + (gint64) ((x - p->origin.x) / p->size.width *
+                                    (self->frame_end - self->frame_start));
+  text = g_string_new (NULL);
+  for (guint c = 0; c < self->n_channels; c++)
+    {
+      double v;
+      g_autofree char *value = NULL;
+
+      if (!rtop_series_sample_at (self->series, self->channels[c].channel, t, &sample_t, &v))
+        break;
+      value = rtop_format_rate (v, self->unit);
+      g_string_append_printf (text, "\n%s: %s", self->channels[c].label, value);
+    }
+  if (text->len == 0)
+    return (g_string_free (text, TRUE), NULL);
+  when = rtop_format_time (rtop_series_to_realtime (self->series, sample_t), TRUE);
+  g_string_prepend (text, when);
+  return g_string_free (text, FALSE);
+}
+
+static void
+draw_hover (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg, double width)
+{
+  g_autofree char *text = rtop_graph_describe_at (self, self->hover_x);
+  g_autoptr(PangoLayout) layout = NULL;
+  double bx, by = self->plot.origin.y + 4;
+  int w, h;
+
+  if (text == NULL)
+    return;
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.5);
+  cairo_move_to (cr, round (self->hover_x) + 0.5, self->plot.origin.y);
+  cairo_line_to (cr, round (self->hover_x) + 0.5, self->plot.origin.y + self->plot.size.height);
+  cairo_stroke (cr);
+
+  layout = make_layout (self, text);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  bx = self->hover_x + 8;
+  if (bx + w + 12 > width)
+    bx = self->hover_x - w - 20;
+  /* Background of the tooltip: the inverse of the text colour, nearly opaque. */
+  cairo_set_source_rgba (cr, 1 - fg->red, 1 - fg->green, 1 - fg->blue, 0.92);
+  cairo_rectangle (cr, bx, by, w + 12, h + 8);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.3);
+  cairo_stroke (cr);
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 1);
+  cairo_move_to (cr, bx + 6, by + 4);
+  pango_cairo_show_layout (cr, layout);
+}
+
+static void
+draw_empty (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg)
+{
+  g_autoptr(PangoLayout) layout = NULL;
+
+  if (self->compact)
+    return;
+  layout = make_layout (self, _("Waiting for data…"));
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.55);
+  show_text (cr, layout, self->plot.origin.x + self->plot.size.width / 2,
+             self->plot.origin.y + self->plot.size.height / 2, 0.5);
+}
+
+static void
+draw (RtopGraph *self, cairo_t *cr, double width, double height)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  int scale = gtk_widget_get_scale_factor (widget);
+  guint columns, bridge;
+  double step, axis_max, data_max;
+  GdkRGBA fg;
+
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
+  compute_layout (self, width, height);
+
+  if (self->series == NULL || !rtop_series_get_time_range (self->series, NULL, &self->frame_end))
+    {
+      memset (&self->stats, 0, sizeof self->stats);
+      self->frame_start = self->frame_end = 0;
+      draw_empty (self, cr, &fg);
+      return;
+    }
+  /* One column per device pixel: HiDPI gets its full resolution. */
+  columns = MAX ((guint) (self->plot.size.width * scale), 1);
+  ensure_buffers (self, columns);
+  self->frame_start = self->frame_end - (gint64) (self->window_s * G_USEC_PER_SEC);
+  data_max = decimate_all (self, columns);
+  step = rtop_nice_step (data_max > 0 ? data_max : 1, self->compact ? 2 : 4);
+  axis_max = MAX (ceil (data_max / step), 1) * step;
+  self->stats.columns = columns;
+  self->stats.axis_max = axis_max;
+  self->stats.data_max = data_max;
+
+  draw_grid (self, cr, &fg, axis_max, step);
+  if (!self->compact)
+    {
+      draw_time_axis (self, cr, &fg);
+      draw_legend (self, cr, &fg);
+    }
+  cairo_save (cr);
+  cairo_rectangle (cr, self->plot.origin.x, self->plot.origin.y - 1,
+                   self->plot.size.width, self->plot.size.height + 2);
+  cairo_clip (cr);
+  bridge = max_bridge_columns (self, columns);
+  for (guint c = 0; c < self->n_channels; c++)
+    draw_channel (self, cr, c, columns, axis_max, bridge);
+  cairo_restore (cr);
+  if (self->hover_x >= 0 && !self->compact)
+    draw_hover (self, cr, &fg, width);
+}
+
+static void
+rtop_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+{
+  double width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  cairo_t *cr;
+
+  if (width < 4 || height < 4)
+    return;
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  draw (RTOP_GRAPH (widget), cr, width, height);
+  cairo_destroy (cr);
+}
+
+static void
+rtop_graph_measure (GtkWidget *widget, GtkOrientation orientation, int for_size,
+                    int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
+{
+  RtopGraph *self = RTOP_GRAPH (widget);
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = self->compact ? 60 : 200;
+      *natural = self->compact ? 120 : 480;
+    }
+  else
+    {
+      *minimum = self->compact ? 24 : 120;
+      *natural = self->compact ? 28 : 180;
+    }
+}
+
+/* ---- pointer ------------------------------------------------------------ */
+
+static void
+motion_cb (GtkEventControllerMotion *motion, double x, double y, RtopGraph *self)
+{
+  self->hover_x = x;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+leave_cb (GtkEventControllerMotion *motion, RtopGraph *self)
+{
+  self->hover_x = -1;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* ---- GObject ----------------------------------------------------------- */
+
+static void
+rtop_graph_dispose (GObject *object)
+{
+  RtopGraph *self = RTOP_GRAPH (object);
+
+  rtop_graph_set_series (self, NULL);
+  rtop_graph_clear_channels (self);
+  G_OBJECT_CLASS (rtop_graph_parent_class)->dispose (object);
+}
+
+static void
+rtop_graph_finalize (GObject *object)
+{
+  RtopGraph *self = RTOP_GRAPH (object);
+
+  g_free (self->mins);
+  g_free (self->maxs);
+  G_OBJECT_CLASS (rtop_graph_parent_class)->finalize (object);
+}
+
+static void
+rtop_graph_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  RtopGraph *self = RTOP_GRAPH (object);
+
+  switch (prop_id)
+    {
+    case PROP_WINDOW_SECONDS:
+      g_value_set_double (value, self->window_s);
+      break;
+    case PROP_COMPACT:
+      g_value_set_boolean (value, self->compact);
+      break;
+    case PROP_UNIT:
+      g_value_set_int (value, self->unit);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rtop_graph_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  RtopGraph *self = RTOP_GRAPH (object);
+
+  switch (prop_id)
+    {
+    case PROP_WINDOW_SECONDS:
+      rtop_graph_set_window (self, g_value_get_double (value));
+      break;
+    case PROP_COMPACT:
+      rtop_graph_set_compact (self, g_value_get_boolean (value));
+      break;
+    case PROP_UNIT:
+      rtop_graph_set_unit (self, g_value_get_int (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rtop_graph_class_init (RtopGraphClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rtop_graph_dispose;
+  object_class->finalize = rtop_graph_finalize;
+  object_class->get_property = rtop_graph_get_property;
+  object_class->set_property = rtop_graph_set_property;
+  widget_class->snapshot = rtop_graph_snapshot;
+  widget_class->measure = rtop_graph_measure;
+
+  props[PROP_WINDOW_SECONDS] =
+    g_param_spec_double ("window-seconds", NULL, NULL, 1, RTOP_SERIES_SPAN_S, 300,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  props[PROP_COMPACT] =
+    g_param_spec_boolean ("compact", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  props[PROP_UNIT] =
+    g_param_spec_int ("unit", NULL, NULL, 0, RTOP_UNIT_N - 1, RTOP_UNIT_BITS_PER_S,
+                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
+
+  gtk_widget_class_set_css_name (widget_class, "rtopgraph");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+rtop_graph_init (RtopGraph *self)
+{
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+
+  self->window_s = 300;
+  self->hover_x = -1;
+  g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+}
+
+GtkWidget *
+rtop_graph_new (void)
+{
+  return g_object_new (RTOP_TYPE_GRAPH, NULL);
+}

@@ -1,0 +1,46 @@
+/* rtop-graph.h: a time-series chart drawn with cairo through GtkSnapshot.
+ *
+ * Shows the last window-seconds of some channels of an RtopSeries.  Each
+ * pixel column is reduced to the min and max of its samples (via the
+ * series' pyramid), so a frame costs the same for 1 or 60 minutes of
+ * history.  Redraws only when the series changes (or the pointer moves over
+ * it to show the exact value and time); it has no timer of its own. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "rtop-format.h"
+#include "rtop-series.h"
+
+G_BEGIN_DECLS
+
+#define RTOP_GRAPH_MAX_CHANNELS 4
+
+#define RTOP_TYPE_GRAPH (rtop_graph_get_type ())
+G_DECLARE_FINAL_TYPE (RtopGraph, rtop_graph, RTOP, GRAPH, GtkWidget)
+
+GtkWidget *rtop_graph_new (void);
+void rtop_graph_set_series (RtopGraph *self, RtopSeries *series);
+RtopSeries *rtop_graph_get_series (RtopGraph *self);
+/* color_name is a colour defined in the CSS with @define-color. */
+void rtop_graph_add_channel (RtopGraph *self, guint channel, const char *label,
+                             const char *color_name);
+void rtop_graph_clear_channels (RtopGraph *self);
+void rtop_graph_set_unit (RtopGraph *self, RtopUnit unit);
+void rtop_graph_set_window (RtopGraph *self, double seconds);
+double rtop_graph_get_window (RtopGraph *self);
+/* Compact: a sparkline without axes or legend, for table rows. */
+void rtop_graph_set_compact (RtopGraph *self, gboolean compact);
+
+/* What the last frame did, for tests and the benchmark. */
+typedef struct {
+  guint columns;        /* pixel columns per channel */
+  guint cells_read;     /* pyramid cells read, all channels */
+  double axis_max;      /* top of the y axis, in the unit */
+  double data_max;      /* largest value in the window */
+} RtopGraphFrameStats;
+
+void rtop_graph_get_frame_stats (RtopGraph *self, RtopGraphFrameStats *stats);
+/* The text a hover at x (widget coordinates) shows, NULL outside the plot. */
+char *rtop_graph_describe_at (RtopGraph *self, double x);
+
+G_END_DECLS

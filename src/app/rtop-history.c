@@ -1,0 +1,376 @@
+/* rtop-history.c */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "rtop-event-item.h"
+#include "rtop-history.h"
+#include "rtop-process-item.h"
+
+struct _RtopHistory {
+  GObject parent_instance;
+
+  RtopSnapshot *latest;
+  GListStore *ports;            /* RtopPortItem, natural order of key */
+  GHashTable *port_index;       /* key -> RtopPortItem (borrowed from ports) */
+  GListStore *processes;        /* RtopProcessItem */
+  GHashTable *process_index;    /* key -> RtopProcessItem (borrowed) */
+  GListStore *events;           /* RtopEventItem, newest first */
+  GPtrArray *device_names;      /* char*, natural order, NULL-terminated */
+  guint capacity;
+  guint64 events_dropped;
+  RtopTotals totals;
+};
+
+G_DEFINE_FINAL_TYPE (RtopHistory, rtop_history, G_TYPE_OBJECT)
+
+enum { UPDATED, DEVICES_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static void
+rtop_history_dispose (GObject *object)
+{
+  RtopHistory *self = RTOP_HISTORY (object);
+
+  g_clear_pointer (&self->port_index, g_hash_table_unref);
+  g_clear_pointer (&self->process_index, g_hash_table_unref);
+  g_clear_object (&self->ports);
+  g_clear_object (&self->processes);
+  g_clear_object (&self->events);
+  g_clear_pointer (&self->latest, rtop_snapshot_unref);
+  g_clear_pointer (&self->device_names, g_ptr_array_unref);
+  G_OBJECT_CLASS (rtop_history_parent_class)->dispose (object);
+}
+
+static void
+rtop_history_class_init (RtopHistoryClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = rtop_history_dispose;
+
+  signals[UPDATED] = g_signal_new ("updated", G_TYPE_FROM_CLASS (klass),
+                                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                   G_TYPE_NONE, 0);
+  signals[DEVICES_CHANGED] = g_signal_new ("devices-changed", G_TYPE_FROM_CLASS (klass),
+                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                           G_TYPE_NONE, 0);
+}
+
+static void
+rtop_history_init (RtopHistory *self)
+{
+  self->ports = g_list_store_new (RTOP_TYPE_PORT_ITEM);
+  self->port_index = g_hash_table_new (g_str_hash, g_str_equal);
+  self->processes = g_list_store_new (RTOP_TYPE_PROCESS_ITEM);
+  self->process_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->events = g_list_store_new (RTOP_TYPE_EVENT_ITEM);
+  self->device_names = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (self->device_names, NULL);
+  self->capacity = rtop_series_capacity_for_interval (1.0);
+}
+
+RtopHistory *
+rtop_history_new (void)
+{
+  return g_object_new (RTOP_TYPE_HISTORY, NULL);
+}
+
+void
+rtop_history_reset (RtopHistory *self)
+{
+  g_hash_table_remove_all (self->port_index);
+  g_hash_table_remove_all (self->process_index);
+  g_list_store_remove_all (self->ports);
+  g_list_store_remove_all (self->processes);
+  g_list_store_remove_all (self->events);
+  g_clear_pointer (&self->latest, rtop_snapshot_unref);
+  g_ptr_array_set_size (self->device_names, 0);
+  g_ptr_array_add (self->device_names, NULL);
+  memset (&self->totals, 0, sizeof self->totals);
+  self->events_dropped = 0;
+  g_signal_emit (self, signals[DEVICES_CHANGED], 0);
+  g_signal_emit (self, signals[UPDATED], 0);
+}
+
+static int
+compare_port_items (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  RtopPortItem *pa = (RtopPortItem *) a, *pb = (RtopPortItem *) b;
+  int r = rtop_natural_compare (rtop_port_item_get_device (pa), rtop_port_item_get_device (pb));
+
+  if (r != 0)
+    return r;
+  return (int) rtop_port_item_get_port (pa) - (int) rtop_port_item_get_port (pb);
+}
+
+static void
+note_device_name (RtopHistory *self, const char *name)
+{
+  guint n = self->device_names->len - 1, pos = 0;
+
+  for (pos = 0; pos < n; pos++)
+    {
+      int r = rtop_natural_compare (name, g_ptr_array_index (self->device_names, pos));
+
+      if (r == 0)
+        return;
+      if (r < 0)
+        break;
+    }
+  g_ptr_array_insert (self->device_names, pos, g_strdup (name));
+  g_signal_emit (self, signals[DEVICES_CHANGED], 0);
+}
+
+static void
+set_capacity (RtopHistory *self, guint capacity)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->ports));
+
+  if (capacity == self->capacity)
+    return;
+  self->capacity = capacity;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(RtopPortItem) item = g_list_model_get_item (G_LIST_MODEL (self->ports), i);
+
+      rtop_series_set_capacity (rtop_port_item_get_series (item), capacity);
+    }
+}
+
+static RtopPortItem *
+ensure_port (RtopHistory *self, const RtopDevice *device, const RtopPort *port)
+{
+  g_autofree char *key = g_strdup_printf ("%s/%u", device->name, port->index);
+  RtopPortItem *item = g_hash_table_lookup (self->port_index, key);
+  g_autoptr(RtopPortItem) fresh = NULL;
+
+  if (item != NULL)
+    return item;
+  fresh = rtop_port_item_new (device->name, port->index, self->capacity);
+  g_list_store_insert_sorted (self->ports, fresh, compare_port_items, NULL);
+  g_hash_table_insert (self->port_index, (gpointer) rtop_port_item_get_key (fresh), fresh);
+  note_device_name (self, device->name);
+  return fresh;
+}
+
+static void
+ingest_ports (RtopHistory *self, RtopSnapshot *snapshot)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  guint n;
+
+  for (guint d = 0; snapshot->devices && d < snapshot->devices->len; d++)
+    {
+      const RtopDevice *device = g_ptr_array_index (snapshot->devices, d);
+
+      note_device_name (self, device->name);
+      for (guint p = 0; device->ports && p < device->ports->len; p++)
+        {
+          const RtopPort *port = g_ptr_array_index (device->ports, p);
+          RtopPortItem *item = ensure_port (self, device, port);
+
+          rtop_port_item_update (item, snapshot, device, port);
+          g_hash_table_add (seen, item);
+        }
+    }
+
+  /* A port that is gone stays in the list, shown as vanished, so that its
+   * history is still there to look at; it comes back if the device does. */
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->ports));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(RtopPortItem) item = g_list_model_get_item (G_LIST_MODEL (self->ports), i);
+
+      if (!g_hash_table_contains (seen, item) && snapshot->status == RTOP_STATUS_OK)
+        rtop_port_item_set_vanished (item);
+    }
+}
+
+/* Processes are updated in place (rows keep their selection); the index is
+ * rebuilt each pass and the ones that exited are removed. */
+static void
+ingest_processes (RtopHistory *self, RtopSnapshot *snapshot)
+{
+  g_autoptr(GHashTable) next = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) alive = g_hash_table_new (NULL, NULL);
+  guint n;
+
+  for (guint i = 0; snapshot->processes && i < snapshot->processes->len; i++)
+    {
+      const RtopProcess *process = g_ptr_array_index (snapshot->processes, i);
+      g_autofree char *base = rtop_process_item_key_for (process);
+      char *key = g_strdup (base);
+      RtopProcessItem *item;
+
+      /* Hidden owners can share a key: number the repeats. */
+      for (guint dup = 1; g_hash_table_contains (next, key); dup++)
+        {
+          g_free (key);
+          key = g_strdup_printf ("%s#%u", base, dup);
+        }
+      item = g_hash_table_lookup (self->process_index, key);
+      if (item != NULL)
+        rtop_process_item_update (item, process);
+      else
+        {
+          g_autoptr(RtopProcessItem) fresh = rtop_process_item_new (process);
+
+          item = fresh;
+          g_list_store_append (self->processes, fresh);
+        }
+      g_hash_table_insert (next, key, item);
+      g_hash_table_add (alive, item);
+    }
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->processes));
+  for (guint i = n; i-- > 0;)
+    {
+      g_autoptr(RtopProcessItem) item = g_list_model_get_item (G_LIST_MODEL (self->processes), i);
+
+      if (!g_hash_table_contains (alive, item))
+        g_list_store_remove (self->processes, i);
+    }
+  g_hash_table_unref (self->process_index);
+  self->process_index = g_steal_pointer (&next);
+}
+
+static void
+ingest_events (RtopHistory *self, RtopSnapshot *snapshot)
+{
+  guint n_new = snapshot->events ? snapshot->events->len : 0;
+  guint n;
+  g_autoptr(GPtrArray) items = NULL;
+
+  if (n_new == 0)
+    return;
+  /* Newest first: the snapshot's events are in order, so reverse them. */
+  items = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = n_new; i-- > 0;)
+    g_ptr_array_add (items, rtop_event_item_new (g_ptr_array_index (snapshot->events, i)));
+  g_list_store_splice (self->events, 0, 0, items->pdata, items->len);
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->events));
+  if (n > RTOP_HISTORY_MAX_EVENTS)
+    {
+      guint excess = n - RTOP_HISTORY_MAX_EVENTS;
+
+      g_list_store_splice (self->events, RTOP_HISTORY_MAX_EVENTS, excess, NULL, 0);
+      self->events_dropped += excess;
+    }
+}
+
+static double
+nz (double v)
+{
+  return isnan (v) ? 0 : v;
+}
+
+static void
+compute_totals (RtopHistory *self, RtopSnapshot *snapshot)
+{
+  RtopTotals *t = &self->totals;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->ports));
+
+  memset (t, 0, sizeof *t);
+  t->n_devices = snapshot->devices ? snapshot->devices->len : 0;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(RtopPortItem) item = g_list_model_get_item (G_LIST_MODEL (self->ports), i);
+
+      if (rtop_port_item_get_vanished (item))
+        {
+          t->n_vanished++;
+          continue;
+        }
+      t->n_ports++;
+      t->n_active += rtop_port_item_get_state (item) == 4;
+      t->n_problem_ports += rtop_port_item_get_has_problems (item);
+      t->tx_bps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_TX_BPS));
+      t->rx_bps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_RX_BPS));
+      t->tx_pps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_TX_PPS));
+      t->rx_pps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_RX_PPS));
+      t->errors_ps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_ERRORS)) +
+                      nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_DROPS)) +
+                      nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_RETRANS));
+    }
+}
+
+void
+rtop_history_ingest (RtopHistory *self, RtopSnapshot *snapshot)
+{
+  g_return_if_fail (RTOP_IS_HISTORY (self));
+  g_return_if_fail (snapshot != NULL);
+
+  if (snapshot->interval_s > 0)
+    set_capacity (self, rtop_series_capacity_for_interval (snapshot->interval_s));
+  g_clear_pointer (&self->latest, rtop_snapshot_unref);
+  self->latest = rtop_snapshot_ref (snapshot);
+
+  ingest_ports (self, snapshot);
+  ingest_processes (self, snapshot);
+  ingest_events (self, snapshot);
+  compute_totals (self, snapshot);
+  g_signal_emit (self, signals[UPDATED], 0);
+}
+
+GListModel *
+rtop_history_get_ports (RtopHistory *self)
+{
+  return G_LIST_MODEL (self->ports);
+}
+
+GListModel *
+rtop_history_get_processes (RtopHistory *self)
+{
+  return G_LIST_MODEL (self->processes);
+}
+
+GListModel *
+rtop_history_get_events (RtopHistory *self)
+{
+  return G_LIST_MODEL (self->events);
+}
+
+const char * const *
+rtop_history_get_device_names (RtopHistory *self)
+{
+  return (const char * const *) self->device_names->pdata;
+}
+
+RtopSnapshot *
+rtop_history_get_latest (RtopHistory *self)
+{
+  return self->latest;
+}
+
+RtopPortItem *
+rtop_history_find_port_by_key (RtopHistory *self, const char *key)
+{
+  return g_hash_table_lookup (self->port_index, key);
+}
+
+RtopPortItem *
+rtop_history_find_port (RtopHistory *self, const char *device, guint32 port)
+{
+  g_autofree char *key = g_strdup_printf ("%s/%u", device, port);
+
+  return rtop_history_find_port_by_key (self, key);
+}
+
+void
+rtop_history_get_totals (RtopHistory *self, RtopTotals *totals)
+{
+  *totals = self->totals;
+}
+
+guint
+rtop_history_get_series_capacity (RtopHistory *self)
+{
+  return self->capacity;
+}
+
+guint64
+rtop_history_get_events_dropped (RtopHistory *self)
+{
+  return self->events_dropped;
+}

@@ -1,0 +1,51 @@
+/* rtop-history.h: the model layer between snapshots and widgets.
+ *
+ * Ingests immutable snapshots on the main thread and keeps list models that
+ * the views bind to: ports (natural order; vanished ones stay, marked), the
+ * processes using RDMA, and a bounded log of health events (newest first).
+ * No widgets here, so it is tested without a window. */
+#pragma once
+
+#include <gio/gio.h>
+#include "rtop-snapshot.h"
+#include "rtop-port-item.h"
+
+G_BEGIN_DECLS
+
+#define RTOP_HISTORY_MAX_EVENTS 10000
+
+typedef struct {
+  guint n_devices;
+  guint n_ports;
+  guint n_active;
+  guint n_vanished;
+  guint n_problem_ports;
+  double tx_bps, rx_bps;     /* sums over ports with a rate */
+  double tx_pps, rx_pps;
+  double errors_ps;          /* errors + drops + retransmits per second */
+} RtopTotals;
+
+#define RTOP_TYPE_HISTORY (rtop_history_get_type ())
+G_DECLARE_FINAL_TYPE (RtopHistory, rtop_history, RTOP, HISTORY, GObject)
+
+RtopHistory *rtop_history_new (void);
+/* Takes what it needs from the snapshot (kept as "latest").  Emits "updated". */
+void rtop_history_ingest (RtopHistory *self, RtopSnapshot *snapshot);
+/* Forgets everything (e.g. before replaying a recording). */
+void rtop_history_reset (RtopHistory *self);
+
+GListModel *rtop_history_get_ports (RtopHistory *self);      /* RtopPortItem */
+GListModel *rtop_history_get_processes (RtopHistory *self);  /* RtopProcessItem */
+GListModel *rtop_history_get_events (RtopHistory *self);     /* RtopEventItem, newest first */
+/* Device names ever seen, natural order, NULL-terminated (for filters).
+ * Signal "devices-changed" when a name is added. */
+const char * const *rtop_history_get_device_names (RtopHistory *self);
+RtopSnapshot *rtop_history_get_latest (RtopHistory *self);   /* transfer none, may be NULL */
+RtopPortItem *rtop_history_find_port (RtopHistory *self, const char *device, guint32 port);
+RtopPortItem *rtop_history_find_port_by_key (RtopHistory *self, const char *key);
+void rtop_history_get_totals (RtopHistory *self, RtopTotals *totals);
+guint rtop_history_get_series_capacity (RtopHistory *self);
+/* Number of events dropped from the log because it was full. */
+guint64 rtop_history_get_events_dropped (RtopHistory *self);
+
+G_END_DECLS

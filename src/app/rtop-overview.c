@@ -1,0 +1,562 @@
+/* rtop-overview.c */
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "rtop-columns.h"
+#include "rtop-event-item.h"
+#include "rtop-format.h"
+#include "rtop-graph.h"
+#include "rtop-overview.h"
+#include "rtop-port-text.h"
+
+#define N_RECENT_EVENTS 5
+
+struct _RtopOverview {
+  GtkBox parent_instance;
+
+  RtopHistory *history;
+  GtkSortListModel *sorted;
+  GtkSliceListModel *recent;
+  double window_s;
+
+  GtkStack *state_stack;
+  GtkColumnView *ports_view;
+  GtkLabel *total_ports;
+  GtkLabel *total_ports_caption;
+  GtkLabel *total_tx;
+  GtkLabel *total_rx;
+  GtkLabel *total_pps;
+  GtkLabel *total_problems;
+  GtkLabel *total_problems_caption;
+  GtkWidget *problems_card;
+  GtkWidget *vanished_banner;
+  GtkLabel *vanished_label;
+  GtkStack *events_stack;
+  GtkListBox *recent_events;
+  GtkLabel *unavailable_title;
+  GtkLabel *unavailable_message;
+};
+
+G_DEFINE_FINAL_TYPE (RtopOverview, rtop_overview, GTK_TYPE_BOX)
+
+enum { PROP_0, PROP_TIME_WINDOW, N_PROPS };
+static GParamSpec *props[N_PROPS];
+
+/* ---- the ports table ---------------------------------------------------- */
+
+static char *
+port_text (gpointer item)
+{
+  return g_strdup (rtop_port_item_get_key (item));
+}
+
+static const char *
+port_key (gpointer item)
+{
+  return rtop_port_item_get_key (item);
+}
+
+static char *
+protocol_text (gpointer item)
+{
+  return g_strdup (rtop_protocol_label (rtop_port_item_get_protocol (item)));
+}
+
+static const char *
+protocol_key (gpointer item)
+{
+  return rtop_protocol_label (rtop_port_item_get_protocol (item));
+}
+
+static char *
+state_text (gpointer item)
+{
+  /* The dot carries the colour; the word carries the meaning. */
+  return g_strdup_printf ("● %s", rtop_port_item_state_label (item));
+}
+
+static double
+state_key (gpointer item)
+{
+  return rtop_port_item_get_vanished (item) ? -1 : rtop_port_item_get_state (item);
+}
+
+static const char *
+state_css (gpointer item)
+{
+  return rtop_port_item_state_class (item);
+}
+
+static char *
+link_text (gpointer item)
+{
+  return rtop_port_item_link_text (item);
+}
+
+static double
+link_key (gpointer item)
+{
+  return rtop_port_item_get_link_gbps (item);
+}
+
+static GtkWidget *
+sparkline_setup (void)
+{
+  GtkWidget *graph = rtop_graph_new ();
+
+  rtop_graph_set_compact (RTOP_GRAPH (graph), TRUE);
+  rtop_graph_add_channel (RTOP_GRAPH (graph), RTOP_PORT_CH_TX_BPS, _("TX"), "rtop_tx_color");
+  rtop_graph_add_channel (RTOP_GRAPH (graph), RTOP_PORT_CH_RX_BPS, _("RX"), "rtop_rx_color");
+  gtk_widget_set_size_request (graph, 140, 28);
+  return graph;
+}
+
+static void
+sparkline_bind (GtkWidget *cell, gpointer item)
+{
+  RtopGraph *graph = RTOP_GRAPH (cell);
+  GtkWidget *overview;
+
+  rtop_graph_set_series (graph, item ? rtop_port_item_get_series (item) : NULL);
+  if (item == NULL || g_object_get_data (G_OBJECT (cell), "rtop-window-bound"))
+    return;
+  /* Follow the overview's time window for as long as the cell lives. */
+  overview = gtk_widget_get_ancestor (cell, RTOP_TYPE_OVERVIEW);
+  if (overview)
+    {
+      g_object_bind_property (overview, "time-window", graph, "window-seconds",
+                              G_BINDING_SYNC_CREATE);
+      g_object_set_data (G_OBJECT (cell), "rtop-window-bound", GINT_TO_POINTER (1));
+    }
+  if (item)
+    {
+      g_autofree char *label = g_strdup_printf (_("Throughput of %s"), rtop_port_item_get_key (item));
+
+      gtk_accessible_update_property (GTK_ACCESSIBLE (cell), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      label, -1);
+    }
+}
+
+static char *
+rate_text (gpointer item, RtopPortChannel channel, RtopUnit unit)
+{
+  return rtop_format_rate (rtop_port_item_get_rate (item, channel), unit);
+}
+
+static char *
+tx_text (gpointer item)
+{
+  return rtop_format_gbps (rtop_port_item_get_rate (item, RTOP_PORT_CH_TX_BPS));
+}
+
+static double
+tx_key (gpointer item)
+{
+  return rtop_port_item_get_rate (item, RTOP_PORT_CH_TX_BPS);
+}
+
+static char *
+rx_text (gpointer item)
+{
+  return rtop_format_gbps (rtop_port_item_get_rate (item, RTOP_PORT_CH_RX_BPS));
+}
+
+static double
+rx_key (gpointer item)
+{
+  return rtop_port_item_get_rate (item, RTOP_PORT_CH_RX_BPS);
+}
+
+static double
+pps_key (gpointer item)
+{
+  double tx = rtop_port_item_get_rate (item, RTOP_PORT_CH_TX_PPS);
+  double rx = rtop_port_item_get_rate (item, RTOP_PORT_CH_RX_PPS);
+
+  if (isnan (tx) && isnan (rx))
+    return NAN;
+  return (isnan (tx) ? 0 : tx) + (isnan (rx) ? 0 : rx);
+}
+
+static char *
+pps_text (gpointer item)
+{
+  return rtop_format_rate (pps_key (item), RTOP_UNIT_PACKETS_PER_S);
+}
+
+static char *
+util_text (gpointer item)
+{
+  return rtop_format_percent (rtop_port_item_get_utilisation (item));
+}
+
+static double
+util_key (gpointer item)
+{
+  return rtop_port_item_get_utilisation (item);
+}
+
+#define PROBLEM_COLUMN(name, channel)                                        \
+  static char *name##_text (gpointer item)                                   \
+  { return rate_text (item, channel, RTOP_UNIT_EVENTS_PER_S); }              \
+  static double name##_key (gpointer item)                                   \
+  { return rtop_port_item_get_rate (item, channel); }                        \
+  static const char *name##_css (gpointer item)                              \
+  { return rtop_port_item_get_rate (item, channel) > 0 ? "problem" : NULL; }
+
+PROBLEM_COLUMN (drops, RTOP_PORT_CH_DROPS)
+PROBLEM_COLUMN (retrans, RTOP_PORT_CH_RETRANS)
+PROBLEM_COLUMN (errors, RTOP_PORT_CH_ERRORS)
+
+static char *
+health_text (gpointer item)
+{
+  return rtop_port_item_health_text (item);
+}
+
+static double
+health_key (gpointer item)
+{
+  return rtop_port_item_get_has_problems (item) || rtop_port_item_get_error (item) ? 1 : 0;
+}
+
+static const char *
+health_css (gpointer item)
+{
+  if (rtop_port_item_get_vanished (item))
+    return "state-gone";
+  return health_key (item) > 0 ? "problem" : "healthy";
+}
+
+static const RtopColumnDef port_columns[] = {
+  { "port", N_("Port"), NULL, port_text, NULL, port_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
+  { "protocol", N_("Protocol"), NULL, protocol_text, NULL, protocol_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
+  { "state", N_("State"), NULL, state_text, state_key, NULL, state_css, NULL, NULL, FALSE, FALSE, 0 },
+  { "link", N_("Link"), N_("Link rate"), link_text, link_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "graph", N_("Throughput"), NULL, NULL, NULL, NULL, NULL, sparkline_setup, sparkline_bind, FALSE, TRUE, 0 },
+  { "tx", N_("TX Gb/s"), N_("Transmit throughput"), tx_text, tx_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "rx", N_("RX Gb/s"), N_("Receive throughput"), rx_text, rx_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "pps", N_("Packets"), N_("Packets per second, transmit + receive"), pps_text, pps_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "util", N_("Use"), N_("Utilisation of the link rate"), util_text, util_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "drops", N_("Drops"), N_("Dropped packets per second"), drops_text, drops_key, NULL, drops_css, NULL, NULL, TRUE, FALSE, 0 },
+  { "retrans", N_("Retrans."), N_("Retransmits per second"), retrans_text, retrans_key, NULL, retrans_css, NULL, NULL, TRUE, FALSE, 0 },
+  { "errors", N_("Errors"), N_("Errors per second"), errors_text, errors_key, NULL, errors_css, NULL, NULL, TRUE, FALSE, 0 },
+  { "health", N_("Health"), NULL, health_text, health_key, NULL, health_css, NULL, NULL, FALSE, FALSE, 0 },
+};
+
+/* ---- recent events -------------------------------------------------------- */
+
+static GtkWidget *
+create_event_row (gpointer item, gpointer user_data)
+{
+  const RtopEvent *ev = rtop_event_item_get_event (item);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  g_autofree char *when = rtop_format_time (ev->realtime_us, FALSE);
+  g_autofree char *sev = g_strdup_printf ("● %s", rtop_severity_to_label (ev->severity));
+  GtkWidget *time_label = gtk_label_new (when);
+  GtkWidget *where = gtk_label_new (rtop_event_item_get_location (item));
+  GtkWidget *severity = gtk_label_new (sev);
+  GtkWidget *message = gtk_label_new (ev->message);
+
+  gtk_widget_add_css_class (time_label, "numeric");
+  gtk_widget_add_css_class (time_label, "dim-label");
+  gtk_widget_add_css_class (severity, rtop_severity_to_string (ev->severity));
+  gtk_widget_set_size_request (where, 80, -1);
+  gtk_widget_set_size_request (severity, 90, -1);
+  gtk_label_set_xalign (GTK_LABEL (where), 0);
+  gtk_label_set_xalign (GTK_LABEL (severity), 0);
+  gtk_label_set_xalign (GTK_LABEL (message), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (message), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (message, TRUE);
+  gtk_widget_set_tooltip_text (message, ev->message);
+  gtk_box_append (GTK_BOX (box), time_label);
+  gtk_box_append (GTK_BOX (box), where);
+  gtk_box_append (GTK_BOX (box), severity);
+  gtk_box_append (GTK_BOX (box), message);
+  gtk_widget_add_css_class (box, "event-row");
+  return box;
+}
+
+/* ---- state ------------------------------------------------------------- */
+
+static const struct {
+  RtopStatus status;
+  const char *title;
+  const char *hint;
+} unavailable_texts[] = {
+  { RTOP_STATUS_NO_NETLINK, N_("RDMA Netlink Unavailable"),
+    N_("This kernel has no RDMA netlink interface, so there are no RDMA devices to watch. Load the RDMA core module (sudo modprobe ib_core), or run rdmatop on a host whose kernel has RDMA support.") },
+  { RTOP_STATUS_PERMISSION, N_("Permission Denied"),
+    N_("The kernel refused to answer RDMA queries. Run rdmatop outside the sandbox or container that restricts netlink, or ask your administrator.") },
+  { RTOP_STATUS_ERROR, N_("Cannot Read RDMA Devices"),
+    N_("rdmatop tries again at every interval.") },
+};
+
+static void
+show_unavailable (RtopOverview *self, RtopSnapshot *snapshot)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (unavailable_texts); i++)
+    if (unavailable_texts[i].status == snapshot->status)
+      {
+        /* The collector's sentence says what failed and what to do; ours
+         * stands in only when it has none. */
+        const char *message = snapshot->status_message && *snapshot->status_message
+                              ? snapshot->status_message : _(unavailable_texts[i].hint);
+
+        gtk_label_set_label (self->unavailable_title, _(unavailable_texts[i].title));
+        gtk_label_set_label (self->unavailable_message, message);
+      }
+  gtk_stack_set_visible_child_name (self->state_stack, "unavailable");
+}
+
+static void
+update_totals (RtopOverview *self)
+{
+  RtopTotals t;
+  g_autofree char *ports = NULL, *ports_caption = NULL, *tx = NULL, *rx = NULL;
+  g_autofree char *pps = NULL, *problems = NULL;
+
+  rtop_history_get_totals (self->history, &t);
+  ports = g_strdup_printf ("%u", t.n_ports);
+  ports_caption = g_strdup_printf (ngettext ("port on %u device, %u active",
+                                             "ports on %u devices, %u active", t.n_devices),
+                                   t.n_devices, t.n_active);
+  tx = rtop_format_rate (t.tx_bps, RTOP_UNIT_BITS_PER_S);
+  rx = rtop_format_rate (t.rx_bps, RTOP_UNIT_BITS_PER_S);
+  pps = rtop_format_rate (t.tx_pps + t.rx_pps, RTOP_UNIT_PACKETS_PER_S);
+  problems = rtop_format_rate (t.errors_ps, RTOP_UNIT_EVENTS_PER_S);
+  gtk_label_set_label (self->total_ports, ports);
+  gtk_label_set_label (self->total_ports_caption, ports_caption);
+  gtk_label_set_label (self->total_tx, tx);
+  gtk_label_set_label (self->total_rx, rx);
+  gtk_label_set_label (self->total_pps, pps);
+  gtk_label_set_label (self->total_problems, problems);
+  if (t.n_problem_ports > 0)
+    {
+      g_autofree char *caption = g_strdup_printf (ngettext ("⚠ Drops, retransmits, errors on %u port",
+                                                            "⚠ Drops, retransmits, errors on %u ports",
+                                                            t.n_problem_ports),
+                                                  t.n_problem_ports);
+      gtk_label_set_label (self->total_problems_caption, caption);
+      gtk_widget_add_css_class (self->problems_card, "problem");
+    }
+  else
+    {
+      gtk_label_set_label (self->total_problems_caption, _("Drops, retransmits, errors"));
+      gtk_widget_remove_css_class (self->problems_card, "problem");
+    }
+  gtk_widget_set_visible (self->vanished_banner, t.n_vanished > 0);
+  if (t.n_vanished > 0)
+    {
+      g_autofree char *text = g_strdup_printf (ngettext ("%u port belongs to a device that was removed. Its history stays visible; it comes back if the device is added again.",
+                                                         "%u ports belong to devices that were removed. Their history stays visible; they come back if the devices are added again.",
+                                                         t.n_vanished), t.n_vanished);
+      gtk_label_set_label (self->vanished_label, text);
+    }
+}
+
+static void
+history_updated_cb (RtopOverview *self)
+{
+  RtopSnapshot *snapshot = rtop_history_get_latest (self->history);
+  guint n_ports = g_list_model_get_n_items (rtop_history_get_ports (self->history));
+
+  if (snapshot == NULL)
+    gtk_stack_set_visible_child_name (self->state_stack, "waiting");
+  else if (snapshot->status != RTOP_STATUS_OK && n_ports == 0)
+    show_unavailable (self, snapshot);
+  else if (n_ports == 0)
+    gtk_stack_set_visible_child_name (self->state_stack, "empty");
+  else
+    gtk_stack_set_visible_child_name (self->state_stack, "ports");
+
+  update_totals (self);
+  gtk_stack_set_visible_child_name (self->events_stack,
+                                    g_list_model_get_n_items (G_LIST_MODEL (self->recent)) ? "list" : "none");
+  rtop_column_view_resort (self->ports_view);
+}
+
+void
+rtop_overview_set_history (RtopOverview *self, RtopHistory *history)
+{
+  g_return_if_fail (RTOP_IS_OVERVIEW (self));
+  g_return_if_fail (self->history == NULL);
+
+  self->history = g_object_ref (history);
+  gtk_sort_list_model_set_model (self->sorted, rtop_history_get_ports (history));
+  gtk_slice_list_model_set_model (self->recent, rtop_history_get_events (history));
+  g_signal_connect_object (history, "updated", G_CALLBACK (history_updated_cb), self,
+                           G_CONNECT_SWAPPED);
+  history_updated_cb (self);
+}
+
+GListModel *
+rtop_overview_get_model (RtopOverview *self)
+{
+  return G_LIST_MODEL (self->sorted);
+}
+
+const char *
+rtop_overview_get_state (RtopOverview *self)
+{
+  return gtk_stack_get_visible_child_name (self->state_stack);
+}
+
+void
+rtop_overview_focus_ports (RtopOverview *self)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self->ports_view));
+}
+
+char *
+rtop_overview_dump (RtopOverview *self)
+{
+  GString *out = g_string_new (NULL);
+  GListModel *model = G_LIST_MODEL (self->sorted);
+  guint n = g_list_model_get_n_items (model);
+
+  g_string_append_printf (out, "state=%s\n", rtop_overview_get_state (self));
+  g_string_append_printf (out, "totals\tports=%s\ttx=%s\trx=%s\tpackets=%s\tproblems=%s\n",
+                          gtk_label_get_label (self->total_ports),
+                          gtk_label_get_label (self->total_tx),
+                          gtk_label_get_label (self->total_rx),
+                          gtk_label_get_label (self->total_pps),
+                          gtk_label_get_label (self->total_problems));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(RtopPortItem) item = g_list_model_get_item (model, i);
+      g_autofree char *row = rtop_column_defs_row_text (port_columns, G_N_ELEMENTS (port_columns), item);
+
+      g_string_append_printf (out, "row\t%s\n", row);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+activate_cb (GtkColumnView *view, guint position, RtopOverview *self)
+{
+  g_autoptr(RtopPortItem) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
+
+  if (item)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.show-port", "s",
+                                rtop_port_item_get_key (item));
+}
+
+static void
+rtop_overview_dispose (GObject *object)
+{
+  RtopOverview *self = RTOP_OVERVIEW (object);
+
+  g_clear_object (&self->history);
+  G_OBJECT_CLASS (rtop_overview_parent_class)->dispose (object);
+}
+
+static void
+rtop_overview_finalize (GObject *object)
+{
+  RtopOverview *self = RTOP_OVERVIEW (object);
+
+  g_clear_object (&self->sorted);
+  g_clear_object (&self->recent);
+  G_OBJECT_CLASS (rtop_overview_parent_class)->finalize (object);
+}
+
+static void
+rtop_overview_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  RtopOverview *self = RTOP_OVERVIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIME_WINDOW:
+      g_value_set_double (value, self->window_s);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rtop_overview_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  RtopOverview *self = RTOP_OVERVIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIME_WINDOW:
+      if (self->window_s != g_value_get_double (value))
+        {
+          self->window_s = g_value_get_double (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rtop_overview_class_init (RtopOverviewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rtop_overview_dispose;
+  object_class->finalize = rtop_overview_finalize;
+  object_class->get_property = rtop_overview_get_property;
+  object_class->set_property = rtop_overview_set_property;
+
+  props[PROP_TIME_WINDOW] =
+    g_param_spec_double ("time-window", NULL, NULL, 1, 3600, 300,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-overview.ui");
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, state_stack);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, ports_view);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, total_ports);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, total_ports_caption);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, total_tx);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, total_rx);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, total_pps);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, total_problems);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, total_problems_caption);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, problems_card);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, vanished_banner);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, vanished_label);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, events_stack);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, recent_events);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, unavailable_title);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, unavailable_message);
+  gtk_widget_class_set_css_name (widget_class, "rtopoverview");
+}
+
+static void
+rtop_overview_init (RtopOverview *self)
+{
+  g_autoptr(GtkSingleSelection) selection = NULL;
+  GtkSorter *view_sorter;
+
+  self->window_s = 300;
+  gtk_widget_init_template (GTK_WIDGET (self));
+  rtop_column_view_add_columns (self->ports_view, port_columns, G_N_ELEMENTS (port_columns));
+
+  view_sorter = gtk_column_view_get_sorter (self->ports_view);
+  self->sorted = gtk_sort_list_model_new (NULL, g_object_ref (view_sorter));
+  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_column_view_set_model (self->ports_view, GTK_SELECTION_MODEL (selection));
+  g_signal_connect (self->ports_view, "activate", G_CALLBACK (activate_cb), self);
+
+  self->recent = gtk_slice_list_model_new (NULL, 0, N_RECENT_EVENTS);
+  gtk_list_box_bind_model (self->recent_events, G_LIST_MODEL (self->recent),
+                           create_event_row, NULL, NULL);
+}
+
+GtkWidget *
+rtop_overview_new (void)
+{
+  return g_object_new (RTOP_TYPE_OVERVIEW, NULL);
+}

@@ -1,0 +1,62 @@
+/* rtop-port-item.h: one device port as the UI sees it: identity, state,
+ * newest rates, 60 minutes of history and the counters table.  Updated in
+ * place by RtopHistory, so rows and graphs bound to it stay put. */
+#pragma once
+
+#include <gio/gio.h>
+#include "rtop-snapshot.h"
+#include "rtop-series.h"
+
+G_BEGIN_DECLS
+
+/* The channels of a port's series.  Throughput is in bits/s. */
+typedef enum {
+  RTOP_PORT_CH_TX_BPS,
+  RTOP_PORT_CH_RX_BPS,
+  RTOP_PORT_CH_TX_PPS,
+  RTOP_PORT_CH_RX_PPS,
+  RTOP_PORT_CH_READ_BPS,     /* RDMA read bytes/s */
+  RTOP_PORT_CH_WRITE_BPS,    /* RDMA write bytes/s */
+  RTOP_PORT_CH_RETRANS,
+  RTOP_PORT_CH_DROPS,
+  RTOP_PORT_CH_ERRORS,
+  RTOP_PORT_CH_N
+} RtopPortChannel;
+
+#define RTOP_TYPE_PORT_ITEM (rtop_port_item_get_type ())
+G_DECLARE_FINAL_TYPE (RtopPortItem, rtop_port_item, RTOP, PORT_ITEM, GObject)
+
+RtopPortItem *rtop_port_item_new (const char *device, guint32 port, guint capacity);
+/* Emits "updated". */
+void rtop_port_item_update (RtopPortItem *self, const RtopSnapshot *snapshot,
+                            const RtopDevice *device, const RtopPort *port);
+void rtop_port_item_set_vanished (RtopPortItem *self);
+
+const char *rtop_port_item_get_device (RtopPortItem *self);
+guint32 rtop_port_item_get_port (RtopPortItem *self);
+const char *rtop_port_item_get_key (RtopPortItem *self);   /* "rxe0/1" */
+const char *rtop_port_item_get_provider (RtopPortItem *self);
+const char *rtop_port_item_get_protocol (RtopPortItem *self);
+const char *rtop_port_item_get_netdev (RtopPortItem *self);
+const char *rtop_port_item_get_link_layer (RtopPortItem *self);
+const char *rtop_port_item_get_rate_text (RtopPortItem *self);
+const char *rtop_port_item_get_error (RtopPortItem *self);
+const char *rtop_port_item_get_fw_version (RtopPortItem *self);
+const char *rtop_port_item_get_node_guid (RtopPortItem *self);
+double rtop_port_item_get_link_gbps (RtopPortItem *self);
+guint8 rtop_port_item_get_state (RtopPortItem *self);
+guint8 rtop_port_item_get_phys_state (RtopPortItem *self);
+gboolean rtop_port_item_get_vanished (RtopPortItem *self);
+/* Newest per-second rate of a channel; NAN when there is none. */
+double rtop_port_item_get_rate (RtopPortItem *self, RtopPortChannel channel);
+/* The provider reports the metrics behind this channel. */
+gboolean rtop_port_item_has_channel (RtopPortItem *self, RtopPortChannel channel);
+const char *rtop_port_item_get_channel_source (RtopPortItem *self, RtopPortChannel channel);
+/* max(tx, rx) / link rate; NAN when the link rate is unknown. */
+double rtop_port_item_get_utilisation (RtopPortItem *self);
+/* Drops, retransmits or errors are increasing now. */
+gboolean rtop_port_item_get_has_problems (RtopPortItem *self);
+RtopSeries *rtop_port_item_get_series (RtopPortItem *self);
+GListModel *rtop_port_item_get_counters (RtopPortItem *self);
+
+G_END_DECLS

@@ -1,0 +1,101 @@
+/* rtop-port-text.c */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rtop-port-text.h"
+
+static const struct {
+  const char *protocol;
+  const char *label;
+} protocols[] = {
+  { "ib", N_("InfiniBand") },
+  { "roce", N_("RoCE") },
+  { "iw", N_("iWARP") },
+  { "opa", N_("Omni-Path") },
+  { "usnic", N_("usNIC") },
+};
+
+/* IB port states (index = kernel value) with their CSS class. */
+static const struct {
+  const char *label;
+  const char *css;
+} states[] = {
+  [0] = { N_("Unknown"), "state-warn" },
+  [1] = { N_("Down"), "state-bad" },
+  [2] = { N_("Initializing"), "state-warn" },
+  [3] = { N_("Armed"), "state-warn" },
+  [4] = { N_("Active"), "state-ok" },
+  [5] = { N_("Active (deferred)"), "state-warn" },
+};
+
+static const struct {
+  RtopPortChannel channel;
+  const char *word;
+} problems[] = {
+  { RTOP_PORT_CH_ERRORS, N_("errors") },
+  { RTOP_PORT_CH_DROPS, N_("drops") },
+  { RTOP_PORT_CH_RETRANS, N_("retransmits") },
+};
+
+const char *
+rtop_protocol_label (const char *protocol)
+{
+  if (protocol == NULL)
+    return "—";
+  for (guint i = 0; i < G_N_ELEMENTS (protocols); i++)
+    if (g_str_equal (protocols[i].protocol, protocol))
+      return _(protocols[i].label);
+  return protocol;
+}
+
+const char *
+rtop_port_item_state_label (RtopPortItem *item)
+{
+  guint8 state = rtop_port_item_get_state (item);
+
+  if (rtop_port_item_get_vanished (item))
+    return _("Vanished");
+  return state < G_N_ELEMENTS (states) ? _(states[state].label) : _("Unknown");
+}
+
+const char *
+rtop_port_item_state_class (RtopPortItem *item)
+{
+  guint8 state = rtop_port_item_get_state (item);
+
+  if (rtop_port_item_get_vanished (item))
+    return "state-gone";
+  return state < G_N_ELEMENTS (states) ? states[state].css : "state-warn";
+}
+
+char *
+rtop_port_item_health_text (RtopPortItem *item)
+{
+  GString *words = g_string_new (NULL);
+  g_autofree char *list = NULL;
+
+  if (rtop_port_item_get_vanished (item))
+    return (g_string_free (words, TRUE), g_strdup (_("Device removed")));
+  if (rtop_port_item_get_error (item))
+    return (g_string_free (words, TRUE), g_strdup (_("⚠ Read failed")));
+  for (guint i = 0; i < G_N_ELEMENTS (problems); i++)
+    if (rtop_port_item_get_rate (item, problems[i].channel) > 0)
+      g_string_append_printf (words, "%s%s", words->len ? ", " : "", _(problems[i].word));
+  if (words->len == 0)
+    return (g_string_free (words, TRUE), g_strdup (_("OK")));
+  list = g_string_free (words, FALSE);
+  /* Translators: %s lists what is rising, e.g. "drops, errors" */
+  return g_strdup_printf (_("⚠ Rising: %s"), list);
+}
+
+char *
+rtop_port_item_link_text (RtopPortItem *item)
+{
+  double gbps = rtop_port_item_get_link_gbps (item);
+
+  if (!(gbps > 0))
+    return g_strdup ("—");
+  /* Translators: a link rate in gigabits per second */
+  return g_strdup_printf (_("%g Gb/s"), gbps);
+}

@@ -1,0 +1,20 @@
+/* rtop-port-text.h: how a port's fields read in every view (one table each). */
+#pragma once
+
+#include <glib.h>
+#include "rtop-port-item.h"
+
+G_BEGIN_DECLS
+
+/* "RoCE", "InfiniBand", ... or the raw protocol string. */
+const char *rtop_protocol_label (const char *protocol);
+/* "Active", "Down", ... translated; "Vanished" when gone. */
+const char *rtop_port_item_state_label (RtopPortItem *item);
+/* CSS class for the state: state-ok, state-warn, state-bad, state-gone. */
+const char *rtop_port_item_state_class (RtopPortItem *item);
+/* "OK" or "⚠ drops, errors" (a sign and words, not colour alone). */
+char *rtop_port_item_health_text (RtopPortItem *item);
+/* "100 Gb/s" or "—". */
+char *rtop_port_item_link_text (RtopPortItem *item);
+
+G_END_DECLS

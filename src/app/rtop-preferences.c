@@ -1,0 +1,156 @@
+/* rtop-preferences.c */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rtop-preferences.h"
+
+static const int window_minutes[] = { 1, 5, 15, 60 };
+static const char * const formats[] = { "json", "json.gz" };
+
+struct _RtopPreferences {
+  GtkWindow parent_instance;
+
+  GSettings *settings;
+  GtkSpinButton *interval_spin;
+  GtkDropDown *window_dropdown;
+  GtkButton *folder_button;
+  GtkLabel *folder_label;
+  GtkDropDown *format_dropdown;
+};
+
+G_DEFINE_FINAL_TYPE (RtopPreferences, rtop_preferences, GTK_TYPE_WINDOW)
+
+char *
+rtop_preferences_get_recordings_folder (GSettings *settings)
+{
+  g_autofree char *folder = g_settings_get_string (settings, "recordings-folder");
+  const char *documents;
+
+  if (folder && *folder)
+    return g_steal_pointer (&folder);
+  documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+  return g_build_filename (documents ? documents : g_get_home_dir (), "rdmatop", NULL);
+}
+
+static gboolean
+minutes_to_index (GValue *value, GVariant *variant, gpointer user_data)
+{
+  int minutes = g_variant_get_int32 (variant);
+
+  for (guint i = 0; i < G_N_ELEMENTS (window_minutes); i++)
+    if (minutes <= window_minutes[i])
+      {
+        g_value_set_uint (value, i);
+        return TRUE;
+      }
+  g_value_set_uint (value, G_N_ELEMENTS (window_minutes) - 1);
+  return TRUE;
+}
+
+static GVariant *
+index_to_minutes (const GValue *value, const GVariantType *type, gpointer user_data)
+{
+  guint i = g_value_get_uint (value);
+
+  return g_variant_new_int32 (window_minutes[MIN (i, G_N_ELEMENTS (window_minutes) - 1)]);
+}
+
+static gboolean
+format_to_index (GValue *value, GVariant *variant, gpointer user_data)
+{
+  const char *format = g_variant_get_string (variant, NULL);
+
+  g_value_set_uint (value, g_strcmp0 (format, formats[0]) == 0 ? 0 : 1);
+  return TRUE;
+}
+
+static GVariant *
+index_to_format (const GValue *value, const GVariantType *type, gpointer user_data)
+{
+  return g_variant_new_string (formats[MIN (g_value_get_uint (value), 1)]);
+}
+
+static void
+update_folder_label (RtopPreferences *self)
+{
+  g_autofree char *folder = rtop_preferences_get_recordings_folder (self->settings);
+
+  gtk_label_set_label (self->folder_label, folder);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->folder_button), folder);
+}
+
+static void
+folder_response_cb (GtkNativeDialog *dialog, int response, RtopPreferences *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+      if (path)
+        g_settings_set_string (self->settings, "recordings-folder", path);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+folder_clicked_cb (RtopPreferences *self)
+{
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (_("Recordings Folder"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                        _("_Select"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (folder_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+rtop_preferences_dispose (GObject *object)
+{
+  g_clear_object (&RTOP_PREFERENCES (object)->settings);
+  G_OBJECT_CLASS (rtop_preferences_parent_class)->dispose (object);
+}
+
+static void
+rtop_preferences_class_init (RtopPreferencesClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = rtop_preferences_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-preferences.ui");
+  gtk_widget_class_bind_template_child (widget_class, RtopPreferences, interval_spin);
+  gtk_widget_class_bind_template_child (widget_class, RtopPreferences, window_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, RtopPreferences, folder_button);
+  gtk_widget_class_bind_template_child (widget_class, RtopPreferences, folder_label);
+  gtk_widget_class_bind_template_child (widget_class, RtopPreferences, format_dropdown);
+  gtk_widget_class_bind_template_callback (widget_class, folder_clicked_cb);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+rtop_preferences_init (RtopPreferences *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+GtkWidget *
+rtop_preferences_new (GtkWindow *parent, GSettings *settings)
+{
+  RtopPreferences *self = g_object_new (RTOP_TYPE_PREFERENCES, "transient-for", parent, NULL);
+
+  self->settings = g_object_ref (settings);
+  g_settings_bind (settings, "interval", self->interval_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind_with_mapping (settings, "time-window", self->window_dropdown, "selected",
+                                G_SETTINGS_BIND_DEFAULT, minutes_to_index, index_to_minutes,
+                                NULL, NULL);
+  g_settings_bind_with_mapping (settings, "recording-format", self->format_dropdown, "selected",
+                                G_SETTINGS_BIND_DEFAULT, format_to_index, index_to_format,
+                                NULL, NULL);
+  g_signal_connect_object (settings, "changed::recordings-folder",
+                           G_CALLBACK (update_folder_label), self, G_CONNECT_SWAPPED);
+  update_folder_label (self);
+  return GTK_WIDGET (self);
+}

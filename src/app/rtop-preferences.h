@@ -1,0 +1,15 @@
+/* rtop-preferences.h: the preferences window, bound to GSettings. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define RTOP_TYPE_PREFERENCES (rtop_preferences_get_type ())
+G_DECLARE_FINAL_TYPE (RtopPreferences, rtop_preferences, RTOP, PREFERENCES, GtkWindow)
+
+GtkWidget *rtop_preferences_new (GtkWindow *parent, GSettings *settings);
+/* The folder recordings go to ("" in the setting means this default). */
+char *rtop_preferences_get_recordings_folder (GSettings *settings);
+
+G_END_DECLS

@@ -1,0 +1,218 @@
+/* rtop-process-item.c */
+#include "config.h"
+
+#include <string.h>
+
+#include "rtop-process-item.h"
+
+struct _RtopProcessItem {
+  GObject parent_instance;
+
+  gint32 pid;
+  gboolean kernel;
+  char *user;
+  char *comm;
+  char *cmdline;
+  char *devices_text;
+  GArray *devices;     /* RtopProcessDevice with device names owned by us */
+  guint32 qps, contexts, mrs, threads;
+  guint64 mr_bytes, rss_bytes;
+};
+
+G_DEFINE_FINAL_TYPE (RtopProcessItem, rtop_process_item, G_TYPE_OBJECT)
+
+enum { UPDATED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static void
+clear_device (gpointer data)
+{
+  g_free (((RtopProcessDevice *) data)->device);
+}
+
+static void
+rtop_process_item_finalize (GObject *object)
+{
+  RtopProcessItem *self = RTOP_PROCESS_ITEM (object);
+
+  g_free (self->user);
+  g_free (self->comm);
+  g_free (self->cmdline);
+  g_free (self->devices_text);
+  g_array_unref (self->devices);
+  G_OBJECT_CLASS (rtop_process_item_parent_class)->finalize (object);
+}
+
+static void
+rtop_process_item_class_init (RtopProcessItemClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = rtop_process_item_finalize;
+  signals[UPDATED] = g_signal_new ("updated", G_TYPE_FROM_CLASS (klass),
+                                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                   G_TYPE_NONE, 0);
+}
+
+static void
+rtop_process_item_init (RtopProcessItem *self)
+{
+  self->devices = g_array_new (FALSE, TRUE, sizeof (RtopProcessDevice));
+  g_array_set_clear_func (self->devices, clear_device);
+}
+
+char *
+rtop_process_item_key_for (const RtopProcess *process)
+{
+  /* pid + start time survives pid reuse; owners outside our PID namespace
+   * (pid 0) are told apart by name. */
+  return g_strdup_printf ("%d:%" G_GUINT64_FORMAT ":%d:%s", process->pid,
+                          process->start_time, process->kernel,
+                          process->comm ? process->comm : "");
+}
+
+RtopProcessItem *
+rtop_process_item_new (const RtopProcess *process)
+{
+  RtopProcessItem *self = g_object_new (RTOP_TYPE_PROCESS_ITEM, NULL);
+
+  rtop_process_item_update (self, process);
+  return self;
+}
+
+static void
+copy_devices (RtopProcessItem *self, GArray *devices)
+{
+  GString *text = g_string_new (NULL);
+
+  g_array_set_size (self->devices, 0);
+  for (guint i = 0; devices && i < devices->len; i++)
+    {
+      RtopProcessDevice d = g_array_index (devices, RtopProcessDevice, i);
+
+      d.device = g_strdup (d.device);
+      g_array_append_val (self->devices, d);
+      if (text->len > 0)
+        g_string_append (text, ", ");
+      g_string_append (text, d.device ? d.device : "?");
+    }
+  g_free (self->devices_text);
+  self->devices_text = g_string_free (text, FALSE);
+}
+
+void
+rtop_process_item_update (RtopProcessItem *self, const RtopProcess *process)
+{
+  g_return_if_fail (RTOP_IS_PROCESS_ITEM (self));
+
+  self->pid = process->pid;
+  self->kernel = process->kernel;
+  g_free (self->user);
+  self->user = g_strdup (process->user);
+  g_free (self->comm);
+  self->comm = g_strdup (process->comm);
+  g_free (self->cmdline);
+  self->cmdline = process->cmdline && *process->cmdline ? g_strdup (process->cmdline) : NULL;
+  self->qps = process->qps;
+  self->contexts = process->contexts;
+  self->mrs = process->mrs;
+  self->mr_bytes = process->mr_bytes;
+  self->rss_bytes = process->rss_bytes;
+  self->threads = process->threads;
+  copy_devices (self, process->devices);
+  g_signal_emit (self, signals[UPDATED], 0);
+}
+
+gint32
+rtop_process_item_get_pid (RtopProcessItem *self)
+{
+  return self->pid;
+}
+
+gboolean
+rtop_process_item_get_kernel (RtopProcessItem *self)
+{
+  return self->kernel;
+}
+
+const char *
+rtop_process_item_get_user (RtopProcessItem *self)
+{
+  return self->user;
+}
+
+const char *
+rtop_process_item_get_comm (RtopProcessItem *self)
+{
+  return self->comm;
+}
+
+const char *
+rtop_process_item_get_command (RtopProcessItem *self)
+{
+  return self->cmdline ? self->cmdline : self->comm;
+}
+
+const char *
+rtop_process_item_get_devices (RtopProcessItem *self)
+{
+  return self->devices_text;
+}
+
+gboolean
+rtop_process_item_get_device_usage (RtopProcessItem *self, const char *device,
+                                    RtopProcessDevice *out)
+{
+  for (guint i = 0; i < self->devices->len; i++)
+    {
+      RtopProcessDevice *d = &g_array_index (self->devices, RtopProcessDevice, i);
+
+      if (g_strcmp0 (d->device, device) == 0)
+        {
+          if (out)
+            *out = *d;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+gboolean
+rtop_process_item_uses_device (RtopProcessItem *self, const char *device)
+{
+  return rtop_process_item_get_device_usage (self, device, NULL);
+}
+
+guint32
+rtop_process_item_get_qps (RtopProcessItem *self)
+{
+  return self->qps;
+}
+
+guint32
+rtop_process_item_get_contexts (RtopProcessItem *self)
+{
+  return self->contexts;
+}
+
+guint32
+rtop_process_item_get_mrs (RtopProcessItem *self)
+{
+  return self->mrs;
+}
+
+guint64
+rtop_process_item_get_mr_bytes (RtopProcessItem *self)
+{
+  return self->mr_bytes;
+}
+
+guint64
+rtop_process_item_get_rss_bytes (RtopProcessItem *self)
+{
+  return self->rss_bytes;
+}
+
+guint32
+rtop_process_item_get_threads (RtopProcessItem *self)
+{
+  return self->threads;
+}

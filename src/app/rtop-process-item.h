@@ -1,0 +1,37 @@
+/* rtop-process-item.h: one process that holds RDMA resources. */
+#pragma once
+
+#include <glib-object.h>
+#include "rtop-snapshot.h"
+
+G_BEGIN_DECLS
+
+#define RTOP_TYPE_PROCESS_ITEM (rtop_process_item_get_type ())
+G_DECLARE_FINAL_TYPE (RtopProcessItem, rtop_process_item, RTOP, PROCESS_ITEM, GObject)
+
+/* The identity under which a process is tracked across snapshots. */
+char *rtop_process_item_key_for (const RtopProcess *process);
+
+RtopProcessItem *rtop_process_item_new (const RtopProcess *process);
+/* Emits "updated". */
+void rtop_process_item_update (RtopProcessItem *self, const RtopProcess *process);
+
+gint32 rtop_process_item_get_pid (RtopProcessItem *self);
+gboolean rtop_process_item_get_kernel (RtopProcessItem *self);
+const char *rtop_process_item_get_user (RtopProcessItem *self);
+const char *rtop_process_item_get_comm (RtopProcessItem *self);
+/* The command line when readable, else the command name. */
+const char *rtop_process_item_get_command (RtopProcessItem *self);
+const char *rtop_process_item_get_devices (RtopProcessItem *self);  /* "mlx5_0, rxe0" */
+gboolean rtop_process_item_uses_device (RtopProcessItem *self, const char *device);
+guint32 rtop_process_item_get_qps (RtopProcessItem *self);
+guint32 rtop_process_item_get_contexts (RtopProcessItem *self);
+guint32 rtop_process_item_get_mrs (RtopProcessItem *self);
+guint64 rtop_process_item_get_mr_bytes (RtopProcessItem *self);
+guint64 rtop_process_item_get_rss_bytes (RtopProcessItem *self);
+guint32 rtop_process_item_get_threads (RtopProcessItem *self);
+/* Resource counts on one device, FALSE when it does not use it. */
+gboolean rtop_process_item_get_device_usage (RtopProcessItem *self, const char *device,
+                                             RtopProcessDevice *out);
+
+G_END_DECLS

@@ -1,0 +1,308 @@
+/* rtop-processes-view.c */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "rtop-columns.h"
+#include "rtop-format.h"
+#include "rtop-process-item.h"
+#include "rtop-processes-view.h"
+
+struct _RtopProcessesView {
+  GtkBox parent_instance;
+
+  RtopHistory *history;
+  GtkFilterListModel *filtered;
+  GtkSortListModel *sorted;
+  GtkCustomFilter *filter;
+  char *search_text;   /* casefolded */
+
+  GtkWidget *hidden_banner;
+  GtkSearchEntry *search;
+  GtkLabel *count_label;
+  GtkStack *stack;
+  GtkColumnView *view;
+};
+
+G_DEFINE_FINAL_TYPE (RtopProcessesView, rtop_processes_view, GTK_TYPE_BOX)
+
+static char *
+pid_text (gpointer item)
+{
+  if (rtop_process_item_get_kernel (item))
+    return g_strdup (_("kernel"));
+  if (rtop_process_item_get_pid (item) == 0)
+    /* Translators: the owner's pid is not visible from our PID namespace */
+    return g_strdup (_("hidden"));
+  return g_strdup_printf ("%d", rtop_process_item_get_pid (item));
+}
+
+static double
+pid_key (gpointer item)
+{
+  return rtop_process_item_get_pid (item);
+}
+
+static char *
+user_text (gpointer item)
+{
+  return g_strdup (rtop_process_item_get_user (item) ? rtop_process_item_get_user (item) : "—");
+}
+
+static const char *
+user_key (gpointer item)
+{
+  return rtop_process_item_get_user (item);
+}
+
+static char *
+command_text (gpointer item)
+{
+  const char *cmd = rtop_process_item_get_command (item);
+
+  return g_strdup (cmd ? cmd : "?");
+}
+
+static const char *
+command_key (gpointer item)
+{
+  return rtop_process_item_get_command (item);
+}
+
+static char *
+devices_text (gpointer item)
+{
+  return g_strdup (rtop_process_item_get_devices (item));
+}
+
+static const char *
+devices_key (gpointer item)
+{
+  return rtop_process_item_get_devices (item);
+}
+
+#define COUNT_COLUMN(name, getter)                                            \
+  static char *name##_text (gpointer item) { return g_strdup_printf ("%u", getter (item)); } \
+  static double name##_key (gpointer item) { return getter (item); }
+
+COUNT_COLUMN (qps, rtop_process_item_get_qps)
+COUNT_COLUMN (contexts, rtop_process_item_get_contexts)
+COUNT_COLUMN (mrs, rtop_process_item_get_mrs)
+COUNT_COLUMN (threads, rtop_process_item_get_threads)
+
+static char *
+mr_bytes_text (gpointer item)
+{
+  return rtop_format_bytes (rtop_process_item_get_mr_bytes (item));
+}
+
+static double
+mr_bytes_key (gpointer item)
+{
+  return (double) rtop_process_item_get_mr_bytes (item);
+}
+
+static char *
+rss_text (gpointer item)
+{
+  if (rtop_process_item_get_rss_bytes (item) == 0)
+    return g_strdup ("—");
+  return rtop_format_bytes (rtop_process_item_get_rss_bytes (item));
+}
+
+static double
+rss_key (gpointer item)
+{
+  return (double) rtop_process_item_get_rss_bytes (item);
+}
+
+static const RtopColumnDef process_columns[] = {
+  { "pid", N_("PID"), NULL, pid_text, pid_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "user", N_("User"), NULL, user_text, NULL, user_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
+  { "command", N_("Command"), NULL, command_text, NULL, command_key, NULL, NULL, NULL, FALSE, TRUE, 0 },
+  { "devices", N_("Devices"), NULL, devices_text, NULL, devices_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
+  { "qps", N_("QPs"), NULL, qps_text, qps_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "contexts", N_("Contexts"), NULL, contexts_text, contexts_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "mrs", N_("MRs"), NULL, mrs_text, mrs_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "mr_bytes", N_("Registered"), NULL, mr_bytes_text, mr_bytes_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "rss", N_("RSS"), NULL, rss_text, rss_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "threads", N_("Threads"), NULL, threads_text, threads_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+};
+
+void
+rtop_processes_view_add_columns (GtkColumnView *view)
+{
+  rtop_column_view_add_columns (view, process_columns, G_N_ELEMENTS (process_columns));
+}
+
+static gboolean
+contains_folded (const char *haystack, const char *needle)
+{
+  g_autofree char *folded = NULL;
+
+  if (haystack == NULL)
+    return FALSE;
+  folded = g_utf8_casefold (haystack, -1);
+  return strstr (folded, needle) != NULL;
+}
+
+static gboolean
+filter_func (gpointer item, gpointer user_data)
+{
+  RtopProcessesView *self = user_data;
+  char pid[16];
+
+  if (self->search_text == NULL || *self->search_text == '\0')
+    return TRUE;
+  g_snprintf (pid, sizeof pid, "%d", rtop_process_item_get_pid (item));
+  return contains_folded (rtop_process_item_get_command (item), self->search_text) ||
+         contains_folded (rtop_process_item_get_comm (item), self->search_text) ||
+         contains_folded (rtop_process_item_get_user (item), self->search_text) ||
+         contains_folded (rtop_process_item_get_devices (item), self->search_text) ||
+         g_str_has_prefix (pid, self->search_text);
+}
+
+static void
+update_count (RtopProcessesView *self)
+{
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
+  guint total = self->history ? g_list_model_get_n_items (rtop_history_get_processes (self->history)) : 0;
+  g_autofree char *text = NULL;
+
+  if (shown == total)
+    text = g_strdup_printf (ngettext ("%u process", "%u processes", total), total);
+  else
+    /* Translators: "3 of 12 processes" */
+    text = g_strdup_printf (ngettext ("%u of %u process", "%u of %u processes", total), shown, total);
+  gtk_label_set_label (self->count_label, text);
+  gtk_stack_set_visible_child_name (self->stack, total > 0 ? "list" : "none");
+}
+
+void
+rtop_processes_view_set_search (RtopProcessesView *self, const char *text)
+{
+  g_free (self->search_text);
+  self->search_text = text ? g_utf8_casefold (text, -1) : NULL;
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  update_count (self);
+}
+
+static void
+search_changed_cb (GtkSearchEntry *entry, RtopProcessesView *self)
+{
+  rtop_processes_view_set_search (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+history_updated_cb (RtopProcessesView *self)
+{
+  RtopSnapshot *snapshot = rtop_history_get_latest (self->history);
+
+  gtk_widget_set_visible (self->hidden_banner, snapshot && snapshot->pids_hidden);
+  rtop_column_view_resort (self->view);
+  update_count (self);
+}
+
+void
+rtop_processes_view_set_history (RtopProcessesView *self, RtopHistory *history)
+{
+  g_return_if_fail (self->history == NULL);
+
+  self->history = g_object_ref (history);
+  gtk_filter_list_model_set_model (self->filtered, rtop_history_get_processes (history));
+  g_signal_connect_object (history, "updated", G_CALLBACK (history_updated_cb), self,
+                           G_CONNECT_SWAPPED);
+  history_updated_cb (self);
+}
+
+GListModel *
+rtop_processes_view_get_model (RtopProcessesView *self)
+{
+  return G_LIST_MODEL (self->sorted);
+}
+
+void
+rtop_processes_view_focus_search (RtopProcessesView *self)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self->search));
+}
+
+char *
+rtop_processes_view_dump (RtopProcessesView *self)
+{
+  GString *out = g_string_new (NULL);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
+      g_autofree char *row = rtop_column_defs_row_text (process_columns, G_N_ELEMENTS (process_columns), item);
+
+      g_string_append_printf (out, "process\t%s\n", row);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+rtop_processes_view_dispose (GObject *object)
+{
+  RtopProcessesView *self = RTOP_PROCESSES_VIEW (object);
+
+  g_clear_object (&self->history);
+  G_OBJECT_CLASS (rtop_processes_view_parent_class)->dispose (object);
+}
+
+static void
+rtop_processes_view_finalize (GObject *object)
+{
+  RtopProcessesView *self = RTOP_PROCESSES_VIEW (object);
+
+  g_clear_object (&self->filtered);
+  g_clear_object (&self->sorted);
+  g_free (self->search_text);
+  G_OBJECT_CLASS (rtop_processes_view_parent_class)->finalize (object);
+}
+
+static void
+rtop_processes_view_class_init (RtopProcessesViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rtop_processes_view_dispose;
+  object_class->finalize = rtop_processes_view_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-processes-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesView, hidden_banner);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesView, search);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesView, count_label);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesView, stack);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesView, view);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_set_css_name (widget_class, "rtopprocesses");
+}
+
+static void
+rtop_processes_view_init (RtopProcessesView *self)
+{
+  GtkSingleSelection *selection;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  rtop_processes_view_add_columns (self->view);
+  self->filter = gtk_custom_filter_new (filter_func, self, NULL);
+  self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (self->filter));
+  self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filtered)),
+                                          g_object_ref (gtk_column_view_get_sorter (self->view)));
+  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (selection));
+  g_object_unref (selection);
+  g_signal_connect_swapped (self->sorted, "items-changed", G_CALLBACK (update_count), self);
+}
+
+GtkWidget *
+rtop_processes_view_new (void)
+{
+  return g_object_new (RTOP_TYPE_PROCESSES_VIEW, NULL);
+}

@@ -1,0 +1,18 @@
+/* rtop-remote.h: choices for a display that is not local (ssh -X, remote X).
+ *
+ * Must run before GTK initialises, since GTK reads GSK_RENDERER and
+ * GDK_BACKEND once. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* From the values of SSH_CONNECTION and DISPLAY (NULL when unset): a
+ * session over ssh, or an X display reached over TCP ("host:10.0"). */
+gboolean rtop_remote_display_is_remote (const char *ssh_connection, const char *display);
+/* Reads the environment; when remote, sets GSK_RENDERER=cairo and
+ * GDK_BACKEND=x11 unless the user set them.  Returns whether it is remote. */
+gboolean rtop_remote_setup_environment (void);
+
+G_END_DECLS
