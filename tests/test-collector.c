@@ -81,20 +81,6 @@ answer_devices (Fixture *f, guint32 seq)
   answer_done (f, seq);
 }
 
-static void
-answer_ports (Fixture *f, guint32 seq)
-{
-  for (guint i = 0; i < f->n_devs; i++)
-    {
-      NlTestBuf b = { { 0 } };
-      const FakeDev *d = &f->devs[i];
-
-      reply (f, nl_test_port (b.bytes, seq, PORTID, d->index, d->name, 1, d->state, d->phys, d->ndev),
-             b.bytes);
-    }
-  answer_done (f, seq);
-}
-
 static const FakeDev *
 find_dev (Fixture *f, guint32 index)
 {
@@ -102,6 +88,33 @@ find_dev (Fixture *f, guint32 index)
     if (f->devs[i].index == index)
       return &f->devs[i];
   return NULL;
+}
+
+/* Like nldev_port_get_dumpit(): one device per dump, named by DEV_INDEX. */
+static void
+answer_ports (Fixture *f, guint32 seq, guint32 index)
+{
+  if (index == RTOP_NL_NO_INDEX)
+    {
+      answer_error (f, seq, EINVAL);
+      return;
+    }
+  if (find_dev (f, index) == NULL)
+    {
+      answer_error (f, seq, ENODEV);
+      return;
+    }
+  for (guint i = 0; i < f->n_devs; i++)
+    {
+      NlTestBuf b = { { 0 } };
+      const FakeDev *d = &f->devs[i];
+
+      if (d->index != index)
+        continue;
+      reply (f, nl_test_port (b.bytes, seq, PORTID, d->index, d->name, 1, d->state, d->phys, d->ndev),
+             b.bytes);
+    }
+  answer_done (f, seq);
 }
 
 static void
@@ -177,7 +190,7 @@ answer (Fixture *f, const struct nlmsghdr *req)
       answer_devices (f, req->nlmsg_seq);
       break;
     case RDMA_NLDEV_CMD_PORT_GET:
-      answer_ports (f, req->nlmsg_seq);
+      answer_ports (f, req->nlmsg_seq, index);
       break;
     case RDMA_NLDEV_CMD_STAT_GET:
       answer_stat (f, req->nlmsg_seq, index, port);

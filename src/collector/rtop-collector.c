@@ -357,7 +357,15 @@ read_port_counters (RtopCollector *self, RtopDevice *dev, PortCache *pc, RtopPor
   if (pc->pma != NULL)
     rtop_counter_dir_read (pc->pma, port->counters, &failed);
   if (pc->netdev != NULL)
-    rtop_counter_dir_read (pc->netdev, port->counters, &failed);
+    {
+      rtop_counter_dir_read (pc->netdev, port->counters, &failed);
+      /* The netdev was deleted (maybe re-created under its name): reopen. */
+      if (rtop_counter_dir_get_n_vanished (pc->netdev) > 0)
+        {
+          g_clear_pointer (&pc->netdev, rtop_counter_dir_free);
+          g_clear_pointer (&pc->netdev_name, g_free);
+        }
+    }
 }
 
 static void
@@ -413,36 +421,59 @@ cache_is_stale_cb (gpointer key, gpointer value, gpointer user_data)
   return ((DeviceCache *) value)->pass != ((RtopCollector *) user_data)->pass;
 }
 
+/* The kernel dumps ports one device at a time (PORT_GET needs DEV_INDEX). */
+static gboolean
+collect_ports (RtopCollector *self, RtopDevice *dev, GError **error)
+{
+  g_autoptr(GArray) ports = g_array_new (FALSE, TRUE, sizeof (RtopNlPort));
+  DeviceCache *dc = device_cache_get (self, dev);
+
+  dev->provider = g_strdup (dc->provider);
+  g_array_set_clear_func (ports, (GDestroyNotify) rtop_nl_port_clear);
+  if (!rtop_nl_query (self->nl, RDMA_NLDEV_CMD_PORT_GET, TRUE, dev->index, 0,
+                      port_cb, ports, error))
+    return FALSE;
+  for (guint j = 0; j < ports->len; j++)
+    {
+      const RtopNlPort *np = &g_array_index (ports, RtopNlPort, j);
+      if (np->dev_index == dev->index && np->port > 0)
+        fill_port (self, dev, dc, np);
+    }
+  fill_device_counters (self, dev, dc);
+  return TRUE;
+}
+
 static gboolean
 collect_devices (RtopCollector *self, RtopSnapshot *snap, GError **error)
 {
   g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_device_free);
-  g_autoptr(GArray) ports = g_array_new (FALSE, TRUE, sizeof (RtopNlPort));
 
-  g_array_set_clear_func (ports, (GDestroyNotify) rtop_nl_port_clear);
   if (!rtop_nl_query (self->nl, RDMA_NLDEV_CMD_GET, TRUE, RTOP_NL_NO_INDEX, 0,
                       device_cb, devices, error))
-    return FALSE;
-  if (!rtop_nl_query (self->nl, RDMA_NLDEV_CMD_PORT_GET, TRUE, RTOP_NL_NO_INDEX, 0,
-                      port_cb, ports, error))
     return FALSE;
 
   for (guint i = 0; i < devices->len; i++)
     {
       RtopDevice *dev = g_ptr_array_index (devices, i);
-      DeviceCache *dc;
+      g_autoptr(GError) port_error = NULL;
 
       if (!device_wanted (self, dev->name))
         continue;
-      dc = device_cache_get (self, dev);
-      dev->provider = g_strdup (dc->provider);
-      for (guint j = 0; j < ports->len; j++)
+      if (!collect_ports (self, dev, &port_error))
         {
-          const RtopNlPort *np = &g_array_index (ports, RtopNlPort, j);
-          if (np->dev_index == dev->index && np->port > 0)
-            fill_port (self, dev, dc, np);
+          /* Gone between the two dumps: the next pass will not list it. */
+          if (g_error_matches (port_error, RTOP_ERROR, RTOP_ERROR_NO_DEVICE))
+            continue;
+          /* Anything else is this device's problem, not the pass's. */
+          for (guint p = 1; p <= dev->port_count && p <= 64; p++)
+            {
+              RtopPort *port = rtop_port_new (p);
+
+              port->error = g_strdup (port_error->message);
+              rtop_rates_keep (self->rates, dev->name, p);
+              g_ptr_array_add (dev->ports, port);
+            }
         }
-      fill_device_counters (self, dev, dc);
       g_ptr_array_add (snap->devices, g_ptr_array_steal_index (devices, i));
       i--;
     }
