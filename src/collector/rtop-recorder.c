@@ -87,6 +87,7 @@ struct _RtopRecorder {
   RtopRecordFormat format;
   gboolean stopping;           /* close or discard requested: add() ignores */
   gboolean thread_done;        /* the writer thread has exited or will */
+  gboolean discarded;
   guint64 samples;
   guint64 queue_dropped;
   gboolean have_first;
@@ -254,7 +255,7 @@ create_partial (const char *path, const char *partial, GError **error)
                    display);
       return -1;
     }
-  fd = open (partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  fd = open (partial, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
     {
       int errsv = errno;
@@ -531,6 +532,51 @@ write_failed:
   return FALSE;
 }
 
+/* Tasks are completed on their own context, never here: the task holds the
+ * recorder, and the last reference must not be dropped on this thread
+ * (dispose joins this thread). */
+typedef struct {
+  GTask *task;
+  GError *error;
+} Completion;
+
+static gboolean
+complete_idle_cb (gpointer data)
+{
+  Completion *c = data;
+
+  if (c->error != NULL)
+    g_task_return_error (c->task, g_steal_pointer (&c->error));
+  else
+    g_task_return_boolean (c->task, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+completion_free (gpointer data)
+{
+  Completion *c = data;
+
+  g_clear_error (&c->error);
+  g_object_unref (c->task);
+  g_free (c);
+}
+
+/* Takes task and error (may be NULL for success). */
+static void
+complete_task (GTask *task, GError *error)
+{
+  g_autoptr(GSource) source = g_idle_source_new ();
+  Completion *c = g_new0 (Completion, 1);
+
+  c->task = task;
+  c->error = error;
+  g_source_set_callback (source, complete_idle_cb, c, completion_free);
+  g_source_set_static_name (source, "[rdmatop] recorder task");
+  g_source_attach (source, g_task_get_context (task));
+}
+
+/* Takes task. */
 static gboolean
 writer_close (Writer *w, GTask *task)
 {
@@ -538,11 +584,11 @@ writer_close (Writer *w, GTask *task)
 
   if (writer_complete (w, &error))
     {
-      g_task_return_boolean (task, TRUE);
+      complete_task (task, NULL);
       return TRUE;
     }
   shared_set_error (w->shared, g_error_copy (error));
-  g_task_return_error (task, error);
+  complete_task (task, error);
   return FALSE;
 }
 
@@ -638,15 +684,17 @@ writer_handle_save_as (Writer *w, Item *item)
 {
   GError *error = NULL;
 
+  GTask *task = g_steal_pointer (&item->task);
+
   if (!writer_save_as (w, item->path, &error))
     {
-      g_task_return_error (item->task, error);
+      complete_task (task, error);
       return FALSE;
     }
   /* A close that failed earlier is finished at the new place. */
   if (w->ended)
-    return writer_close (w, item->task);
-  g_task_return_boolean (item->task, TRUE);
+    return writer_close (w, task);
+  complete_task (task, NULL);
   return FALSE;
 }
 
@@ -700,7 +748,7 @@ writer_handle (Writer *w, Item *item)
       writer_add_snapshot (w, item->snapshot);
       return FALSE;
     case ITEM_CLOSE:
-      return writer_close (w, item->task);
+      return writer_close (w, g_steal_pointer (&item->task));
     case ITEM_SAVE_AS:
       return writer_handle_save_as (w, item);
     case ITEM_DISCARD:
@@ -1144,7 +1192,10 @@ rtop_recorder_discard (RtopRecorder *self)
     return;
   self->stopping = TRUE;
   self->thread_done = TRUE;
+  self->discarded = TRUE;
+  /* The file goes on the writer thread, after what it is writing now. */
   push_item (self, ITEM_DISCARD, NULL, NULL, NULL);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
 }
 
 /* Getters ----------------------------------------------------------------- */
@@ -1191,6 +1242,8 @@ rtop_recorder_get_state (RtopRecorder *self)
   RtopRecorderState state;
 
   g_return_val_if_fail (RTOP_IS_RECORDER (self), RTOP_RECORDER_STATE_DISCARDED);
+  if (self->discarded)
+    return RTOP_RECORDER_STATE_DISCARDED;
   g_mutex_lock (&self->shared->lock);
   state = self->shared->state;
   g_mutex_unlock (&self->shared->lock);
