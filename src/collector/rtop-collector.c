@@ -272,6 +272,10 @@ port_cache_get (RtopCollector *self, const RtopDevice *dev, DeviceCache *dc, gui
   return pc;
 }
 
+static const char * const netdev_counters[] = {
+  "tx_bytes", "rx_bytes", "tx_packets", "rx_packets", NULL,
+};
+
 static void
 refresh_netdev_dir (RtopCollector *self, PortCache *pc, const char *provider, const char *netdev)
 {
@@ -287,7 +291,9 @@ refresh_netdev_dir (RtopCollector *self, PortCache *pc, const char *provider, co
   if (netdev == NULL || rtop_provider_has_byte_counters (provider) || pc->pma != NULL)
     return;
   path = rtop_sysfs_netdev_stats_path (self->sysfs_root, netdev);
-  pc->netdev = rtop_counter_dir_open (path, RTOP_COUNTER_SOURCE_NETDEV, NULL);
+  /* Only what the provider table can use: a netdev has two dozen files. */
+  pc->netdev = rtop_counter_dir_open_names (path, RTOP_COUNTER_SOURCE_NETDEV,
+                                            RTOP_COUNTER_DIR_MAX_FILES, netdev_counters, NULL);
 }
 
 static void

@@ -346,6 +346,13 @@ RtopCounterDir *
 rtop_counter_dir_open_max (const char *path, RtopCounterSource source, guint max_files,
                            GError **error)
 {
+  return rtop_counter_dir_open_names (path, source, max_files, NULL, error);
+}
+
+RtopCounterDir *
+rtop_counter_dir_open_names (const char *path, RtopCounterSource source, guint max_files,
+                             const char * const *only, GError **error)
+{
   g_autoptr(GPtrArray) names = NULL;
   RtopCounterDir *self;
   DIR *dir;
@@ -380,8 +387,12 @@ rtop_counter_dir_open_max (const char *path, RtopCounterSource source, guint max
   self->fds = g_new (int, names->len + 1);
   for (guint i = 0; i < names->len; i++)
     {
-      int fd = open_counter_file (dirfd (dir), g_ptr_array_index (names, i));
+      int fd;
 
+      /* A caller that needs a few files of a big directory opens only those. */
+      if (only != NULL && !g_strv_contains (only, g_ptr_array_index (names, i)))
+        continue;
+      fd = open_counter_file (dirfd (dir), g_ptr_array_index (names, i));
       /* Unreadable (root-only) or not a regular file: not ours to show. */
       if (fd < 0)
         continue;

@@ -37,6 +37,11 @@ RtopCounterDir *rtop_counter_dir_open (const char *path, RtopCounterSource sourc
  * and counted in *n_failed.
  * (*n_failed is set, not added to; it may be NULL.)  Entries that are not
  * regular files, and hw_counters/lifespan (a setting), are never opened. */
+/* Like rtop_counter_dir_open_max, but opens only the files named in only
+ * (all when NULL). */
+RtopCounterDir *rtop_counter_dir_open_names (const char *path, RtopCounterSource source,
+                                             guint max_files, const char * const *only,
+                                             GError **error);
 void rtop_counter_dir_read (RtopCounterDir *self, GPtrArray *out, guint *n_failed);
 guint rtop_counter_dir_get_n_files (RtopCounterDir *self);
 void rtop_counter_dir_free (RtopCounterDir *self);
