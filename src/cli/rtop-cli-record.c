@@ -1,0 +1,358 @@
+/* rtop-cli-record.c: `rdmatop-cli record` and `rdmatop-cli recover`.
+ *
+ * record drives the sampler on a GMainLoop and hands every snapshot to a
+ * recorder; it stops at --duration (measured on the samples' own clock) or
+ * on SIGINT/SIGTERM, and then closes the file so it is complete.  If the
+ * file cannot be completed where asked, what was captured is saved in the
+ * temporary folder instead and the exit status is 1. */
+#include "config.h"
+
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rtop-cli-record.h"
+#include "rtop-recorder.h"
+#include "rtop-recording.h"
+#include "rtop-sampler.h"
+
+#define EXIT_RUNTIME 1
+#define EXIT_USAGE 2
+#define MAX_DURATION_S (10.0 * 365 * 24 * 3600)
+
+typedef struct {
+  char *output;
+  char *format_name;
+  char **devices;
+  double interval;
+  double duration;             /* 0: until a signal */
+  gboolean no_processes;
+  RtopRecorder *recorder;
+  GMainLoop *loop;
+  guint64 samples;
+  gint64 first_monotonic_us;
+  gboolean warned;
+  int exit_status;
+} RecordOptions;
+
+static void
+record_options_clear (RecordOptions *o)
+{
+  g_free (o->output);
+  g_free (o->format_name);
+  g_strfreev (o->devices);
+  g_clear_object (&o->recorder);
+  g_clear_pointer (&o->loop, g_main_loop_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RecordOptions, record_options_clear)
+
+static int
+usage (const char *message)
+{
+  g_printerr ("rdmatop-cli: %s\n", message);
+  g_printerr (_("Try “rdmatop-cli record --help” for more information.\n"));
+  return EXIT_USAGE;
+}
+
+static gboolean
+parse_seconds (const char *value, double lo, double hi, double *out)
+{
+  char *end = NULL;
+  double v = g_ascii_strtod (value, &end);
+
+  if (end == value || *end != '\0' || !isfinite (v) || v < lo || v > hi)
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+static gboolean
+interval_cb (const char *name, const char *value, gpointer data, GError **error)
+{
+  RecordOptions *o = data;
+
+  if (parse_seconds (value, RTOP_SAMPLER_MIN_INTERVAL, RTOP_SAMPLER_MAX_INTERVAL, &o->interval))
+    return TRUE;
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               _("The interval must be a number of seconds from %.1f to %.0f, not “%s”"),
+               RTOP_SAMPLER_MIN_INTERVAL, RTOP_SAMPLER_MAX_INTERVAL, value);
+  return FALSE;
+}
+
+static gboolean
+duration_cb (const char *name, const char *value, gpointer data, GError **error)
+{
+  RecordOptions *o = data;
+
+  if (parse_seconds (value, 0, MAX_DURATION_S, &o->duration) && o->duration > 0)
+    return TRUE;
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               _("The duration must be a positive number of seconds, not “%s”"), value);
+  return FALSE;
+}
+
+static gboolean
+devices_cb (const char *name, const char *value, gpointer data, GError **error)
+{
+  RecordOptions *o = data;
+  g_auto(GStrv) parts = g_strsplit (value, ",", -1);
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+
+  if (o->devices != NULL)
+    g_strv_builder_addv (b, (const char **) o->devices);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_strstrip (parts[i]);
+      if (*parts[i] == '\0' || strlen (parts[i]) > 64 || strchr (parts[i], '/') != NULL)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("“%s” is not a device name (give names like mlx5_0,rxe1)"), value);
+          return FALSE;
+        }
+      g_strv_builder_add (b, parts[i]);
+    }
+  g_strfreev (o->devices);
+  o->devices = g_strv_builder_end (b);
+  return TRUE;
+}
+
+static GOptionContext *
+record_context (RecordOptions *o)
+{
+  const GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
+      N_("The file to write (default: rdmatop-<UTC time>.json here); never overwritten"), N_("FILE") },
+    { "duration", 't', 0, G_OPTION_ARG_CALLBACK, (gpointer) duration_cb,
+      N_("Stop after S seconds (default: at Ctrl-C or SIGTERM)"), N_("S") },
+    { "interval", 'i', 0, G_OPTION_ARG_CALLBACK, (gpointer) interval_cb,
+      N_("Seconds between samples (0.1 to 60, default 1)"), N_("S") },
+    { "device", 'd', 0, G_OPTION_ARG_CALLBACK, (gpointer) devices_cb,
+      N_("Only these devices (comma-separated; repeatable)"), N_("NAME,...") },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format_name,
+      N_("json (Perfetto), json.gz or csv (default: from the file name, else json)"), N_("FORMAT") },
+    { "no-processes", 0, 0, G_OPTION_ARG_NONE, &o->no_processes,
+      N_("Do not record which processes use each device"), NULL },
+    { NULL }
+  };
+  GOptionContext *ctx = g_option_context_new (NULL);
+  GOptionGroup *group = g_option_group_new ("record", "", "", o, NULL);
+
+  g_option_group_add_entries (group, entries);
+  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
+  g_option_context_set_main_group (ctx, group);
+  g_option_context_set_summary (ctx, _("Record RDMA traffic to a trace that ui.perfetto.dev opens "
+                                       "(or CSV), until the duration ends or Ctrl-C."));
+  g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
+  return ctx;
+}
+
+/* The format from --format, else from the file name, else JSON. */
+static gboolean
+choose_format (RecordOptions *o, RtopRecordFormat *format)
+{
+  if (o->format_name != NULL)
+    return rtop_record_format_from_string (o->format_name, format);
+  if (o->output == NULL || !rtop_record_format_from_path (o->output, format))
+    *format = RTOP_RECORD_FORMAT_JSON;
+  return TRUE;
+}
+
+static void
+fail (RecordOptions *o, const char *message)
+{
+  g_printerr ("rdmatop-cli: %s\n", message);
+  o->exit_status = EXIT_RUNTIME;
+  g_main_loop_quit (o->loop);
+}
+
+/* The first pass says whether there is anything to record at all. */
+static gboolean
+check_first (RecordOptions *o, const RtopSnapshot *snap)
+{
+  if (snap->status == RTOP_STATUS_NO_NETLINK || snap->status == RTOP_STATUS_PERMISSION)
+    {
+      fail (o, snap->status_message != NULL ? snap->status_message
+                                            : _("RDMA netlink is not available."));
+      return FALSE;
+    }
+  for (guint i = 0; o->devices != NULL && o->devices[i] != NULL; i++)
+    if (rtop_snapshot_find_device (snap, o->devices[i]) == NULL)
+      {
+        g_autofree char *message = g_strdup_printf (_("no RDMA device named “%s” (see “rdma dev”)"),
+                                                    o->devices[i]);
+        fail (o, message);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static void
+snapshot_cb (RtopSampler *sampler, RtopSnapshot *snap, gpointer data)
+{
+  RecordOptions *o = data;
+
+  if (o->samples == 0)
+    {
+      if (!check_first (o, snap))
+        return;
+      o->first_monotonic_us = snap->monotonic_us;
+    }
+  rtop_recorder_add (o->recorder, snap);
+  o->samples++;
+  if (o->duration > 0
+      && snap->monotonic_us - o->first_monotonic_us >= (gint64) (o->duration * G_USEC_PER_SEC))
+    g_main_loop_quit (o->loop);
+}
+
+static void
+recorder_error_cb (RtopRecorder *recorder, const GError *error, gpointer data)
+{
+  RecordOptions *o = data;
+
+  /* Once: the recorder keeps the samples and the close below decides. */
+  if (!o->warned)
+    g_printerr (_("rdmatop-cli: warning: %s\n"), error->message);
+  o->warned = TRUE;
+}
+
+static gboolean
+stop_cb (gpointer data)
+{
+  g_main_loop_quit (((RecordOptions *) data)->loop);
+  return G_SOURCE_CONTINUE;
+}
+
+/* The file could not be completed where asked: put it in the temporary
+ * folder rather than lose it. */
+static void
+rescue (RecordOptions *o, RtopRecordFormat format)
+{
+  g_autofree char *name = rtop_recording_default_filename (format);
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  if (rtop_recorder_save_as (o->recorder, path, &error))
+    g_printerr (_("rdmatop-cli: the recording was saved to “%s” instead\n"), path);
+  else
+    g_printerr ("rdmatop-cli: %s\n", error->message);
+}
+
+static int
+finish (RecordOptions *o, RtopRecordFormat format)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (o->exit_status != EXIT_SUCCESS)
+    {
+      rtop_recorder_discard (o->recorder);
+      return o->exit_status;
+    }
+  if (!rtop_recorder_close (o->recorder, &error))
+    {
+      g_printerr ("rdmatop-cli: %s\n", error->message);
+      rescue (o, format);
+      return EXIT_RUNTIME;
+    }
+  g_print (_("%s: %" G_GUINT64_FORMAT " samples over %.1f s, %" G_GUINT64_FORMAT " bytes\n"),
+           rtop_recorder_get_path (o->recorder), rtop_recorder_get_samples (o->recorder),
+           rtop_recorder_get_elapsed_us (o->recorder) / 1e6,
+           rtop_recorder_get_bytes_written (o->recorder));
+  return EXIT_SUCCESS;
+}
+
+int
+rtop_cli_record (int argc, char **argv)
+{
+  g_auto(RecordOptions) o = { .interval = 1.0 };
+  g_autoptr(GOptionContext) ctx = record_context (&o);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RtopSampler) sampler = NULL;
+  RtopCollectorOptions copts = { 0 };
+  RtopRecordFormat format;
+  guint sigint, sigterm;
+  int status;
+
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    return usage (error->message);
+  if (argc > 1)
+    {
+      g_autofree char *message = g_strdup_printf (_("Unexpected argument “%s”"), argv[1]);
+      return usage (message);
+    }
+  if (!choose_format (&o, &format))
+    {
+      g_autofree char *message = g_strdup_printf (_("Unknown format “%s” (use json, json.gz or csv)"),
+                                                  o.format_name);
+      return usage (message);
+    }
+  if (o.output == NULL)
+    o.output = rtop_recording_default_filename (format);
+
+  o.recorder = rtop_recorder_new (o.output, format, &error);
+  if (o.recorder == NULL)
+    {
+      g_printerr ("rdmatop-cli: %s\n", error->message);
+      return EXIT_RUNTIME;
+    }
+  g_signal_connect (o.recorder, "error", G_CALLBACK (recorder_error_cb), &o);
+
+  copts.devices = (const char * const *) o.devices;
+  copts.no_processes = o.no_processes;
+  o.loop = g_main_loop_new (NULL, FALSE);
+  sampler = rtop_sampler_new (&copts);
+  rtop_sampler_set_interval (sampler, o.interval);
+  g_signal_connect (sampler, "snapshot", G_CALLBACK (snapshot_cb), &o);
+  sigint = g_unix_signal_add (SIGINT, stop_cb, &o);
+  sigterm = g_unix_signal_add (SIGTERM, stop_cb, &o);
+  rtop_sampler_start (sampler);
+  g_main_loop_run (o.loop);
+  rtop_sampler_stop (sampler);
+  status = finish (&o, format);
+  g_source_remove (sigint);
+  g_source_remove (sigterm);
+  return status;
+}
+
+int
+rtop_cli_recover (int argc, char **argv)
+{
+  g_autofree char *output = NULL;
+  const GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      N_("Write here (default: FILE without .partial, or NAME-recovered.json[.gz])"), N_("OUT") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new (_("FILE"));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *written = NULL;
+
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (ctx, _("Write a complete copy of a recording that was cut off "
+                                       "(a crash, kill -9, power loss), up to its last complete "
+                                       "interval. The original is left as it is."));
+  g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      g_printerr ("rdmatop-cli: %s\n", error->message);
+      g_printerr (_("Try “rdmatop-cli recover --help” for more information.\n"));
+      return EXIT_USAGE;
+    }
+  if (argc != 2)
+    {
+      g_printerr ("rdmatop-cli: %s\n", _("recover needs exactly one FILE"));
+      g_printerr (_("Try “rdmatop-cli recover --help” for more information.\n"));
+      return EXIT_USAGE;
+    }
+  written = rtop_recording_recover (argv[1], output, &error);
+  if (written == NULL)
+    {
+      g_printerr ("rdmatop-cli: %s\n", error->message);
+      return EXIT_RUNTIME;
+    }
+  g_print ("%s\n", written);
+  return EXIT_SUCCESS;
+}
