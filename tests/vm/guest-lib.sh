@@ -30,7 +30,7 @@ VM_TALLY=/tmp/vm-tally
 VM_BG_PIDS=()
 
 vm_log () {
-  echo "# $*"
+  echo "# [${SECONDS}s] $*"
 }
 
 # Stops the scenario now: the harness reports the status to the host.
@@ -171,10 +171,12 @@ vm_rxe_pair () {
   vm_rxe_add "$rb" "$nb"
 }
 
-# vm_port_state_is RXE STATE: state of port 1 as `rdma link` reports it.
+# vm_port_state_is RXE STATE: port 1 is in STATE ("4: ACTIVE" in sysfs;
+# the same names as `rdma link`).  Cheap enough to poll under TCG.
 vm_port_state_is () {
-  [ "$(rdma -j link show "$1/1" 2>/dev/null | python3 -c \
-      'import json,sys; print(json.load(sys.stdin)[0]["state"])' 2>/dev/null)" = "$2" ]
+  local s
+  s=$(cat "/sys/class/infiniband/$1/ports/1/state" 2>/dev/null) || return 1
+  [ "${s#*: }" = "$2" ]
 }
 
 # vm_wait_for WHAT SECONDS COMMAND...: polls COMMAND every 0.2 s.
@@ -280,10 +282,14 @@ vm_add_user () {
 }
 
 # vm_as_user COMMAND...: runs COMMAND as VM_USER with no capabilities.
+# (An array, not only a function, so that a background job's $! is the
+# command's own pid: setpriv and env exec it.)
+VM_AS_USER=(setpriv --reuid="$VM_UID" --regid="$VM_UID" --clear-groups
+  --inh-caps=-all --bounding-set=-all --no-new-privs
+  env HOME=/tmp USER="$VM_USER" LOGNAME="$VM_USER")
+
 vm_as_user () {
-  setpriv --reuid="$VM_UID" --regid="$VM_UID" --clear-groups \
-    --inh-caps=-all --bounding-set=-all --no-new-privs \
-    env HOME=/tmp USER="$VM_USER" LOGNAME="$VM_USER" "$@"
+  "${VM_AS_USER[@]}" "$@"
 }
 
 # --- rdmatop-cli -------------------------------------------------------
@@ -306,13 +312,24 @@ vm_snapshot_as_user () {
 vm_watch_bg () {
   local f=$1 as=()
   shift
-  if [ "${1:-}" = --user ]; then as=(vm_as_user); shift; fi
+  if [ "${1:-}" = --user ]; then as=("${VM_AS_USER[@]}"); shift; fi
+  rm -f "$f.pid" "$f.rc"
   (
     rc=0
-    "${as[@]}" "$VM_CLI" watch --json "$@" >"$f" 2>"$f.err" || rc=$?
+    "${as[@]}" "$VM_CLI" watch --json "$@" >"$f" 2>"$f.err" &
+    echo $! >"$f.pid"
+    wait $! || rc=$?
     echo "$rc" >"$f.rc"
   ) &
   VM_WATCH_PID=$!
+}
+
+# vm_watch_stop FILE: ends a watch started by vm_watch_bg with SIGINT (as
+# Ctrl-C would) and waits for its exit status in FILE.rc.
+vm_watch_stop () {
+  vm_wait_for "$(basename "$1").pid" 10 test -s "$1.pid"
+  kill -INT "$(cat "$1.pid")" 2>/dev/null
+  vm_wait_for "$(basename "$1") to exit" 20 test -s "$1.rc"
 }
 
 # vm_watch_wait_passes FILE N SECONDS: waits until FILE holds N lines.

@@ -32,9 +32,8 @@ vm_pingpong rxe2 10.210.2.1 50
 vm_pingpong rxe10 10.210.10.1 150
 vm_snapshot "$O/filter.json" --device rxe10,rxe3
 compare many 16
-vm_pycheck --label "16 devices, --device" discovery --devices 16 \
-  --snapshot "$O/many-root.json" --rdma "$O/many-before" \
-  --filter rxe10,rxe3 --filter-snapshot "$O/filter.json"
+vm_pycheck discovery --devices 2 --snapshot "$O/filter.json" --rdma "$O/many-before" \
+  --filter rxe10,rxe3
 
 rc=0; "$VM_CLI" snapshot --no-such-option >/dev/null 2>&1 || rc=$?
 vm_is "an unknown option exits 2" "$rc" 2

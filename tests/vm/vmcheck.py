@@ -87,13 +87,16 @@ def rdma_counters(entry):
 
 
 def check_status(snap, what):
-    ok(snap.get("status") == "ok", f"{what}: status is ok",
-       f"{snap.get('status')}: {snap.get('status_message')}")
+    return ok(snap.get("status") == "ok" and "devices" in snap, f"{what}: status is ok",
+              f"{snap.get('status')}: {snap.get('status_message')}")
 
 
 def check_watch_stream(passes, count, what):
     """The sampler produced COUNT passes with increasing sequence numbers."""
-    ok(len(passes) == count, f"{what}: {count} passes", f"got {len(passes)}")
+    if count is None:
+        ok(len(passes) >= 3, f"{what}: at least 3 passes", f"got {len(passes)}")
+    else:
+        ok(len(passes) == count, f"{what}: {count} passes", f"got {len(passes)}")
     seqs = [p.get("sequence") for p in passes]
     ok(all(isinstance(s, int) for s in seqs) and seqs == sorted(set(seqs)),
        f"{what}: sequence numbers increase", seqs)
@@ -138,12 +141,19 @@ def events(passes, kind=None, device=None):
 # --- scenario 1: discovery ----------------------------------------------
 
 def cmd_discovery(a):
+    if a.filter:
+        fsnap = load_json(a.snapshot)
+        fnames = [d["name"] for d in fsnap.get("devices", [])]
+        want = sorted(a.filter.split(","), key=natural_key)
+        ok(fnames == want, f"--device {a.filter} lists exactly those devices", fnames)
+        return
     snap = load_json(a.snapshot)
     rdev = load_json(a.rdma + ".dev.json")
     rlink = load_json(a.rdma + ".link.json")
     rstat = load_json(a.rdma + ".stat.json")
     rstat_after = load_json(a.rdma_after + ".stat.json") if a.rdma_after else rstat
-    check_status(snap, "snapshot")
+    if not check_status(snap, "snapshot"):
+        return
 
     names = [d["name"] for d in snap.get("devices", [])]
     want = sorted((d["ifname"] for d in rdev), key=natural_key)
@@ -199,11 +209,6 @@ def cmd_discovery(a):
        mismatches[:3])
     ok(nonzero > 0, "the compared counters include non-zero values (traffic ran)")
 
-    if a.filter:
-        fsnap = load_json(a.filter_snapshot)
-        fnames = [d["name"] for d in fsnap.get("devices", [])]
-        want = sorted(a.filter.split(","), key=natural_key)
-        ok(fnames == want, f"--device {a.filter} lists exactly those devices", fnames)
 
 
 # --- scenario 2: traffic --------------------------------------------------
@@ -377,7 +382,7 @@ def cmd_delete(a):
     passes = load_watch(a.watch)
     check_watch_stream(passes, a.count, "watch")
     rc = open(a.watch + ".rc").read().strip() if os.path.exists(a.watch + ".rc") else None
-    ok(rc == "0", "watch exited 0 (the sampler kept running)", rc)
+    ok(rc == "0", "watch exited 0 (the sampler kept running until stopped)", rc)
     dev, other = a.device, a.other
     pres = presence(passes, dev)
     ok(all(presence(passes, other)), f"{other} is listed in every pass")
@@ -406,6 +411,9 @@ def cmd_delete(a):
     if a.second_readd_after is not None:
         # A delete and re-add inside one interval: the collector sees the
         # same name with smaller counters and a new index.
+        ok(len(passes) - a.second_readd_after >= 2,
+           "at least two passes follow the fast re-add",
+           (len(passes), a.second_readd_after))
         sp = spikes(passes, dev, a.second_readd_after)
         ok(not sp, f"no rate spike on {dev} after a re-add within one interval", sp[:5])
         resets = events(passes[a.second_readd_after:], None, dev)
@@ -425,8 +433,7 @@ def main():
     s.add_argument("--rdma", required=True, help="prefix of vm_rdma_json files before")
     s.add_argument("--rdma-after", help="prefix of vm_rdma_json files after")
     s.add_argument("--devices", type=int, required=True)
-    s.add_argument("--filter")
-    s.add_argument("--filter-snapshot")
+    s.add_argument("--filter", help="only check that SNAPSHOT lists these devices")
     s.set_defaults(func=cmd_discovery)
 
     for name, func in (("traffic", cmd_traffic), ("processes", cmd_processes)):
@@ -461,7 +468,7 @@ def main():
 
     s = sub.add_parser("delete")
     s.add_argument("--watch", required=True)
-    s.add_argument("--count", type=int, required=True)
+    s.add_argument("--count", type=int, help="exact number of passes (else >= 3)")
     s.add_argument("--device", required=True)
     s.add_argument("--other", required=True)
     s.add_argument("--second-readd-after", type=int)
