@@ -214,13 +214,14 @@ monitor (guint seconds)
   return 0;
 }
 
-static double
-cpu_usec (void)
+static void
+cpu_usec (double *user, double *sys)
 {
   struct rusage ru;
 
   getrusage (RUSAGE_SELF, &ru);
-  return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 + ru.ru_utime.tv_usec + ru.ru_stime.tv_usec;
+  *user = ru.ru_utime.tv_sec * 1e6 + ru.ru_utime.tv_usec;
+  *sys = ru.ru_stime.tv_sec * 1e6 + ru.ru_stime.tv_usec;
 }
 
 int
@@ -230,7 +231,7 @@ main (int argc, char **argv)
   g_autoptr(RtopNl) nl = NULL;
   Probe p = { TRUE, NULL, NULL, 0 };
   guint64 passes = 0, monitor_s = 0;
-  double cpu;
+  double user0, sys0, user1, sys1;
 
   if (argc == 3 && g_str_equal (argv[1], "--passes"))
     {
@@ -270,13 +271,15 @@ main (int argc, char **argv)
       p.print = FALSE;
       one_pass (nl, &p);   /* warm-up, as nl-floor does */
       p.n_failed = 0;
-      cpu = cpu_usec ();
+      cpu_usec (&user0, &sys0);
       for (guint64 i = 0; i < passes; i++)
         one_pass (nl, &p);
-      cpu = cpu_usec () - cpu;
+      cpu_usec (&user1, &sys1);
       g_print ("nl-probe: %" G_GUINT64_FORMAT " passes, %u devices, %u failed requests\n",
                passes, p.devices->len, p.n_failed);
-      g_print ("cpu_us_per_pass=%.1f\n", cpu / passes);
+      g_print ("cpu_us_per_pass=%.1f user_us_per_pass=%.1f sys_us_per_pass=%.1f\n",
+               (user1 - user0 + sys1 - sys0) / passes, (user1 - user0) / passes,
+               (sys1 - sys0) / passes);
     }
   g_array_unref (p.devices);
   g_array_unref (p.res);

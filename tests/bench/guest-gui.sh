@@ -1,0 +1,209 @@
+#!/bin/bash
+# Guest script (tests/vm/vm-run.sh) for benchmarks 3, 5 and 6 of issue 7,
+# with 16 Soft-RoCE devices carrying a little traffic, under Xvfb:
+#   - CPU per second of the rdmatop app at a 1 s interval (GSK_RENDERER=cairo),
+#     beside GNOME System Monitor's resource graphs on the same display;
+#   - start-up: launch to the first frame with live data (the app's
+#     RDMATOP_REPORT_STARTUP=1 line), beside an empty GTK 4 window's first
+#     frame (gtk-first-frame) and `rdmatop --version`;
+#   - bytes per second over a real `ssh -X` session to localhost (sshd on
+#     127.0.0.1, counted by count-relay.py as the ProxyCommand), rdmatop with
+#     the renderer it picks there, beside gnome-system-monitor -r.
+#
+# Arguments (key=value, optional): devices=16 window=30 warm=8 settle=25
+#   startup-runs=3 line-timeout=90
+# The CPU/bytes window starts `warm` seconds after the first-frame line, or
+# `settle` seconds after launch for a program that prints none (System
+# Monitor).
+# Results: $RDMATOP_RESULTS/gui.txt, one key=value line per measurement.
+. "$RDMATOP_VM_DIR/guest-lib.sh"
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+APP=$VM_BUILDDIR/src/app/rdmatop
+FIRST_FRAME=$VM_BUILDDIR/tests/bench/gtk-first-frame
+PROBE="python3 $BENCH_DIR/gui-probe.py"
+OUT=${RDMATOP_RESULTS:-/tmp}/gui.txt
+LOGS=${RDMATOP_RESULTS:-/tmp}/gui-logs
+STARTUP_RE='rdmatop: startup-ms=([0-9]+)'
+
+devices=16
+window=30
+warm=8
+settle=25
+startup_runs=3
+line_timeout=90
+for arg in "$@"; do
+  case "$arg" in
+    devices=*) devices=${arg#*=} ;;
+    window=*) window=${arg#*=} ;;
+    warm=*) warm=${arg#*=} ;;
+    settle=*) settle=${arg#*=} ;;
+    startup-runs=*) startup_runs=${arg#*=} ;;
+    line-timeout=*) line_timeout=${arg#*=} ;;
+    *) vm_die "unknown argument '$arg'" ;;
+  esac
+done
+
+vm_init
+mkdir -p "$LOGS"
+: >"$OUT"
+record () {
+  echo "$*" >>"$OUT"
+  echo "# $*"
+}
+
+# --- devices with traffic ------------------------------------------------
+
+vm_dummy_rxes "$devices"
+# UDP datagrams out of every dummy netdev (to an address nobody has: a
+# dummy device drops what it sends, after counting it), each device with
+# its own rate that changes over time, so every graph moves.
+vm_bg python3 - "$devices" <<'PY'
+import math, socket, sys, time
+n = int(sys.argv[1])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+payload = b"x" * 1200
+t0 = time.monotonic()
+while True:
+    t = time.monotonic() - t0
+    for i in range(n):
+        burst = 1 + int(4 * (1 + math.sin(t / 7 + i)))
+        for _ in range(burst):
+            s.sendto(payload, (f"10.210.{i}.99", 9))
+    time.sleep(0.25)
+PY
+
+# --- X server, session bus, settings -------------------------------------
+
+export XDG_RUNTIME_DIR=/tmp/bench-runtime XDG_CONFIG_HOME=/tmp/bench-config
+mkdir -p "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME/glib-2.0/settings"
+chmod 700 "$XDG_RUNTIME_DIR"
+Xvfb :9 -screen 0 1600x1200x24 -nolisten tcp >"$LOGS/xvfb.log" 2>&1 &
+VM_BG_PIDS+=($!)
+vm_wait_for "Xvfb" 30 test -S /tmp/.X11-unix/X9
+export DISPLAY=:9
+dbus-daemon --session --fork --address="unix:path=$XDG_RUNTIME_DIR/bus" \
+  --print-pid=1 >"$LOGS/dbus.pid" || vm_die "dbus-daemon"
+VM_BG_PIDS+=("$(cat "$LOGS/dbus.pid")")
+export DBUS_SESSION_BUS_ADDRESS="unix:path=$XDG_RUNTIME_DIR/bus"
+export GSETTINGS_BACKEND=keyfile GSETTINGS_SCHEMA_DIR=$VM_BUILDDIR/data
+export RDMATOP_LOCALEDIR=$VM_BUILDDIR/po
+# rdmatop at its default 1 s interval; System Monitor at its own default
+# (graphs every 100 ms), and once more at 1 s for a like-for-like figure.
+set_gsm_graph_interval () {
+  cat >"$XDG_CONFIG_HOME/glib-2.0/settings/keyfile" <<EOF
+[io/github/rdmatop/Rdmatop]
+interval=1.0
+
+[org/gnome/gnome-system-monitor]
+graph-update-interval=$1
+show-whose-processes='all'
+current-tab='resources'
+EOF
+}
+set_gsm_graph_interval 100
+
+[ -x "$APP" ] || vm_die "$APP is not built (the GTK app needs libgtk-4-dev)"
+
+# --- 3. GUI CPU on the local display ------------------------------------
+
+record "what=gui-cpu prog=rdmatop renderer=cairo" \
+  "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE --line "$STARTUP_RE" \
+       --line-timeout "$line_timeout" --warm "$warm" --window "$window" \
+       --keep-stderr "$LOGS/rdmatop-cpu.err" -- "$APP")"
+record "what=gui-cpu prog=gsm-100ms" \
+  "$($PROBE --warm "$settle" --window "$window" --keep-stderr "$LOGS/gsm-cpu.err" \
+       -- gnome-system-monitor -r)"
+set_gsm_graph_interval 1000
+record "what=gui-cpu prog=gsm-1s" \
+  "$($PROBE --warm "$settle" --window "$window" --keep-stderr "$LOGS/gsm1-cpu.err" \
+       -- gnome-system-monitor -r)"
+set_gsm_graph_interval 100
+
+# --- 5. Start-up --------------------------------------------------------
+
+for ((r = 1; r <= startup_runs; r++)); do
+  record "what=startup prog=rdmatop run=$r" \
+    "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE --line "$STARTUP_RE" \
+         --line-timeout "$line_timeout" --no-window \
+         --keep-stderr "$LOGS/rdmatop-startup-$r.err" -- "$APP")"
+  record "what=startup prog=gtk-first-frame run=$r" \
+    "$(GSK_RENDERER=cairo $PROBE --line 'gtk-first-frame: startup-ms=([0-9]+)' \
+         --line-timeout "$line_timeout" --no-window -- "$FIRST_FRAME")"
+  t0=$(date +%s%N)
+  "$APP" --version >/dev/null 2>&1
+  record "what=startup prog=rdmatop-version run=$r line_ms=$((($(date +%s%N) - t0) / 1000000))"
+done
+
+# --- 6. Over ssh -X -----------------------------------------------------
+
+SSHD_DIR=/tmp/bench-sshd
+mkdir -p "$SSHD_DIR" /run/sshd /root/.ssh
+chmod 700 "$SSHD_DIR" /root/.ssh
+ssh-keygen -q -t ed25519 -N '' -f "$SSHD_DIR/host_key" || vm_die "ssh-keygen (host)"
+ssh-keygen -q -t ed25519 -N '' -f "$SSHD_DIR/client_key" || vm_die "ssh-keygen (client)"
+cp "$SSHD_DIR/client_key.pub" "$SSHD_DIR/authorized_keys"
+cat >"$SSHD_DIR/sshd_config" <<EOF
+ListenAddress 127.0.0.1
+Port 2222
+HostKey $SSHD_DIR/host_key
+AuthorizedKeysFile $SSHD_DIR/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+X11Forwarding yes
+X11UseLocalhost yes
+PidFile $SSHD_DIR/sshd.pid
+EOF
+/usr/sbin/sshd -f "$SSHD_DIR/sshd_config" -E "$LOGS/sshd.log" || vm_die "sshd did not start"
+vm_wait_for "sshd" 30 vm_tcp_listening 2222
+VM_BG_PIDS+=("$(cat "$SSHD_DIR/sshd.pid")")
+
+# ssh_x LABEL REMOTE-COMMAND...: a measured ssh -X session (Debian's default
+# ssh_config trusts forwarded X11 clients, so -X behaves as -Y there).
+ssh_cmd () {
+  ssh -F /dev/null -X -o ForwardX11Trusted=yes -o BatchMode=yes \
+    -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR \
+    -i "$SSHD_DIR/client_key" -p 2222 \
+    -o ProxyCommand="python3 $BENCH_DIR/count-relay.py 127.0.0.1 %p $SSHD_DIR/count" \
+    root@127.0.0.1 "$@"
+}
+# The remote side writes the GUI's pid (for its CPU) and runs it with the
+# environment a remote user would have set up, nothing about the renderer.
+remote_env="XDG_CONFIG_HOME=$XDG_CONFIG_HOME GSETTINGS_BACKEND=keyfile GSETTINGS_SCHEMA_DIR=$GSETTINGS_SCHEMA_DIR RDMATOP_LOCALEDIR=$RDMATOP_LOCALEDIR"
+
+ssh_x () {
+  local label=$1 line=$2; shift 2
+  rm -f "$SSHD_DIR/count" "$SSHD_DIR/remote.pid"
+  local probe_args=(--window "$window" --line-timeout "$line_timeout"
+                    --cpu-pid-file "$SSHD_DIR/remote.pid" --count-file "$SSHD_DIR/count"
+                    --keep-stderr "$LOGS/ssh-$label.err")
+  if [ -n "$line" ]; then
+    probe_args+=(--line "$line" --warm "$warm")
+  else
+    probe_args+=(--warm "$settle")
+  fi
+  record "what=ssh prog=$label" \
+    "$($PROBE "${probe_args[@]}" -- ssh_cmd_wrapper \
+        "dbus-run-session -- sh -c 'echo \$\$ >$SSHD_DIR/remote.pid; echo renderer-env=\${GSK_RENDERER:-unset} SSH_CONNECTION=\${SSH_CONNECTION:+set} DISPLAY=\$DISPLAY >&2; exec env $remote_env $*'")"
+}
+# gui-probe.py runs a program, not a shell function: export a wrapper.
+cat >/tmp/ssh_cmd_wrapper <<EOF
+#!/bin/bash
+$(declare -f ssh_cmd)
+SSHD_DIR=$SSHD_DIR BENCH_DIR=$BENCH_DIR
+ssh_cmd "\$@"
+EOF
+chmod +x /tmp/ssh_cmd_wrapper
+export PATH=/tmp:$PATH
+
+ssh_x rdmatop "$STARTUP_RE" "RDMATOP_REPORT_STARTUP=1 GSK_DEBUG=renderer $APP"
+ssh_x gsm-100ms "" "gnome-system-monitor -r"
+set_gsm_graph_interval 1000
+ssh_x gsm-1s "" "gnome-system-monitor -r"
+grep -h -i -m 3 'renderer' "$LOGS/ssh-rdmatop.err" | tr ' ' '_' | sed 's/^/what=ssh-renderer info=/' >>"$OUT" || true
+
+vm_ok "GUI benchmarks ran"
+vm_finish
