@@ -173,6 +173,28 @@ test_roundtrip_json (Fixture *f, gconstpointer data)
   }
 }
 
+/* Lines spelled differently from the writer (spaces, other key order) go
+ * through the general JSON path and read the same. */
+static void
+test_other_spelling (Fixture *f, gconstpointer data)
+{
+  RecSynthOptions options = { .n_devices = 3, .interval_s = 1, .busy_all = TRUE, .seed = 18 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RtopRecording) rec = NULL;
+  g_auto(GStrv) parts = NULL;
+  g_autofree char *respelled = NULL;
+
+  fixture_write (f, &options, 6, TRUE);
+  parts = g_strsplit (f->text->str, "{\"ph\":\"C\",\"pid\":", -1);
+  respelled = g_strjoinv ("{ \"ph\" : \"C\", \"pid\" :", parts);
+  g_assert_cmpuint (g_strv_length (parts), >, 20);
+  rec = load_text (respelled, strlen (respelled), 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rtop_recording_get_n_snapshots (rec), ==, 6);
+  for (guint i = 0; i < 6; i++)
+    assert_same_ports (g_ptr_array_index (f->written, i), rtop_recording_get_snapshot (rec, i));
+}
+
 static GBytes *
 gzip_text (const char *text, gsize len, gboolean finish)
 {
@@ -577,6 +599,7 @@ main (int argc, char **argv)
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("/recording/reader/roundtrip-json", test_roundtrip_json);
   ADD ("/recording/reader/roundtrip-gz", test_roundtrip_gz);
+  ADD ("/recording/reader/other-spelling", test_other_spelling);
   ADD ("/recording/reader/roundtrip-csv", test_roundtrip_csv);
   ADD ("/recording/reader/truncated", test_truncated);
   ADD ("/recording/reader/merge", test_merge);

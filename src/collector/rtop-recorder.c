@@ -1269,6 +1269,16 @@ rtop_recorder_get_dropped (RtopRecorder *self)
   return dropped + self->queue_dropped;
 }
 
+guint
+rtop_recorder_get_queued (RtopRecorder *self)
+{
+  gint n;
+
+  g_return_val_if_fail (RTOP_IS_RECORDER (self), 0);
+  n = self->queue != NULL ? g_async_queue_length (self->queue) : 0;
+  return n > 0 ? (guint) n : 0;
+}
+
 guint64
 rtop_recorder_get_bytes_written (RtopRecorder *self)
 {

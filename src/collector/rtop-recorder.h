@@ -107,6 +107,9 @@ RtopRecordFormat rtop_recorder_get_format (RtopRecorder *self);
 RtopRecorderState rtop_recorder_get_state (RtopRecorder *self);
 guint64 rtop_recorder_get_samples (RtopRecorder *self);
 guint64 rtop_recorder_get_dropped (RtopRecorder *self);
+/* Snapshots added but not yet taken by the writer thread (for a caller
+ * that wants to pace itself, e.g. a benchmark feeding as fast as it can). */
+guint rtop_recorder_get_queued (RtopRecorder *self);
 guint64 rtop_recorder_get_bytes_written (RtopRecorder *self);
 gint64 rtop_recorder_get_elapsed_us (RtopRecorder *self);
 /* The current write error, or NULL while the file is being written fine

@@ -718,26 +718,21 @@ on_process_name (TraceReader *r, gint64 pid, JsonObject *args)
 }
 
 static void
-on_port_counter (TraceReader *r, PortState *p, const char *name, JsonObject *args)
+on_port_counter (TraceReader *r, PortState *p, const char *name, const char *key, double v)
 {
-  double v;
-
-  if (args == NULL || json_object_get_size (args) != 1)
-    return;
-  if (g_strcmp0 (name, RTOP_TRACE_LINK_NAME) == 0 && get_number (args, RTOP_TRACE_LINK_KEY, &v))
+  if (g_strcmp0 (name, RTOP_TRACE_LINK_NAME) == 0 && g_strcmp0 (key, RTOP_TRACE_LINK_KEY) == 0)
     {
       p->link_gbps = v;
       return;
     }
-  if (g_strcmp0 (name, RTOP_TRACE_STATE_NAME) == 0 && get_number (args, RTOP_TRACE_STATE_KEY, &v))
+  if (g_strcmp0 (name, RTOP_TRACE_STATE_NAME) == 0 && g_strcmp0 (key, RTOP_TRACE_STATE_KEY) == 0)
     {
       p->state = v >= 0 && v <= 255 ? (gint64) v : -1;
       p->has_state = TRUE;
       return;
     }
   for (guint i = 0; i < r->n_counters; i++)
-    if (g_strcmp0 (name, r->counters[i].name) == 0
-        && get_number (args, r->counters[i].key, &v))
+    if (g_strcmp0 (name, r->counters[i].name) == 0 && g_strcmp0 (key, r->counters[i].key) == 0)
       {
         p->value[i] = v;
         p->seen[i] = TRUE;
@@ -959,15 +954,130 @@ on_commit (TraceReader *r, gint64 ts)
     emit_snapshot (r);
 }
 
+static void
+on_counter (TraceReader *r, gint64 pid, gint64 ts, const char *name, const char *key,
+            double v)
+{
+  PortState *p;
+
+  if (pid == RTOP_TRACE_OWN_PID && g_strcmp0 (name, RTOP_TRACE_COMMIT_NAME) == 0)
+    on_commit (r, ts);
+  else if ((p = port_for_pid (r, pid)) != NULL)
+    on_port_counter (r, p, name, key, v);
+}
+
+/* The one member of a counter event's args, when it is a number. */
+static gboolean
+single_number (JsonObject *args, const char **key, double *v)
+{
+  g_autoptr(GList) members = NULL;
+
+  if (args == NULL || json_object_get_size (args) != 1)
+    return FALSE;
+  members = json_object_get_members (args);
+  *key = members->data;
+  return get_number (args, *key, v);
+}
+
+/* Reads an integer at *p; advances past it. */
+static gboolean
+scan_int (const char **p, const char *end, gint64 hi, gint64 *out)
+{
+  gint64 v = 0;
+  const char *s = *p;
+
+  if (s >= end || !g_ascii_isdigit (*s))
+    return FALSE;
+  for (; s < end && g_ascii_isdigit (*s); s++)
+    {
+      if (v > (hi - (*s - '0')) / 10)
+        return FALSE;
+      v = v * 10 + (*s - '0');
+    }
+  *p = s;
+  *out = v;
+  return TRUE;
+}
+
+/* Reads a plain string (no escapes) up to its closing quote into buf. */
+static gboolean
+scan_plain_string (const char **p, const char *end, char *buf, gsize size)
+{
+  const char *s = *p;
+  gsize n = 0;
+
+  for (; s < end && *s != '"'; s++)
+    {
+      if (*s == '\\' || (guchar) *s < 0x20 || n + 1 >= size)
+        return FALSE;
+      buf[n++] = *s;
+    }
+  if (s >= end)
+    return FALSE;
+  buf[n] = '\0';
+  *p = s + 1;
+  return TRUE;
+}
+
+static gboolean
+scan_literal (const char **p, const char *end, const char *literal)
+{
+  gsize n = strlen (literal);
+
+  if ((gsize) (end - *p) < n || memcmp (*p, literal, n) != 0)
+    return FALSE;
+  *p += n;
+  return TRUE;
+}
+
+/* Counter events are nearly every line of a trace, and the writer spells
+ * them one way: {"ph":"C","pid":N,"ts":T,"name":"X","args":{"K":V}}.  Read
+ * exactly that form directly; anything else goes to json-glib. */
+static gboolean
+trace_reader_counter_fast (TraceReader *r, const char *line, gsize len)
+{
+  const char *p = line, *end = line + len;
+  char name[64], key[64], number[64];
+  gint64 pid, ts;
+  gsize n = 0;
+  char *num_end;
+  double v;
+
+  if (!scan_literal (&p, end, "{\"ph\":\"C\",\"pid\":")
+      || !scan_int (&p, end, G_MAXINT32, &pid)
+      || !scan_literal (&p, end, ",\"ts\":")
+      || !scan_int (&p, end, MAX_TS_US, &ts)
+      || !scan_literal (&p, end, ",\"name\":\"")
+      || !scan_plain_string (&p, end, name, sizeof name)
+      || !scan_literal (&p, end, ",\"args\":{\"")
+      || !scan_plain_string (&p, end, key, sizeof key)
+      || !scan_literal (&p, end, ":"))
+    return FALSE;
+  while (p + n < end && n + 1 < sizeof number && strchr ("0123456789+-.eE", p[n]) != NULL)
+    n++;
+  if (n == 0 || (gsize) (end - p) != n + 2 || memcmp (p + n, "}}", 2) != 0)
+    return FALSE;
+  memcpy (number, p, n);
+  number[n] = '\0';
+  v = g_ascii_strtod (number, &num_end);
+  if (*num_end != '\0' || !isfinite (v))
+    return FALSE;
+  on_counter (r, pid, ts, name, key, v);
+  return TRUE;
+}
+
 /* One event line (already stripped of its trailing comma). */
 static gboolean
 trace_reader_line (TraceReader *r, JsonParser *parser, const char *line, gsize len)
 {
-  JsonObject *ev = parse_object (parser, line, len);
+  JsonObject *ev;
+
+  if (trace_reader_counter_fast (r, line, len))
+    return TRUE;
+  ev = parse_object (parser, line, len);
   JsonObject *args;
   const char *ph, *name;
   gint64 pid = 0, ts = 0, tid = 0;
-  PortState *p;
 
   if (ev == NULL)
     return FALSE;
@@ -987,10 +1097,11 @@ trace_reader_line (TraceReader *r, JsonParser *parser, const char *line, gsize l
     }
   else if (strcmp (ph, "C") == 0)
     {
-      if (pid == RTOP_TRACE_OWN_PID && g_strcmp0 (name, RTOP_TRACE_COMMIT_NAME) == 0)
-        on_commit (r, ts);
-      else if ((p = port_for_pid (r, pid)) != NULL)
-        on_port_counter (r, p, name, args);
+      const char *key;
+      double v;
+
+      if (single_number (args, &key, &v))
+        on_counter (r, pid, ts, name, key, v);
     }
   else if (strcmp (ph, "i") == 0)
     on_instant (r, ts, name, args);
