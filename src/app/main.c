@@ -11,9 +11,12 @@ int
 main (int argc, char *argv[])
 {
   g_autoptr(RtopApplication) app = NULL;
+  /* Lets an uninstalled build run translated (RDMATOP_LOCALEDIR=build/po),
+   * as rdmatop-cli does; the 'translation' test in suite data uses it. */
+  const char *localedir = g_getenv ("RDMATOP_LOCALEDIR");
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, localedir && *localedir ? localedir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
