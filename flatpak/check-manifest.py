@@ -35,9 +35,11 @@ EXPECTED_FINISH_ARGS = {
     "--socket=fallback-x11",
     # GPU rendering for the charts.
     "--device=dri",
-    # One folder for recordings made by rdmatop-cli and quick saves; the
-    # GUI's save dialog goes through the file chooser portal.
-    "--filesystem=xdg-download/rdmatop:create",
+    # The one folder recordings go to by default: the GUI's recordings-folder
+    # setting is empty = ~/Documents/rdmatop, and rdmatop-cli record --output
+    # can write there too.  Another folder picked in the GUI comes through
+    # the file chooser portal and needs no permission.
+    "--filesystem=xdg-documents/rdmatop:create",
 }
 
 # Broad permissions that must never appear, even if someone also edits
@@ -196,6 +198,7 @@ def mutations():
     yield "malformed sha256", bad_sha
     yield "--filesystem=host", add("--filesystem=host")
     yield "--filesystem=home", add("--filesystem=home")
+    yield "all of xdg-documents", add("--filesystem=xdg-documents")
     yield "--device=all", add("--device=all")
     yield "--socket=x11", add("--socket=x11")
     yield "flatpak-spawn --host by default", add("--talk-name=org.freedesktop.Flatpak")

@@ -1,15 +1,18 @@
 #!/bin/sh
 # Checks the translation sources (suite 'data'):
 #  1. po/POTFILES.in lists every source file with translatable strings
-#     (_( ), N_( ), C_( ), NC_( ), ngettext, translatable="yes") and
-#     every file it lists exists;
+#     (_("..."), N_("..."), C_(), NC_(), ngettext, translatable="yes" in .ui
+#     files, the desktop file and metainfo, a schema with a gettext-domain)
+#     and every file it lists exists;
 #  2. a .pot extracted now from those files regenerates without errors;
 #  3. every po/<lang>.po in LINGUAS is valid (msgfmt -c) and complete
 #     against that fresh .pot: no untranslated and no fuzzy message.
-# Usage: check-po.sh SOURCE_ROOT
+# Usage: check-po.sh SOURCE_ROOT          run the checks (TAP)
+#        check-po.sh SOURCE_ROOT --list   print the files POTFILES.in needs
+#                                         (po/update-potfiles.sh uses it)
 set -eu
 
-src=${1:?usage: check-po.sh SOURCE_ROOT}
+src=${1:?usage: check-po.sh SOURCE_ROOT [--list]}
 cd "$src"
 
 tmp=$(mktemp -d)
@@ -24,9 +27,16 @@ grep -v '^[[:space:]]*\(#\|$\)' po/POTFILES.in | sort -u > "$tmp/listed"
 {
   grep -rlE '(^|[^A-Za-z0-9_])((N?C?_|ngettext)[[:space:]]*\([[:space:]]*"|g_dn?gettext[[:space:]]*\()' \
     --include='*.c' --include='*.h' src 2>/dev/null || true
-  grep -rl 'translatable="yes"' --include='*.ui' --include='*.xml' src ui data 2>/dev/null || true
+  grep -rl 'translatable="yes"' --include='*.ui' src ui 2>/dev/null || true
   find data -maxdepth 1 \( -name '*.desktop.in' -o -name '*.metainfo.xml.in' \) 2>/dev/null
-} | grep -v '\.gschema\.xml$' | sort -u > "$tmp/found"
+  # A schema with a gettext-domain has translated summaries and descriptions
+  # (dconf-editor and GNOME's settings tools show them).
+  grep -l 'gettext-domain=' data/*.gschema.xml 2>/dev/null || true
+} | sort -u > "$tmp/found"
+if [ "${2:-}" = --list ]; then
+  cat "$tmp/found"
+  exit 0
+fi
 missing=$(comm -13 "$tmp/listed" "$tmp/found")
 if [ -n "$missing" ]; then
   notok "po/POTFILES.in misses files with translatable strings:" $missing
