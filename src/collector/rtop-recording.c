@@ -157,6 +157,8 @@ read_raw (Source *src, guint8 *buf, gsize cap, GError **error)
       const guint8 *data = g_bytes_get_data (src->bytes, &len);
       gsize n = MIN (cap, len - src->mem_pos);
 
+      if (n == 0)
+        return 0;   /* (empty GBytes have no data pointer) */
       memcpy (buf, data + src->mem_pos, n);
       src->mem_pos += n;
       return (gssize) n;
