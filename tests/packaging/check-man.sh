@@ -17,7 +17,7 @@ for page in rdmatop.1 rdmatop-cli.1; do
     skip "groff is not installed"
     break
   fi
-  warnings=$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$data/$page" 2>&1)
+  warnings=$(LC_ALL=C.UTF-8 groff -t -man -Tutf8 -ww -z "$data/$page" 2>&1)
   if [ -z "$warnings" ]; then ok "$page renders without warnings"; else notok "$page: $warnings"; fi
 done
 
