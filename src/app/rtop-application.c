@@ -422,17 +422,6 @@ static const struct {
 };
 
 static void
-load_css (void)
-{
-  g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
-
-  gtk_css_provider_load_from_resource (provider, "/io/github/rdmatop/Rdmatop/style.css");
-  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
-                                              GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
-
-static void
 rtop_application_startup (GApplication *app)
 {
   RtopApplication *self = RTOP_APPLICATION (app);
@@ -440,7 +429,6 @@ rtop_application_startup (GApplication *app)
 
   G_APPLICATION_CLASS (rtop_application_parent_class)->startup (app);
 
-  load_css ();
   if (rtop_remote_display_is_remote (g_getenv ("SSH_CONNECTION"), g_getenv ("DISPLAY")))
     g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_entries, G_N_ELEMENTS (app_entries), self);

@@ -69,6 +69,9 @@ bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, const RtopCo
   gulong id;
 
   item_updated_cb (item, cell);
+  /* Immutable items (events) have no "updated" signal. */
+  if (g_signal_lookup ("updated", G_OBJECT_TYPE (item)) == 0)
+    return;
   id = g_signal_connect_object (item, "updated", G_CALLBACK (item_updated_cb), cell, 0);
   g_object_set_data (G_OBJECT (cell), HANDLER_KEY, GSIZE_TO_POINTER (id));
   g_object_set_data (G_OBJECT (cell), ITEM_KEY, item);

@@ -208,6 +208,9 @@ rtop_events_view_dispose (GObject *object)
 {
   RtopEventsView *self = RTOP_EVENTS_VIEW (object);
 
+  /* Destroying the column view re-sorts; nothing of ours may listen then. */
+  if (self->sorted)
+    g_signal_handlers_disconnect_by_data (self->sorted, self);
   g_clear_object (&self->history);
   G_OBJECT_CLASS (rtop_events_view_parent_class)->dispose (object);
 }

@@ -289,16 +289,33 @@ draw_grid (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg, double axis_max, dou
     }
 }
 
+/* Time-axis ticks per window: round minutes or seconds people read at a glance. */
+static double
+time_step_for (double window_s)
+{
+  static const struct {
+    double window_s;
+    double step_s;
+  } steps[] = {
+    { 60, 15 }, { 300, 60 }, { 900, 300 }, { 3600, 900 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    if (window_s <= steps[i].window_s)
+      return window_s == steps[i].window_s ? steps[i].step_s : window_s / 4;
+  return window_s / 4;
+}
+
 static void
 draw_time_axis (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg)
 {
   const graphene_rect_t *p = &self->plot;
-  double step = self->window_s / 4;
+  double step = time_step_for (self->window_s);
 
-  for (int i = 0; i <= 4; i++)
+  for (double ago = self->window_s; ago > -step / 2; ago -= step)
     {
-      double ago = self->window_s - i * step;
-      double x = p->origin.x + p->size.width * i / 4.0;
+      double frac = 1 - ago / self->window_s;
+      double x = p->origin.x + p->size.width * frac;
       g_autofree char *text = format_age (ago);
       g_autoptr(PangoLayout) layout = make_layout (self, text);
 
@@ -307,7 +324,8 @@ draw_time_axis (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg)
       cairo_line_to (cr, round (x) + 0.5, p->origin.y + p->size.height);
       cairo_stroke (cr);
       cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.7);
-      show_text (cr, layout, x, p->origin.y + p->size.height + 10, i == 0 ? 0 : i == 4 ? 1 : 0.5);
+      show_text (cr, layout, x, p->origin.y + p->size.height + 10,
+                 frac < 0.01 ? 0 : frac > 0.99 ? 1 : 0.5);
     }
 }
 

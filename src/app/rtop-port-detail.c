@@ -42,6 +42,8 @@ struct _RtopPortDetail {
   RtopGraph *rdma_graph;
   RtopGraph *problems_graph;
   GtkWidget *rdma_card;
+  GtkWidget *problems_card;
+  GtkWidget *graph_grid;
   GtkStack *tables_stack;
   GtkLabel *tables_caption;
   GtkSearchEntry *counter_search;
@@ -145,6 +147,8 @@ counter_rate_text (gpointer item)
 
   if (isnan (rate))
     return g_strdup ("—");
+  if (rate >= 1000)
+    return rtop_format_count ((guint64) round (rate));
   return g_strdup_printf ("%.1f", rate);
 }
 
@@ -230,6 +234,18 @@ process_filter_func (gpointer item, gpointer user_data)
 
 /* ---- header ------------------------------------------------------------ */
 
+/* Without RDMA read/write metrics the problems graph takes the whole row. */
+static void
+show_rdma_card (RtopPortDetail *self, gboolean show)
+{
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (self->graph_grid);
+  GtkLayoutChild *child = gtk_layout_manager_get_layout_child (layout, self->problems_card);
+
+  gtk_widget_set_visible (self->rdma_card, show);
+  gtk_grid_layout_child_set_column (GTK_GRID_LAYOUT_CHILD (child), show ? 1 : 0);
+  gtk_grid_layout_child_set_column_span (GTK_GRID_LAYOUT_CHILD (child), show ? 1 : 2);
+}
+
 static void
 update_header (RtopPortDetail *self)
 {
@@ -258,9 +274,8 @@ update_header (RtopPortDetail *self)
   gtk_label_set_label (self->subtitle, sub->str);
   g_string_free (sub, TRUE);
 
-  gtk_widget_set_visible (self->rdma_card,
-                          rtop_port_item_has_channel (p, RTOP_PORT_CH_READ_BPS) ||
-                          rtop_port_item_has_channel (p, RTOP_PORT_CH_WRITE_BPS));
+  show_rdma_card (self, rtop_port_item_has_channel (p, RTOP_PORT_CH_READ_BPS) ||
+                       rtop_port_item_has_channel (p, RTOP_PORT_CH_WRITE_BPS));
   if (rtop_port_item_get_vanished (p))
     {
       gtk_label_set_label (self->banner_label,
@@ -433,6 +448,10 @@ rtop_port_detail_dispose (GObject *object)
 {
   RtopPortDetail *self = RTOP_PORT_DETAIL (object);
 
+  /* Destroying the column view re-sorts; nothing of ours may listen then. */
+  if (self->counters_sorted)
+    g_signal_handlers_disconnect_by_data (self->counters_sorted, self);
+
   if (self->port)
     g_clear_signal_handler (&self->port_updated_id, self->port);
   g_clear_object (&self->port);
@@ -511,6 +530,8 @@ rtop_port_detail_class_init (RtopPortDetailClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, rdma_graph);
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, problems_graph);
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, rdma_card);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, problems_card);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, graph_grid);
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, tables_stack);
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, tables_caption);
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, counter_search);

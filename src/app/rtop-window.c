@@ -389,6 +389,8 @@ dump_action (GSimpleAction *action, GVariant *param, gpointer user_data)
   g_print ("--- rdmatop dump begin ---\n%s--- rdmatop dump end ---\n", text);
 }
 
+static void time_window_action (GSimpleAction *action, GVariant *param, gpointer user_data);
+
 static const GActionEntry win_entries[] = {
   { "show-view", show_view_action, "s", "'overview'", NULL },
   { "show-port", show_port_action, "s", NULL, NULL },
@@ -401,6 +403,7 @@ static const GActionEntry win_entries[] = {
   { "interval-faster", faster_action, NULL, NULL, NULL },
   { "interval-slower", slower_action, NULL, NULL, NULL },
   { "dump-state", dump_action, NULL, NULL, NULL },
+  { "time-window", time_window_action, "i", "5", NULL },
 };
 
 /* ---- settings ------------------------------------------------------------ */
@@ -420,14 +423,35 @@ seconds_to_minutes (const GValue *value, const GVariantType *type, gpointer user
   return g_variant_new_int32 ((gint32) round (g_value_get_double (value) / 60));
 }
 
+/* Our own action rather than g_settings_create_action(): that one keeps the
+ * settings alive after the window is gone. */
+static void
+time_window_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  RtopWindow *self = user_data;
+  int minutes = g_variant_get_int32 (param);
+
+  if (self->settings && (minutes == 1 || minutes == 5 || minutes == 15 || minutes == 60))
+    g_settings_set_int (self->settings, "time-window", minutes);
+}
+
+static void
+time_window_setting_cb (RtopWindow *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "time-window");
+
+  g_simple_action_set_state (G_SIMPLE_ACTION (action),
+                             g_variant_new_int32 (g_settings_get_int (self->settings, "time-window")));
+}
+
 static void
 bind_settings (RtopWindow *self)
 {
-  g_autoptr(GAction) time_window = NULL;
   g_autofree char *last_view = NULL;
 
-  time_window = g_settings_create_action (self->settings, "time-window");
-  g_action_map_add_action (G_ACTION_MAP (self), time_window);
+  g_signal_connect_object (self->settings, "changed::time-window",
+                           G_CALLBACK (time_window_setting_cb), self, G_CONNECT_SWAPPED);
+  time_window_setting_cb (self);
   g_settings_bind_with_mapping (self->settings, "time-window", self->overview, "time-window",
                                 G_SETTINGS_BIND_GET, minutes_to_seconds, NULL, NULL, NULL);
   g_settings_bind_with_mapping (self->settings, "time-window", self->port_detail, "time-window",
@@ -569,9 +593,27 @@ rtop_window_class_init (RtopWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.back", NULL);
 }
 
+/* The app's CSS, once per display (windows made by tests get it too). */
+static void
+ensure_style (GtkWidget *widget)
+{
+  GdkDisplay *display = gtk_widget_get_display (widget);
+  g_autoptr(GtkCssProvider) provider = NULL;
+
+  if (g_object_get_data (G_OBJECT (display), "rtop-style"))
+    return;
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (provider, "/io/github/rdmatop/Rdmatop/style.css");
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  g_object_set_data_full (G_OBJECT (display), "rtop-style", g_steal_pointer (&provider),
+                          g_object_unref);
+}
+
 static void
 rtop_window_init (RtopWindow *self)
 {
+  ensure_style (GTK_WIDGET (self));
   gtk_widget_init_template (GTK_WIDGET (self));
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
   setup_intervals (self);

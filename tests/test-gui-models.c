@@ -1,0 +1,467 @@
+/* test-gui-models.c: the model layer (RtopHistory and its items) and the
+ * tables built on it: order, sorting, search, filters, and what happens
+ * when a device disappears and comes back. */
+#include "config.h"
+
+#include <math.h>
+#include <gtk/gtk.h>
+
+#include "gui-fixtures.h"
+#include "rtop-columns.h"
+#include "rtop-counter-item.h"
+#include "rtop-event-item.h"
+#include "rtop-events-view.h"
+#include "rtop-history.h"
+#include "rtop-overview.h"
+#include "rtop-port-detail.h"
+#include "rtop-process-item.h"
+#include "rtop-processes-view.h"
+
+static const GuiPortSpec three_devices[] = {
+  { "rxe10", 1, "rxe", "roce", 4, 10, 1e9, 2e9, 1000, 2000, 0, 0, 0, FALSE },
+  { "rxe2", 1, "rxe", "roce", 4, 10, 5e9, 1e9, 5000, 1000, 0, 3, 0, FALSE },
+  { "mlx5_0", 1, "mlx5", "ib", 4, 100, 40e9, 30e9, 4e6, 3e6, 0, 0, 0, TRUE },
+  { "mlx5_0", 2, "mlx5", "ib", 1, 100, 0, 0, 0, 0, 0, 0, 0, TRUE },
+};
+
+static void
+ingest (RtopHistory *history, RtopSnapshot *snapshot)
+{
+  rtop_snapshot_seal (snapshot);
+  rtop_history_ingest (history, snapshot);
+  rtop_snapshot_unref (snapshot);
+}
+
+static char *
+port_keys (GListModel *model)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(RtopPortItem) item = g_list_model_get_item (model, i);
+      g_string_append_printf (out, "%s%s", i ? " " : "", rtop_port_item_get_key (item));
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_ports_natural_order (void)
+{
+  RtopHistory *history = rtop_history_new ();
+  g_autofree char *keys = NULL;
+  RtopTotals t;
+
+  for (guint64 seq = 1; seq <= 3; seq++)
+    ingest (history, gui_fixture_snapshot (seq, 1.0, three_devices, G_N_ELEMENTS (three_devices)));
+  keys = port_keys (rtop_history_get_ports (history));
+  g_assert_cmpstr (keys, ==, "mlx5_0/1 mlx5_0/2 rxe2/1 rxe10/1");
+
+  rtop_history_get_totals (history, &t);
+  g_assert_cmpuint (t.n_devices, ==, 3);
+  g_assert_cmpuint (t.n_ports, ==, 4);
+  g_assert_cmpuint (t.n_active, ==, 3);
+  g_assert_cmpuint (t.n_problem_ports, ==, 1);
+  g_assert_cmpfloat_with_epsilon (t.tx_bps, 46e9, 1);
+  g_assert_cmpfloat_with_epsilon (t.errors_ps, 3, 1e-9);
+  {
+    RtopPortItem *rxe2 = rtop_history_find_port (history, "rxe2", 1);
+    g_assert_nonnull (rxe2);
+    g_assert_true (rtop_port_item_get_has_problems (rxe2));
+    g_assert_cmpuint (rtop_series_get_length (rtop_port_item_get_series (rxe2)), ==, 3);
+    /* The first pass has no rate: NAN in the series, not a fake zero. */
+    g_assert_true (isnan (rtop_port_item_get_rate (rxe2, RTOP_PORT_CH_TX_BPS)) == FALSE);
+    g_assert_cmpfloat_with_epsilon (rtop_port_item_get_utilisation (rxe2), 0.5, 1e-9);
+  }
+  g_assert_finalize_object (history);
+}
+
+static void
+test_device_vanishes_and_returns (void)
+{
+  RtopHistory *history = rtop_history_new ();
+  RtopPortItem *rxe10;
+  RtopTotals t;
+  g_autofree char *keys = NULL;
+
+  ingest (history, gui_fixture_snapshot (1, 1.0, three_devices, 4));
+  ingest (history, gui_fixture_snapshot (2, 1.0, three_devices, 4));
+  rxe10 = rtop_history_find_port (history, "rxe10", 1);
+  g_object_add_weak_pointer (G_OBJECT (rxe10), (gpointer *) &rxe10);
+
+  /* rxe10 is gone from the next pass (three_devices + 1 skips it). */
+  ingest (history, gui_fixture_snapshot (3, 1.0, three_devices + 1, 3));
+  g_assert_nonnull (rxe10);
+  g_assert_true (rtop_port_item_get_vanished (rxe10));
+  g_assert_true (isnan (rtop_port_item_get_rate (rxe10, RTOP_PORT_CH_TX_BPS)));
+  keys = port_keys (rtop_history_get_ports (history));
+  g_assert_cmpstr (keys, ==, "mlx5_0/1 mlx5_0/2 rxe2/1 rxe10/1");
+  rtop_history_get_totals (history, &t);
+  g_assert_cmpuint (t.n_ports, ==, 3);
+  g_assert_cmpuint (t.n_vanished, ==, 1);
+  /* Its counters say they are no longer reported. */
+  {
+    g_autoptr(RtopCounterItem) c = g_list_model_get_item (rtop_port_item_get_counters (rxe10), 0);
+    g_assert_false (rtop_counter_item_get_present (c));
+  }
+
+  /* Back again: the same row, live again, history kept. */
+  ingest (history, gui_fixture_snapshot (4, 1.0, three_devices, 4));
+  g_assert_true (rtop_history_find_port (history, "rxe10", 1) == rxe10);
+  g_assert_false (rtop_port_item_get_vanished (rxe10));
+  g_assert_cmpuint (rtop_series_get_length (rtop_port_item_get_series (rxe10)), ==, 3);
+
+  /* A failed pass (status not OK) does not mark everything vanished. */
+  {
+    RtopSnapshot *failed = gui_fixture_snapshot (5, 1.0, NULL, 0);
+    failed->status = RTOP_STATUS_ERROR;
+    ingest (history, failed);
+    g_assert_false (rtop_port_item_get_vanished (rxe10));
+  }
+
+  rtop_history_reset (history);
+  g_assert_null (rxe10);
+  g_assert_cmpuint (g_list_model_get_n_items (rtop_history_get_ports (history)), ==, 0);
+  g_assert_finalize_object (history);
+}
+
+static void
+test_processes_update_in_place (void)
+{
+  RtopHistory *history = rtop_history_new ();
+  RtopSnapshot *s;
+  GListModel *model = rtop_history_get_processes (history);
+  RtopProcessItem *first;
+
+  s = gui_fixture_snapshot (1, 1.0, three_devices, 4);
+  gui_fixture_add_process (s, 100, "ib_write_bw", "alice", "mlx5_0", 4, 2, 1 << 20);
+  gui_fixture_add_process (s, 200, "ibv_rc_pingpong", "bob", "rxe2", 1, 1, 4096);
+  ingest (history, s);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  first = g_list_model_get_item (model, 0);
+  g_object_unref (first);
+
+  s = gui_fixture_snapshot (2, 1.0, three_devices, 4);
+  gui_fixture_add_process (s, 100, "ib_write_bw", "alice", "mlx5_0", 8, 2, 1 << 20);
+  ingest (history, s);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+  {
+    g_autoptr(RtopProcessItem) p = g_list_model_get_item (model, 0);
+    g_assert_true (p == first);
+    g_assert_cmpuint (rtop_process_item_get_qps (p), ==, 8);
+    g_assert_true (rtop_process_item_uses_device (p, "mlx5_0"));
+    g_assert_false (rtop_process_item_uses_device (p, "rxe2"));
+  }
+  g_assert_finalize_object (history);
+}
+
+static void
+test_events_bounded (void)
+{
+  RtopHistory *history = rtop_history_new ();
+  GListModel *events = rtop_history_get_events (history);
+  guint total = RTOP_HISTORY_MAX_EVENTS + 50;
+
+  for (guint batch = 0; batch < total / 1010 + 1; batch++)
+    {
+      RtopSnapshot *s = gui_fixture_snapshot (batch + 1, 1.0, three_devices, 1);
+
+      for (guint i = batch * 1010; i < MIN ((batch + 1) * 1010, total); i++)
+        {
+          g_autofree char *msg = g_strdup_printf ("event %u", i);
+          gui_fixture_add_event (s, i % 3, "rxe10", 1, msg);
+        }
+      ingest (history, s);
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (events), ==, RTOP_HISTORY_MAX_EVENTS);
+  g_assert_cmpuint (rtop_history_get_events_dropped (history), ==, 50);
+  {
+    g_autoptr(RtopEventItem) newest = g_list_model_get_item (events, 0);
+    g_autoptr(RtopEventItem) oldest = g_list_model_get_item (events, RTOP_HISTORY_MAX_EVENTS - 1);
+    g_autofree char *want_new = g_strdup_printf ("event %u", total - 1);
+    g_assert_cmpstr (rtop_event_item_get_event (newest)->message, ==, want_new);
+    g_assert_cmpstr (rtop_event_item_get_event (oldest)->message, ==, "event 50");
+    g_assert_cmpstr (rtop_event_item_get_location (newest), ==, "rxe10/1");
+  }
+  g_assert_finalize_object (history);
+}
+
+static void
+test_capacity_follows_interval (void)
+{
+  RtopHistory *history = rtop_history_new ();
+  RtopPortItem *item;
+
+  ingest (history, gui_fixture_snapshot (1, 0.1, three_devices, 1));
+  item = rtop_history_find_port (history, "rxe10", 1);
+  g_assert_cmpuint (rtop_series_get_capacity (rtop_port_item_get_series (item)), ==, 36001);
+  ingest (history, gui_fixture_snapshot (2, 5.0, three_devices, 1));
+  g_assert_cmpuint (rtop_series_get_capacity (rtop_port_item_get_series (item)), ==, 721);
+  g_assert_cmpuint (rtop_series_get_length (rtop_port_item_get_series (item)), ==, 2);
+  g_assert_finalize_object (history);
+}
+
+static void
+test_counter_rising_holds_then_clears (void)
+{
+  RtopCounterItem *item = rtop_counter_item_new ("rcvd_seq_err", FALSE);
+  RtopCounter c = { .name = (char *) "rcvd_seq_err", .value = 10, .delta = 2, .rate = 2,
+                    .has_rate = TRUE, .klass = RTOP_COUNTER_CLASS_TRANSPORT_ERROR };
+  gint64 t = 100 * G_USEC_PER_SEC;
+
+  rtop_counter_item_update (item, &c, t);
+  g_assert_true (rtop_counter_item_get_rising (item));
+  c.delta = 0;
+  c.rate = 0;
+  rtop_counter_item_update (item, &c, t + 5 * G_USEC_PER_SEC);
+  g_assert_true (rtop_counter_item_get_rising (item));
+  rtop_counter_item_update (item, &c, t + RTOP_COUNTER_RISING_HOLD_US + 1);
+  g_assert_false (rtop_counter_item_get_rising (item));
+  /* Data counters never count as rising. */
+  c.klass = RTOP_COUNTER_CLASS_DATA;
+  c.delta = 100;
+  rtop_counter_item_update (item, &c, t + 30 * G_USEC_PER_SEC);
+  g_assert_false (rtop_counter_item_get_rising (item));
+  g_assert_finalize_object (item);
+}
+
+/* ---- tables --------------------------------------------------------------- */
+
+static GtkWidget *
+in_window (GtkWidget *child)
+{
+  GtkWidget *window = gtk_window_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  gtk_window_set_child (GTK_WINDOW (window), child);
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
+    ;
+  return window;
+}
+
+static GtkColumnView *
+find_column_view (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkColumnView *found;
+
+      if (GTK_IS_COLUMN_VIEW (child) && gtk_widget_get_mapped (child))
+        return GTK_COLUMN_VIEW (child);
+      if ((found = find_column_view (child)))
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_overview_sort_and_states (void)
+{
+  RtopHistory *history = rtop_history_new ();
+  GtkWidget *overview = rtop_overview_new ();
+  GtkWidget *window = in_window (overview);
+  GListModel *model = rtop_overview_get_model (RTOP_OVERVIEW (overview));
+  GtkColumnView *view;
+  g_autofree char *natural = NULL, *by_tx = NULL, *dump = NULL;
+  RtopSnapshot *s;
+
+  g_object_add_weak_pointer (G_OBJECT (history), (gpointer *) &history);
+  rtop_overview_set_history (RTOP_OVERVIEW (overview), history);
+  g_assert_cmpstr (rtop_overview_get_state (RTOP_OVERVIEW (overview)), ==, "waiting");
+
+  s = gui_fixture_snapshot (1, 1.0, NULL, 0);
+  ingest (history, s);
+  g_assert_cmpstr (rtop_overview_get_state (RTOP_OVERVIEW (overview)), ==, "empty");
+
+  s = gui_fixture_snapshot (2, 1.0, NULL, 0);
+  s->status = RTOP_STATUS_NO_NETLINK;
+  s->status_message = g_strdup ("No RDMA netlink here.");
+  ingest (history, s);
+  g_assert_cmpstr (rtop_overview_get_state (RTOP_OVERVIEW (overview)), ==, "unavailable");
+
+  ingest (history, gui_fixture_snapshot (3, 1.0, three_devices, 4));
+  ingest (history, gui_fixture_snapshot (4, 1.0, three_devices, 4));
+  g_assert_cmpstr (rtop_overview_get_state (RTOP_OVERVIEW (overview)), ==, "ports");
+  natural = port_keys (model);
+  g_assert_cmpstr (natural, ==, "mlx5_0/1 mlx5_0/2 rxe2/1 rxe10/1");
+
+  view = find_column_view (overview);
+  g_assert_nonnull (view);
+  rtop_column_view_sort_by (view, "tx", GTK_SORT_DESCENDING);
+  by_tx = port_keys (model);
+  g_assert_cmpstr (by_tx, ==, "mlx5_0/1 rxe2/1 rxe10/1 mlx5_0/2");
+
+  /* Values change in place: the order follows them. */
+  {
+    GuiPortSpec changed[4];
+    g_autofree char *resorted = NULL;
+
+    memcpy (changed, three_devices, sizeof changed);
+    changed[0].tx_bps = 90e9;   /* rxe10 now leads */
+    ingest (history, gui_fixture_snapshot (5, 1.0, changed, 4));
+    resorted = port_keys (model);
+    g_assert_cmpstr (resorted, ==, "rxe10/1 mlx5_0/1 rxe2/1 mlx5_0/2");
+  }
+
+  /* The dump shows what the cells show, including the problem marking. */
+  dump = rtop_overview_dump (RTOP_OVERVIEW (overview));
+  g_assert_nonnull (strstr (dump, "state=ports"));
+  g_assert_nonnull (strstr (dump, "port=rxe2/1\tprotocol=RoCE\tstate=● Active"));
+  g_assert_nonnull (strstr (dump, "health=⚠ Rising: retransmits"));
+  g_assert_nonnull (strstr (dump, "port=mlx5_0/2\tprotocol=InfiniBand\tstate=● Down"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (history);
+  for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
+    ;
+  g_assert_null (history);
+}
+
+static void
+test_processes_search_and_sort (void)
+{
+  RtopHistory *history = rtop_history_new ();
+  GtkWidget *view = rtop_processes_view_new ();
+  GtkWidget *window = in_window (view);
+  GListModel *model = rtop_processes_view_get_model (RTOP_PROCESSES_VIEW (view));
+  RtopSnapshot *s = gui_fixture_snapshot (1, 1.0, three_devices, 4);
+
+  g_object_add_weak_pointer (G_OBJECT (history), (gpointer *) &history);
+  gui_fixture_add_process (s, 100, "ib_write_bw", "alice", "mlx5_0", 4, 2, 1 << 20);
+  gui_fixture_add_process (s, 200, "ibv_rc_pingpong", "bob", "rxe2", 16, 1, 4096);
+  gui_fixture_add_process (s, 300, "python3", "carol", "rxe10", 2, 8, 1 << 30);
+  ingest (history, s);
+  rtop_processes_view_set_history (RTOP_PROCESSES_VIEW (view), history);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+
+  rtop_processes_view_set_search (RTOP_PROCESSES_VIEW (view), "PINGPONG");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+  rtop_processes_view_set_search (RTOP_PROCESSES_VIEW (view), "rxe");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  rtop_processes_view_set_search (RTOP_PROCESSES_VIEW (view), "alice");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+  rtop_processes_view_set_search (RTOP_PROCESSES_VIEW (view), "");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+
+  rtop_column_view_sort_by (find_column_view (view), "qps", GTK_SORT_DESCENDING);
+  {
+    g_autoptr(RtopProcessItem) top = g_list_model_get_item (model, 0);
+    g_assert_cmpint (rtop_process_item_get_pid (top), ==, 200);
+  }
+  rtop_column_view_sort_by (find_column_view (view), "mr_bytes", GTK_SORT_DESCENDING);
+  {
+    g_autoptr(RtopProcessItem) top = g_list_model_get_item (model, 0);
+    g_assert_cmpint (rtop_process_item_get_pid (top), ==, 300);
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (history);
+  for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
+    ;
+  g_assert_null (history);
+}
+
+static void
+test_events_filters (void)
+{
+  RtopHistory *history = rtop_history_new ();
+  GtkWidget *view = rtop_events_view_new ();
+  GtkWidget *window = in_window (view);
+  GListModel *model = rtop_events_view_get_model (RTOP_EVENTS_VIEW (view));
+  RtopSnapshot *s = gui_fixture_snapshot (1, 1.0, three_devices, 4);
+
+  g_object_add_weak_pointer (G_OBJECT (history), (gpointer *) &history);
+  gui_fixture_add_event (s, RTOP_SEVERITY_INFO, "rxe2", 0, "rxe2 added");
+  gui_fixture_add_event (s, RTOP_SEVERITY_WARNING, "rxe2", 1, "retransmits rising");
+  gui_fixture_add_event (s, RTOP_SEVERITY_ERROR, "mlx5_0", 2, "port down");
+  gui_fixture_add_event (s, RTOP_SEVERITY_WARNING, NULL, 0, "collection slow");
+  rtop_events_view_set_history (RTOP_EVENTS_VIEW (view), history);
+  ingest (history, s);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
+
+  rtop_events_view_set_min_severity (RTOP_EVENTS_VIEW (view), RTOP_SEVERITY_WARNING);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+  rtop_events_view_set_device (RTOP_EVENTS_VIEW (view), "rxe2");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+  rtop_events_view_set_min_severity (RTOP_EVENTS_VIEW (view), RTOP_SEVERITY_INFO);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  rtop_events_view_set_device (RTOP_EVENTS_VIEW (view), NULL);
+  rtop_events_view_set_min_severity (RTOP_EVENTS_VIEW (view), RTOP_SEVERITY_ERROR);
+  {
+    g_autoptr(RtopEventItem) e = g_list_model_get_item (model, 0);
+    g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+    g_assert_cmpstr (rtop_event_item_get_location (e), ==, "mlx5_0/2");
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (history);
+  for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
+    ;
+  g_assert_null (history);
+}
+
+static void
+test_detail_counters (void)
+{
+  RtopHistory *history = rtop_history_new ();
+  GtkWidget *detail = rtop_port_detail_new ();
+  GtkWidget *window = in_window (detail);
+  GListModel *model = rtop_port_detail_get_counters_model (RTOP_PORT_DETAIL (detail));
+  RtopPortItem *port;
+  g_autofree char *dump = NULL;
+
+  g_object_add_weak_pointer (G_OBJECT (history), (gpointer *) &history);
+  rtop_port_detail_set_history (RTOP_PORT_DETAIL (detail), history);
+  ingest (history, gui_fixture_snapshot (1, 1.0, three_devices, 4));
+  ingest (history, gui_fixture_snapshot (2, 1.0, three_devices, 4));
+  port = rtop_history_find_port (history, "rxe2", 1);
+  rtop_port_detail_set_port (RTOP_PORT_DETAIL (detail), port);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 6);
+
+  rtop_port_detail_set_counter_filter (RTOP_PORT_DETAIL (detail), "ERR");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);  /* names with "err" + class "Link error" */
+  rtop_port_detail_set_counter_filter (RTOP_PORT_DETAIL (detail), "pkts");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  rtop_port_detail_set_counter_filter (RTOP_PORT_DETAIL (detail), NULL);
+
+  rtop_column_view_sort_by (find_column_view (detail), "rate", GTK_SORT_DESCENDING);
+  {
+    g_autoptr(RtopCounterItem) top = g_list_model_get_item (model, 0);
+    g_assert_cmpstr (rtop_counter_item_get_name (top), ==, "sent_pkts");
+  }
+  /* The rising retransmit counter is marked with a sign, not colour alone. */
+  dump = rtop_port_detail_dump (RTOP_PORT_DETAIL (detail));
+  g_assert_nonnull (strstr (dump, "name=▲ completer_retry_err"));
+  g_assert_nonnull (strstr (dump, "detail\trxe2 port 1"));
+
+  /* The device goes away while its page is open. */
+  ingest (history, gui_fixture_snapshot (3, 1.0, three_devices + 2, 2));
+  g_assert_true (rtop_port_item_get_vanished (port));
+  g_free (dump);
+  dump = rtop_port_detail_dump (RTOP_PORT_DETAIL (detail));
+  g_assert_nonnull (strstr (dump, "value=not reported"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (history);
+  for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
+    ;
+  g_assert_null (history);
+}
+
+int
+main (int argc, char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/gui/history/ports-natural-order", test_ports_natural_order);
+  g_test_add_func ("/gui/history/device-vanishes-and-returns", test_device_vanishes_and_returns);
+  g_test_add_func ("/gui/history/processes-update-in-place", test_processes_update_in_place);
+  g_test_add_func ("/gui/history/events-bounded", test_events_bounded);
+  g_test_add_func ("/gui/history/capacity-follows-interval", test_capacity_follows_interval);
+  g_test_add_func ("/gui/history/counter-rising", test_counter_rising_holds_then_clears);
+  g_test_add_func ("/gui/overview/sort-and-states", test_overview_sort_and_states);
+  g_test_add_func ("/gui/processes/search-and-sort", test_processes_search_and_sort);
+  g_test_add_func ("/gui/events/filters", test_events_filters);
+  g_test_add_func ("/gui/detail/counters", test_detail_counters);
+  return g_test_run ();
+}

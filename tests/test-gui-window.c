@@ -1,0 +1,258 @@
+/* test-gui-window.c: the main window driven through its actions, with
+ * GSettings (memory backend), remote-display detection, screenshots of the
+ * overview and a port detail (written to the build directory), and no
+ * leaks when the window goes away. */
+#include "config.h"
+
+#include <math.h>
+#include <gtk/gtk.h>
+
+#include "gui-fixtures.h"
+#include "rtop-history.h"
+#include "rtop-remote.h"
+#include "rtop-window.h"
+
+static const GuiPortSpec ports[] = {
+  { "mlx5_0", 1, "mlx5", "ib", 4, 200, 0, 0, 0, 0, 0, 0, 0, TRUE },
+  { "mlx5_1", 1, "mlx5", "roce", 4, 100, 0, 0, 0, 0, 0, 0, 0, TRUE },
+  { "rxe0", 1, "rxe", "roce", 4, 10, 0, 0, 0, 0, 0, 0, 0, FALSE },
+  { "rxe1", 1, "rxe", "roce", 1, 10, 0, 0, 0, 0, 0, 0, 0, FALSE },
+};
+
+/* A few minutes of plausible traffic: waves, a burst, errors on one port. */
+static void
+feed (RtopHistory *history, guint n)
+{
+  for (guint seq = 1; seq <= n; seq++)
+    {
+      GuiPortSpec p[G_N_ELEMENTS (ports)];
+      RtopSnapshot *s;
+      double t = seq;
+
+      memcpy (p, ports, sizeof p);
+      p[0].tx_bps = 120e9 + 60e9 * sin (t / 20);
+      p[0].rx_bps = 90e9 + 40e9 * cos (t / 27);
+      p[0].tx_pps = p[0].tx_bps / 8 / 4096;
+      p[0].rx_pps = p[0].rx_bps / 8 / 4096;
+      p[1].tx_bps = (seq % 90 < 30) ? 80e9 : 5e9;
+      p[1].rx_bps = 20e9 + 10e9 * sin (t / 7);
+      p[1].tx_pps = p[1].tx_bps / 8 / 1024;
+      p[1].rx_pps = p[1].rx_bps / 8 / 1024;
+      p[2].tx_bps = 3e9 + 1e9 * sin (t / 5);
+      p[2].rx_bps = 2.5e9 + 1e9 * cos (t / 5);
+      p[2].tx_pps = 250000;
+      p[2].rx_pps = 230000;
+      p[2].retrans = seq > n - 40 ? 12 + (seq % 5) : 0;
+      p[2].errors = seq > n - 20 ? 3 : 0;
+      s = gui_fixture_snapshot (seq, 1.0, p, G_N_ELEMENTS (p));
+      if (seq == n)
+        {
+          gui_fixture_add_process (s, 4242, "ib_write_bw", "alice", "mlx5_0", 8, 4, 8ull << 30);
+          gui_fixture_add_process (s, 4300, "ibv_rc_pingpong", "bob", "rxe0", 1, 1, 4096);
+          gui_fixture_add_process (s, 0, "nccl-tests", "?", "mlx5_1", 64, 16, 2ull << 30);
+          s->pids_hidden = TRUE;
+          gui_fixture_add_event (s, RTOP_SEVERITY_INFO, "mlx5_1", 0, "Device mlx5_1 added.");
+          gui_fixture_add_event (s, RTOP_SEVERITY_ERROR, "rxe1", 1, "Port rxe1/1 went DOWN (was ACTIVE).");
+          gui_fixture_add_event (s, RTOP_SEVERITY_WARNING, "rxe0", 1, "Retransmits are rising on rxe0/1 (completer_retry_err).");
+        }
+      rtop_snapshot_seal (s);
+      rtop_history_ingest (history, s);
+      rtop_snapshot_unref (s);
+    }
+}
+
+static gboolean
+done_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Lets a few frames happen (layout, drawing). */
+static void
+wait_frames (void)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (150, done_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+spin (void)
+{
+  /* Bounded: a frame clock (spinner, transitions) keeps sources pending. */
+  for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
+    ;
+}
+
+static void
+wait_mapped (GtkWidget *widget)
+{
+  for (guint i = 0; i < 500 && !gtk_widget_get_mapped (widget); i++)
+    g_main_context_iteration (NULL, TRUE);
+  spin ();
+}
+
+/* Renders the window as a frame would and saves it as PNG. */
+static void
+screenshot (GtkWidget *window, const char *name)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  int w = gtk_widget_get_width (window), h = gtk_widget_get_height (window);
+  GskRenderNode *node;
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (window));
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
+
+  wait_frames ();
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  gsk_render_node_unref (node);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+typedef struct {
+  RtopHistory *history;
+  GSettings *settings;
+  RtopWindow *window;
+} Fixture;
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  f->settings = g_settings_new (APP_ID);
+  g_settings_reset (f->settings, "time-window");
+  g_settings_reset (f->settings, "last-view");
+  g_settings_reset (f->settings, "interval");
+  f->history = rtop_history_new ();
+  f->window = rtop_window_new (NULL, f->history, f->settings);
+  g_object_add_weak_pointer (G_OBJECT (f->history), (gpointer *) &f->history);
+  g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1400, 860);
+  gtk_window_present (GTK_WINDOW (f->window));
+  wait_mapped (GTK_WIDGET (f->window));
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  spin ();
+  g_assert_null (f->window);
+  g_test_message ("history refs %u", G_OBJECT (f->history)->ref_count);
+  g_object_unref (f->history);
+  g_assert_null (f->history);
+  g_test_message ("settings refs %u", G_OBJECT (f->settings)->ref_count);
+  g_assert_finalize_object (f->settings);
+}
+
+static void
+activate (Fixture *f, const char *action, GVariant *param)
+{
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), action, param);
+  spin ();
+}
+
+static void
+test_views_and_settings (Fixture *f, gconstpointer data)
+{
+  feed (f->history, 30);
+  g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "overview");
+
+  activate (f, "show-view", g_variant_new_string ("processes"));
+  g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "processes");
+  {
+    g_autofree char *last = g_settings_get_string (f->settings, "last-view");
+    g_assert_cmpstr (last, ==, "processes");
+  }
+  activate (f, "show-view", g_variant_new_string ("no-such-view"));
+  g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "processes");
+
+  activate (f, "show-port", g_variant_new_string ("rxe0/1"));
+  g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "detail");
+  activate (f, "show-port", g_variant_new_string ("nope/9"));
+  g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "detail");
+  activate (f, "back", NULL);
+  g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "processes");
+
+  /* The time window is a setting and an action. */
+  activate (f, "time-window", g_variant_new_int32 (15));
+  g_assert_cmpint (g_settings_get_int (f->settings, "time-window"), ==, 15);
+
+  /* The interval menu follows the setting, also for values not in it. */
+  g_settings_set_double (f->settings, "interval", 3.0);
+  spin ();
+  activate (f, "interval-faster", NULL);
+  g_assert_cmpfloat (g_settings_get_double (f->settings, "interval"), ==, 2.0);
+  activate (f, "interval-slower", NULL);
+  activate (f, "interval-slower", NULL);
+  g_assert_cmpfloat (g_settings_get_double (f->settings, "interval"), ==, 5.0);
+
+  {
+    g_autofree char *dump = rtop_window_dump (f->window);
+    g_assert_nonnull (strstr (dump, "view=processes"));
+    g_assert_nonnull (strstr (dump, "row\tport=rxe0/1"));
+    g_assert_nonnull (strstr (dump, "process\tpid=4242"));
+    g_assert_nonnull (strstr (dump, "pid=hidden"));
+  }
+}
+
+static void
+test_screenshots (Fixture *f, gconstpointer data)
+{
+  feed (f->history, 300);
+  activate (f, "show-view", g_variant_new_string ("overview"));
+  screenshot (GTK_WIDGET (f->window), "gui-overview.png");
+  activate (f, "show-port", g_variant_new_string ("rxe0/1"));
+  screenshot (GTK_WIDGET (f->window), "gui-port-detail.png");
+  activate (f, "show-port", g_variant_new_string ("mlx5_0/1"));
+  screenshot (GTK_WIDGET (f->window), "gui-port-detail-mlx5.png");
+  activate (f, "show-view", g_variant_new_string ("processes"));
+  screenshot (GTK_WIDGET (f->window), "gui-processes.png");
+  activate (f, "show-view", g_variant_new_string ("events"));
+  screenshot (GTK_WIDGET (f->window), "gui-events.png");
+}
+
+static void
+test_remote_detection (void)
+{
+  const struct {
+    const char *ssh;
+    const char *display;
+    gboolean remote;
+  } cases[] = {
+    { NULL, ":0", FALSE },
+    { NULL, ":1.0", FALSE },
+    { NULL, "unix:0", FALSE },
+    { NULL, "/tmp/launch-x/org.xquartz:0", FALSE },
+    { NULL, NULL, FALSE },
+    { NULL, "localhost:10.0", TRUE },
+    { NULL, "build-host:0", TRUE },
+    { "10.0.0.1 5555 10.0.0.2 22", ":0", TRUE },
+    { "", ":0", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_assert_cmpint (rtop_remote_display_is_remote (cases[i].ssh, cases[i].display), ==, cases[i].remote);
+}
+
+int
+main (int argc, char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  /* Views switch at once, as over a remote display. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+
+  g_test_add ("/gui/window/views-and-settings", Fixture, NULL, fixture_setup,
+              test_views_and_settings, fixture_teardown);
+  g_test_add ("/gui/window/screenshots", Fixture, NULL, fixture_setup,
+              test_screenshots, fixture_teardown);
+  g_test_add_func ("/gui/remote/detection", test_remote_detection);
+  return g_test_run ();
+}
