@@ -17,46 +17,71 @@
 #include <libmnl/libmnl.h>
 
 /* The attributes rdmatop reads, with the type the kernel puts them as
- * (drivers/infiniband/core/nldev.c).  Everything else is skipped. */
-static const enum mnl_attr_data_type policy[RDMA_NLDEV_ATTR_MAX] = {
-  [RDMA_NLDEV_ATTR_DEV_INDEX] = MNL_TYPE_U32,
-  [RDMA_NLDEV_ATTR_DEV_NAME] = MNL_TYPE_NUL_STRING,
-  [RDMA_NLDEV_ATTR_PORT_INDEX] = MNL_TYPE_U32,
-  [RDMA_NLDEV_ATTR_FW_VERSION] = MNL_TYPE_NUL_STRING,
-  [RDMA_NLDEV_ATTR_NODE_GUID] = MNL_TYPE_U64,
-  [RDMA_NLDEV_ATTR_SYS_IMAGE_GUID] = MNL_TYPE_U64,
-  [RDMA_NLDEV_ATTR_PORT_STATE] = MNL_TYPE_U8,
-  [RDMA_NLDEV_ATTR_PORT_PHYS_STATE] = MNL_TYPE_U8,
-  [RDMA_NLDEV_ATTR_DEV_NODE_TYPE] = MNL_TYPE_U8,
-  [RDMA_NLDEV_ATTR_RES_QP] = MNL_TYPE_NESTED,
-  [RDMA_NLDEV_ATTR_RES_QP_ENTRY] = MNL_TYPE_NESTED,
-  [RDMA_NLDEV_ATTR_RES_LQPN] = MNL_TYPE_U32,
-  [RDMA_NLDEV_ATTR_RES_TYPE] = MNL_TYPE_U8,
-  [RDMA_NLDEV_ATTR_RES_STATE] = MNL_TYPE_U8,
-  [RDMA_NLDEV_ATTR_RES_PID] = MNL_TYPE_U32,
-  [RDMA_NLDEV_ATTR_RES_KERN_NAME] = MNL_TYPE_NUL_STRING,
-  [RDMA_NLDEV_ATTR_RES_MR] = MNL_TYPE_NESTED,
-  [RDMA_NLDEV_ATTR_RES_MR_ENTRY] = MNL_TYPE_NESTED,
-  [RDMA_NLDEV_ATTR_RES_MRLEN] = MNL_TYPE_U64,
-  [RDMA_NLDEV_ATTR_NDEV_INDEX] = MNL_TYPE_U32,
-  [RDMA_NLDEV_ATTR_NDEV_NAME] = MNL_TYPE_NUL_STRING,
-  [RDMA_NLDEV_ATTR_RES_MRN] = MNL_TYPE_U32,
-  [RDMA_NLDEV_ATTR_RES_CTXN] = MNL_TYPE_U32,
-  [RDMA_NLDEV_SYS_ATTR_NETNS_MODE] = MNL_TYPE_U8,
-  [RDMA_NLDEV_ATTR_DEV_PROTOCOL] = MNL_TYPE_NUL_STRING,
-  [RDMA_NLDEV_ATTR_STAT_HWCOUNTERS] = MNL_TYPE_NESTED,
-  [RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY] = MNL_TYPE_NESTED,
-  [RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME] = MNL_TYPE_NUL_STRING,
-  [RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE] = MNL_TYPE_U64,
-  [RDMA_NLDEV_ATTR_RES_CTX] = MNL_TYPE_NESTED,
-  [RDMA_NLDEV_ATTR_RES_CTX_ENTRY] = MNL_TYPE_NESTED,
-  [RDMA_NLDEV_ATTR_EVENT_TYPE] = MNL_TYPE_U8,
-  [RDMA_NLDEV_SYS_ATTR_MONITOR_MODE] = MNL_TYPE_U8,
+ * (drivers/infiniband/core/nldev.c).  Everything else is skipped.  Parsed
+ * attributes land in a compact table indexed by SLOT_*, so parsing one of
+ * the many small nests (a counter, a QP) clears 34 pointers, not 104. */
+#define RTOP_NL_POLICY(X) \
+  X (DEV_INDEX, RDMA_NLDEV_ATTR_DEV_INDEX, MNL_TYPE_U32) \
+  X (DEV_NAME, RDMA_NLDEV_ATTR_DEV_NAME, MNL_TYPE_NUL_STRING) \
+  X (PORT_INDEX, RDMA_NLDEV_ATTR_PORT_INDEX, MNL_TYPE_U32) \
+  X (FW_VERSION, RDMA_NLDEV_ATTR_FW_VERSION, MNL_TYPE_NUL_STRING) \
+  X (NODE_GUID, RDMA_NLDEV_ATTR_NODE_GUID, MNL_TYPE_U64) \
+  X (SYS_IMAGE_GUID, RDMA_NLDEV_ATTR_SYS_IMAGE_GUID, MNL_TYPE_U64) \
+  X (PORT_STATE, RDMA_NLDEV_ATTR_PORT_STATE, MNL_TYPE_U8) \
+  X (PORT_PHYS_STATE, RDMA_NLDEV_ATTR_PORT_PHYS_STATE, MNL_TYPE_U8) \
+  X (DEV_NODE_TYPE, RDMA_NLDEV_ATTR_DEV_NODE_TYPE, MNL_TYPE_U8) \
+  X (RES_QP, RDMA_NLDEV_ATTR_RES_QP, MNL_TYPE_NESTED) \
+  X (RES_QP_ENTRY, RDMA_NLDEV_ATTR_RES_QP_ENTRY, MNL_TYPE_NESTED) \
+  X (RES_LQPN, RDMA_NLDEV_ATTR_RES_LQPN, MNL_TYPE_U32) \
+  X (RES_TYPE, RDMA_NLDEV_ATTR_RES_TYPE, MNL_TYPE_U8) \
+  X (RES_STATE, RDMA_NLDEV_ATTR_RES_STATE, MNL_TYPE_U8) \
+  X (RES_PID, RDMA_NLDEV_ATTR_RES_PID, MNL_TYPE_U32) \
+  X (RES_KERN_NAME, RDMA_NLDEV_ATTR_RES_KERN_NAME, MNL_TYPE_NUL_STRING) \
+  X (RES_MR, RDMA_NLDEV_ATTR_RES_MR, MNL_TYPE_NESTED) \
+  X (RES_MR_ENTRY, RDMA_NLDEV_ATTR_RES_MR_ENTRY, MNL_TYPE_NESTED) \
+  X (RES_MRLEN, RDMA_NLDEV_ATTR_RES_MRLEN, MNL_TYPE_U64) \
+  X (NDEV_INDEX, RDMA_NLDEV_ATTR_NDEV_INDEX, MNL_TYPE_U32) \
+  X (NDEV_NAME, RDMA_NLDEV_ATTR_NDEV_NAME, MNL_TYPE_NUL_STRING) \
+  X (RES_MRN, RDMA_NLDEV_ATTR_RES_MRN, MNL_TYPE_U32) \
+  X (RES_CTXN, RDMA_NLDEV_ATTR_RES_CTXN, MNL_TYPE_U32) \
+  X (SYS_ATTR_NETNS_MODE, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, MNL_TYPE_U8) \
+  X (DEV_PROTOCOL, RDMA_NLDEV_ATTR_DEV_PROTOCOL, MNL_TYPE_NUL_STRING) \
+  X (STAT_HWCOUNTERS, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS, MNL_TYPE_NESTED) \
+  X (STAT_HWCOUNTER_ENTRY, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY, MNL_TYPE_NESTED) \
+  X (STAT_HWCOUNTER_ENTRY_NAME, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, MNL_TYPE_NUL_STRING) \
+  X (STAT_HWCOUNTER_ENTRY_VALUE, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, MNL_TYPE_U64) \
+  X (RES_CTX, RDMA_NLDEV_ATTR_RES_CTX, MNL_TYPE_NESTED) \
+  X (RES_CTX_ENTRY, RDMA_NLDEV_ATTR_RES_CTX_ENTRY, MNL_TYPE_NESTED) \
+  X (EVENT_TYPE, RDMA_NLDEV_ATTR_EVENT_TYPE, MNL_TYPE_U8) \
+  X (SYS_ATTR_MONITOR_MODE, RDMA_NLDEV_SYS_ATTR_MONITOR_MODE, MNL_TYPE_U8)
+
+typedef enum {
+#define SLOT_ENUM(name, attr, type) SLOT_##name,
+  RTOP_NL_POLICY (SLOT_ENUM)
+#undef SLOT_ENUM
+  N_SLOTS
+} Slot;
+
+static const struct {
+  guint16 attr;
+  enum mnl_attr_data_type type;
+  const char *name;
+} policy[N_SLOTS] = {
+#define POLICY_ENTRY(name, attr, type) [SLOT_##name] = { attr, type, #name },
+  RTOP_NL_POLICY (POLICY_ENTRY)
+#undef POLICY_ENTRY
 };
 
-/* One level of attributes, indexed by type. */
+/* Attribute number -> slot + 1; 0 for attributes we skip. */
+static const guint8 slot_of[RDMA_NLDEV_ATTR_MAX] = {
+#define SLOT_OF(name, attr, type) [attr] = SLOT_##name + 1,
+  RTOP_NL_POLICY (SLOT_OF)
+#undef SLOT_OF
+};
+
+/* One level of attributes, indexed by slot. */
 typedef struct {
-  const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+  const struct nlattr *tb[N_SLOTS];
   const guint8 *start;
   gsize end;                 /* offset just past the last whole attribute */
   guint16 bad_type;
@@ -70,15 +95,31 @@ malformed (GError **error, const char *what)
   return FALSE;
 }
 
+/* The same checks as mnl_attr_validate() (exact sizes for integers, a
+ * header at least for a non-empty nest, a terminating NUL for strings), done
+ * inline: this runs for every attribute of every reply. */
 static gboolean
 attr_is_valid (const struct nlattr *attr, enum mnl_attr_data_type type)
 {
-  if (mnl_attr_validate (attr, type) < 0)
-    return FALSE;
-  /* Strings end up in labels and JSON: only valid UTF-8 gets through. */
-  if (type == MNL_TYPE_NUL_STRING)
-    return g_utf8_validate (mnl_attr_get_str (attr), -1, NULL);
-  return TRUE;
+  gsize len = attr->nla_len - MNL_ATTR_HDRLEN;   /* nla_len >= header: mnl_attr_ok() */
+  const char *data = mnl_attr_get_payload (attr);
+
+  switch (type)
+    {
+    case MNL_TYPE_U8:
+      return len == sizeof (guint8);
+    case MNL_TYPE_U32:
+      return len == sizeof (guint32);
+    case MNL_TYPE_U64:
+      return len == sizeof (guint64);
+    case MNL_TYPE_NESTED:
+      return len == 0 || len >= MNL_ATTR_HDRLEN;
+    case MNL_TYPE_NUL_STRING:
+      /* Strings end up in labels and JSON: only valid UTF-8 gets through. */
+      return len > 0 && data[len - 1] == '\0' && g_utf8_validate (data, -1, NULL);
+    default:
+      return FALSE;
+    }
 }
 
 static int
@@ -87,15 +128,18 @@ attr_cb (const struct nlattr *attr, void *data)
   AttrTable *t = data;
   guint16 type = mnl_attr_get_type (attr);
 
+  guint slot;
+
   t->end = (gsize) ((const guint8 *) attr - t->start) + MNL_ALIGN (attr->nla_len);
-  if (type >= G_N_ELEMENTS (policy) || policy[type] == MNL_TYPE_UNSPEC)
+  if (type >= G_N_ELEMENTS (slot_of) || slot_of[type] == 0)
     return MNL_CB_OK;
-  if (!attr_is_valid (attr, policy[type]))
+  slot = slot_of[type] - 1;
+  if (!attr_is_valid (attr, policy[slot].type))
     {
       t->bad_type = type;
       return MNL_CB_ERROR;
     }
-  t->tb[type] = attr;
+  t->tb[slot] = attr;
   return MNL_CB_OK;
 }
 
@@ -108,7 +152,8 @@ parse_attrs (const void *payload, gsize len, AttrTable *t, GError **error)
     return malformed (error, _("oversized message"));
   if (mnl_attr_parse_payload (payload, len, attr_cb, t) == MNL_CB_ERROR)
     {
-      g_autofree char *what = g_strdup_printf (_("attribute %u has a wrong size or format"),
+      g_autofree char *what = g_strdup_printf (_("attribute %s (%u) has a wrong size or format"),
+                                               policy[slot_of[t->bad_type] - 1].name,
                                                t->bad_type);
       return malformed (error, what);
     }
@@ -132,36 +177,36 @@ parse_message (const struct nlmsghdr *nlh, guint16 cmd, AttrTable *t, GError **e
 }
 
 static gboolean
-require (const AttrTable *t, guint16 type, const char *name, GError **error)
+require (const AttrTable *t, Slot slot, GError **error)
 {
-  if (t->tb[type] != NULL)
+  if (t->tb[slot] != NULL)
     return TRUE;
-  g_autofree char *what = g_strdup_printf (_("%s is missing"), name);
+  g_autofree char *what = g_strdup_printf (_("%s is missing"), policy[slot].name);
   return malformed (error, what);
 }
 
 static guint8
-get_u8 (const AttrTable *t, guint16 type, guint8 fallback)
+get_u8 (const AttrTable *t, Slot slot, guint8 fallback)
 {
-  return t->tb[type] ? mnl_attr_get_u8 (t->tb[type]) : fallback;
+  return t->tb[slot] ? mnl_attr_get_u8 (t->tb[slot]) : fallback;
 }
 
 static guint32
-get_u32 (const AttrTable *t, guint16 type, guint32 fallback)
+get_u32 (const AttrTable *t, Slot slot, guint32 fallback)
 {
-  return t->tb[type] ? mnl_attr_get_u32 (t->tb[type]) : fallback;
+  return t->tb[slot] ? mnl_attr_get_u32 (t->tb[slot]) : fallback;
 }
 
 static guint64
-get_u64 (const AttrTable *t, guint16 type)
+get_u64 (const AttrTable *t, Slot slot)
 {
-  return t->tb[type] ? mnl_attr_get_u64 (t->tb[type]) : 0;
+  return t->tb[slot] ? mnl_attr_get_u64 (t->tb[slot]) : 0;
 }
 
 static char *
-dup_str (const AttrTable *t, guint16 type)
+dup_str (const AttrTable *t, Slot slot)
 {
-  return t->tb[type] ? g_strdup (mnl_attr_get_str (t->tb[type])) : NULL;
+  return t->tb[slot] ? g_strdup (mnl_attr_get_str (t->tb[slot])) : NULL;
 }
 
 /* Calls func for every entry_type nest inside list; other types are skipped. */
@@ -203,18 +248,18 @@ rtop_nl_parse_device (const struct nlmsghdr *nlh, RtopNlDevice *out, GError **er
 
   memset (out, 0, sizeof *out);
   if (!parse_message (nlh, RDMA_NLDEV_CMD_GET, &t, error) ||
-      !require (&t, RDMA_NLDEV_ATTR_DEV_INDEX, "DEV_INDEX", error) ||
-      !require (&t, RDMA_NLDEV_ATTR_DEV_NAME, "DEV_NAME", error))
+      !require (&t, SLOT_DEV_INDEX, error) ||
+      !require (&t, SLOT_DEV_NAME, error))
     return FALSE;
 
-  out->index = get_u32 (&t, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
-  out->name = dup_str (&t, RDMA_NLDEV_ATTR_DEV_NAME);
-  out->port_count = get_u32 (&t, RDMA_NLDEV_ATTR_PORT_INDEX, 0);
-  out->node_type = get_u8 (&t, RDMA_NLDEV_ATTR_DEV_NODE_TYPE, 0);
-  out->fw_version = dup_str (&t, RDMA_NLDEV_ATTR_FW_VERSION);
-  out->node_guid = get_u64 (&t, RDMA_NLDEV_ATTR_NODE_GUID);
-  out->sys_image_guid = get_u64 (&t, RDMA_NLDEV_ATTR_SYS_IMAGE_GUID);
-  out->protocol = dup_str (&t, RDMA_NLDEV_ATTR_DEV_PROTOCOL);
+  out->index = get_u32 (&t, SLOT_DEV_INDEX, 0);
+  out->name = dup_str (&t, SLOT_DEV_NAME);
+  out->port_count = get_u32 (&t, SLOT_PORT_INDEX, 0);
+  out->node_type = get_u8 (&t, SLOT_DEV_NODE_TYPE, 0);
+  out->fw_version = dup_str (&t, SLOT_FW_VERSION);
+  out->node_guid = get_u64 (&t, SLOT_NODE_GUID);
+  out->sys_image_guid = get_u64 (&t, SLOT_SYS_IMAGE_GUID);
+  out->protocol = dup_str (&t, SLOT_DEV_PROTOCOL);
   return TRUE;
 }
 
@@ -225,17 +270,17 @@ rtop_nl_parse_port (const struct nlmsghdr *nlh, RtopNlPort *out, GError **error)
 
   memset (out, 0, sizeof *out);
   if (!parse_message (nlh, RDMA_NLDEV_CMD_PORT_GET, &t, error) ||
-      !require (&t, RDMA_NLDEV_ATTR_DEV_INDEX, "DEV_INDEX", error) ||
-      !require (&t, RDMA_NLDEV_ATTR_PORT_INDEX, "PORT_INDEX", error))
+      !require (&t, SLOT_DEV_INDEX, error) ||
+      !require (&t, SLOT_PORT_INDEX, error))
     return FALSE;
 
-  out->dev_index = get_u32 (&t, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
-  out->dev_name = dup_str (&t, RDMA_NLDEV_ATTR_DEV_NAME);
-  out->port = get_u32 (&t, RDMA_NLDEV_ATTR_PORT_INDEX, 0);
-  out->state = get_u8 (&t, RDMA_NLDEV_ATTR_PORT_STATE, 0);
-  out->phys_state = get_u8 (&t, RDMA_NLDEV_ATTR_PORT_PHYS_STATE, 0);
-  out->ndev_index = get_u32 (&t, RDMA_NLDEV_ATTR_NDEV_INDEX, 0);
-  out->ndev_name = dup_str (&t, RDMA_NLDEV_ATTR_NDEV_NAME);
+  out->dev_index = get_u32 (&t, SLOT_DEV_INDEX, 0);
+  out->dev_name = dup_str (&t, SLOT_DEV_NAME);
+  out->port = get_u32 (&t, SLOT_PORT_INDEX, 0);
+  out->state = get_u8 (&t, SLOT_PORT_STATE, 0);
+  out->phys_state = get_u8 (&t, SLOT_PORT_PHYS_STATE, 0);
+  out->ndev_index = get_u32 (&t, SLOT_NDEV_INDEX, 0);
+  out->ndev_name = dup_str (&t, SLOT_NDEV_NAME);
   return TRUE;
 }
 
@@ -245,11 +290,11 @@ add_counter_cb (const AttrTable *entry, gpointer data, GError **error)
   GArray *counters = data;
   RtopNlCounter c;
 
-  if (!require (entry, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, "HWCOUNTER_ENTRY_NAME", error) ||
-      !require (entry, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, "HWCOUNTER_ENTRY_VALUE", error))
+  if (!require (entry, SLOT_STAT_HWCOUNTER_ENTRY_NAME, error) ||
+      !require (entry, SLOT_STAT_HWCOUNTER_ENTRY_VALUE, error))
     return FALSE;
-  c.name = dup_str (entry, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME);
-  c.value = get_u64 (entry, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE);
+  c.name = dup_str (entry, SLOT_STAT_HWCOUNTER_ENTRY_NAME);
+  c.value = get_u64 (entry, SLOT_STAT_HWCOUNTER_ENTRY_VALUE);
   g_array_append_val (counters, c);
   return TRUE;
 }
@@ -270,17 +315,18 @@ rtop_nl_parse_stat (const struct nlmsghdr *nlh, RtopNlStat *out, GError **error)
 
   memset (out, 0, sizeof *out);
   if (!parse_message (nlh, RDMA_NLDEV_CMD_STAT_GET, &t, error) ||
-      !require (&t, RDMA_NLDEV_ATTR_DEV_INDEX, "DEV_INDEX", error) ||
-      !require (&t, RDMA_NLDEV_ATTR_PORT_INDEX, "PORT_INDEX", error))
+      !require (&t, SLOT_DEV_INDEX, error) ||
+      !require (&t, SLOT_PORT_INDEX, error))
     return FALSE;
 
-  out->dev_index = get_u32 (&t, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
-  out->dev_name = dup_str (&t, RDMA_NLDEV_ATTR_DEV_NAME);
-  out->port = get_u32 (&t, RDMA_NLDEV_ATTR_PORT_INDEX, 0);
-  out->counters = g_array_new (FALSE, FALSE, sizeof (RtopNlCounter));
+  out->dev_index = get_u32 (&t, SLOT_DEV_INDEX, 0);
+  out->dev_name = dup_str (&t, SLOT_DEV_NAME);
+  out->port = get_u32 (&t, SLOT_PORT_INDEX, 0);
+  /* Providers have 15 (rxe) to ~100 (mlx5) counters: start big enough. */
+  out->counters = g_array_sized_new (FALSE, FALSE, sizeof (RtopNlCounter), 64);
   g_array_set_clear_func (out->counters, counter_clear);
 
-  hw = t.tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS];
+  hw = t.tb[SLOT_STAT_HWCOUNTERS];
   if (hw != NULL &&
       !parse_list (hw, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY, add_counter_cb, out->counters, error))
     {
@@ -290,20 +336,19 @@ rtop_nl_parse_stat (const struct nlmsghdr *nlh, RtopNlStat *out, GError **error)
   return TRUE;
 }
 
-/* Where each resource kind lives in the message (numbers from the header). */
+/* Where each resource kind lives in the message. */
 static const struct {
   guint16 cmd;
-  guint16 list;
-  guint16 entry;
-  guint16 id;
-  const char *id_name;
+  Slot list;
+  guint16 entry;             /* attribute number of one list entry */
+  Slot id;
 } res_layout[] = {
-  [RTOP_NL_RES_QP] = { RDMA_NLDEV_CMD_RES_QP_GET, RDMA_NLDEV_ATTR_RES_QP,
-                       RDMA_NLDEV_ATTR_RES_QP_ENTRY, RDMA_NLDEV_ATTR_RES_LQPN, "RES_LQPN" },
-  [RTOP_NL_RES_CTX] = { RDMA_NLDEV_CMD_RES_CTX_GET, RDMA_NLDEV_ATTR_RES_CTX,
-                        RDMA_NLDEV_ATTR_RES_CTX_ENTRY, RDMA_NLDEV_ATTR_RES_CTXN, "RES_CTXN" },
-  [RTOP_NL_RES_MR] = { RDMA_NLDEV_CMD_RES_MR_GET, RDMA_NLDEV_ATTR_RES_MR,
-                       RDMA_NLDEV_ATTR_RES_MR_ENTRY, RDMA_NLDEV_ATTR_RES_MRN, "RES_MRN" },
+  [RTOP_NL_RES_QP] = { RDMA_NLDEV_CMD_RES_QP_GET, SLOT_RES_QP,
+                       RDMA_NLDEV_ATTR_RES_QP_ENTRY, SLOT_RES_LQPN },
+  [RTOP_NL_RES_CTX] = { RDMA_NLDEV_CMD_RES_CTX_GET, SLOT_RES_CTX,
+                        RDMA_NLDEV_ATTR_RES_CTX_ENTRY, SLOT_RES_CTXN },
+  [RTOP_NL_RES_MR] = { RDMA_NLDEV_CMD_RES_MR_GET, SLOT_RES_MR,
+                       RDMA_NLDEV_ATTR_RES_MR_ENTRY, SLOT_RES_MRN },
 };
 
 typedef struct {
@@ -319,19 +364,19 @@ add_res_cb (const AttrTable *entry, gpointer data, GError **error)
   ResContext *ctx = data;
   RtopNlRes r = { 0, };
 
-  if (!require (entry, res_layout[ctx->kind].id, res_layout[ctx->kind].id_name, error))
+  if (!require (entry, res_layout[ctx->kind].id, error))
     return FALSE;
   r.kind = ctx->kind;
   r.dev_index = ctx->dev_index;
   r.dev_name = g_strdup (ctx->dev_name);
   r.id = get_u32 (entry, res_layout[ctx->kind].id, 0);
-  r.port = get_u32 (entry, RDMA_NLDEV_ATTR_PORT_INDEX, 0);
-  r.qp_type = get_u8 (entry, RDMA_NLDEV_ATTR_RES_TYPE, 0);
-  r.qp_state = get_u8 (entry, RDMA_NLDEV_ATTR_RES_STATE, 0);
-  r.mr_len = get_u64 (entry, RDMA_NLDEV_ATTR_RES_MRLEN);
-  r.has_pid = entry->tb[RDMA_NLDEV_ATTR_RES_PID] != NULL;
-  r.pid = get_u32 (entry, RDMA_NLDEV_ATTR_RES_PID, 0);
-  r.kern_name = dup_str (entry, RDMA_NLDEV_ATTR_RES_KERN_NAME);
+  r.port = get_u32 (entry, SLOT_PORT_INDEX, 0);
+  r.qp_type = get_u8 (entry, SLOT_RES_TYPE, 0);
+  r.qp_state = get_u8 (entry, SLOT_RES_STATE, 0);
+  r.mr_len = get_u64 (entry, SLOT_RES_MRLEN);
+  r.has_pid = entry->tb[SLOT_RES_PID] != NULL;
+  r.pid = get_u32 (entry, SLOT_RES_PID, 0);
+  r.kern_name = dup_str (entry, SLOT_RES_KERN_NAME);
   g_array_append_val (ctx->out, r);
   return TRUE;
 }
@@ -349,12 +394,12 @@ rtop_nl_parse_res (const struct nlmsghdr *nlh, RtopNlResKind kind, GArray *out, 
   g_return_val_if_fail (g_array_get_element_size (out) == sizeof (RtopNlRes), FALSE);
 
   if (!parse_message (nlh, res_layout[kind].cmd, &t, error) ||
-      !require (&t, RDMA_NLDEV_ATTR_DEV_INDEX, "DEV_INDEX", error))
+      !require (&t, SLOT_DEV_INDEX, error))
     return FALSE;
 
   ctx.kind = kind;
-  ctx.dev_index = get_u32 (&t, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
-  ctx.dev_name = t.tb[RDMA_NLDEV_ATTR_DEV_NAME] ? mnl_attr_get_str (t.tb[RDMA_NLDEV_ATTR_DEV_NAME]) : NULL;
+  ctx.dev_index = get_u32 (&t, SLOT_DEV_INDEX, 0);
+  ctx.dev_name = t.tb[SLOT_DEV_NAME] ? mnl_attr_get_str (t.tb[SLOT_DEV_NAME]) : NULL;
   ctx.out = out;
   old_len = out->len;
   list = t.tb[res_layout[kind].list];
@@ -378,10 +423,10 @@ rtop_nl_parse_sys (const struct nlmsghdr *nlh, RtopNlSys *out, GError **error)
   if (!parse_message (nlh, RDMA_NLDEV_CMD_SYS_GET, &t, error))
     return FALSE;
 
-  out->has_monitor_mode = t.tb[RDMA_NLDEV_SYS_ATTR_MONITOR_MODE] != NULL;
-  out->monitor_mode = get_u8 (&t, RDMA_NLDEV_SYS_ATTR_MONITOR_MODE, 0);
-  out->has_netns_mode = t.tb[RDMA_NLDEV_SYS_ATTR_NETNS_MODE] != NULL;
-  out->netns_mode = get_u8 (&t, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 0);
+  out->has_monitor_mode = t.tb[SLOT_SYS_ATTR_MONITOR_MODE] != NULL;
+  out->monitor_mode = get_u8 (&t, SLOT_SYS_ATTR_MONITOR_MODE, 0);
+  out->has_netns_mode = t.tb[SLOT_SYS_ATTR_NETNS_MODE] != NULL;
+  out->netns_mode = get_u8 (&t, SLOT_SYS_ATTR_NETNS_MODE, 0);
   return TRUE;
 }
 
@@ -393,15 +438,15 @@ rtop_nl_parse_event (const struct nlmsghdr *nlh, RtopNlEvent *out, GError **erro
   memset (out, 0, sizeof *out);
   out->dev_index = RTOP_NL_NO_INDEX;
   if (!parse_message (nlh, RDMA_NLDEV_CMD_MONITOR, &t, error) ||
-      !require (&t, RDMA_NLDEV_ATTR_EVENT_TYPE, "EVENT_TYPE", error))
+      !require (&t, SLOT_EVENT_TYPE, error))
     return FALSE;
 
-  out->event_type = get_u8 (&t, RDMA_NLDEV_ATTR_EVENT_TYPE, 0);
-  out->dev_index = get_u32 (&t, RDMA_NLDEV_ATTR_DEV_INDEX, RTOP_NL_NO_INDEX);
-  out->dev_name = dup_str (&t, RDMA_NLDEV_ATTR_DEV_NAME);
-  out->port = get_u32 (&t, RDMA_NLDEV_ATTR_PORT_INDEX, 0);
-  out->ndev_index = get_u32 (&t, RDMA_NLDEV_ATTR_NDEV_INDEX, 0);
-  out->ndev_name = dup_str (&t, RDMA_NLDEV_ATTR_NDEV_NAME);
+  out->event_type = get_u8 (&t, SLOT_EVENT_TYPE, 0);
+  out->dev_index = get_u32 (&t, SLOT_DEV_INDEX, RTOP_NL_NO_INDEX);
+  out->dev_name = dup_str (&t, SLOT_DEV_NAME);
+  out->port = get_u32 (&t, SLOT_PORT_INDEX, 0);
+  out->ndev_index = get_u32 (&t, SLOT_NDEV_INDEX, 0);
+  out->ndev_name = dup_str (&t, SLOT_NDEV_NAME);
   return TRUE;
 }
 

@@ -242,21 +242,18 @@ find_ext_ack (const struct nlmsghdr *nlh, gsize tlv_offset)
 static gboolean
 kernel_error (GError **error, int errnum, const char *ext_ack)
 {
-  g_autofree char *text = NULL;
   g_autofree char *ack = ext_ack ? g_utf8_make_valid (ext_ack, -1) : NULL;
-  RtopErrorCode code = RTOP_ERROR_KERNEL;
-  const char *hint = "";
+  g_autofree char *text = ack && *ack ? g_strdup_printf ("%s (%s)", g_strerror (errnum), ack)
+                                      : g_strdup (g_strerror (errnum));
 
-  text = ack && *ack ? g_strdup_printf ("%s (%s)", g_strerror (errnum), ack)
-                     : g_strdup (g_strerror (errnum));
   if (errnum == EPERM || errnum == EACCES)
-    {
-      code = RTOP_ERROR_PERMISSION;
-      hint = _(" Reading this needs more privileges (CAP_NET_ADMIN).");
-    }
-  else if (errnum == ENODEV || errnum == ENXIO)
-    code = RTOP_ERROR_NO_DEVICE;
-  g_set_error (error, RTOP_ERROR, code, _("The kernel answered: %s.%s"), text, hint);
+    g_set_error (error, RTOP_ERROR, RTOP_ERROR_PERMISSION,
+                 _("The kernel answered: %s. Reading this needs more privileges "
+                   "(CAP_NET_ADMIN)."), text);
+  else
+    g_set_error (error, RTOP_ERROR,
+                 errnum == ENODEV || errnum == ENXIO ? RTOP_ERROR_NO_DEVICE : RTOP_ERROR_KERNEL,
+                 _("The kernel answered: %s."), text);
   return FALSE;
 }
 
@@ -496,23 +493,20 @@ next_seq (RtopNl *self)
   return self->seq;
 }
 
-static gint64
-deadline_from_now (RtopNl *self)
-{
-  return g_get_monotonic_time () + self->timeout_ms * G_GINT64_CONSTANT (1000);
-}
-
-/* Reads datagrams until DONE/ACK/ERROR.  Stale datagrams do not extend the
- * wait: only progress on our own sequence number does.  A lost (cut or
- * dropped) datagram is an error, but we still read on to the end so the
- * next request starts clean. */
+/* Reads datagrams until DONE/ACK/ERROR.  SO_RCVTIMEO bounds each wait; a
+ * stream of stale datagrams (other sequence numbers) would restart it
+ * forever, so a deadline also runs from the first stale datagram after the
+ * last progress.  The clock is read only then: the common path has no
+ * clock reads (costly in an emulated guest).  A lost (cut or dropped)
+ * datagram is an error, but we still read on to the end so the next
+ * request starts clean. */
 static gboolean
 receive_reply (RtopNl *self, guint32 seq, RtopNlMsgFunc func, gpointer user_data,
                GError **error)
 {
   GError *first = NULL;
   gboolean done = FALSE;
-  gint64 deadline = deadline_from_now (self);
+  gint64 stale_deadline = 0;      /* 0: no stale datagram since progress */
 
   while (!done)
     {
@@ -530,8 +524,10 @@ receive_reply (RtopNl *self, guint32 seq, RtopNlMsgFunc func, gpointer user_data
       if (status == RECV_TIMEOUT || status == RECV_ERROR)
         break;
       if (n_ours > 0 || status == RECV_TRUNCATED || status == RECV_OVERRUN)
-        deadline = deadline_from_now (self);
-      else if (g_get_monotonic_time () > deadline)
+        stale_deadline = 0;
+      else if (stale_deadline == 0)
+        stale_deadline = g_get_monotonic_time () + self->timeout_ms * G_GINT64_CONSTANT (1000);
+      else if (g_get_monotonic_time () > stale_deadline)
         {
           if (first == NULL)
             set_timeout_error (self, &first);
