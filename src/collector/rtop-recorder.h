@@ -60,7 +60,8 @@ typedef enum {
 #define RTOP_TYPE_RECORDER (rtop_recorder_get_type ())
 G_DECLARE_FINAL_TYPE (RtopRecorder, rtop_recorder, RTOP, RECORDER, GObject)
 
-/* Creates <path>.partial (O_EXCL) and writes the file header.  Fails with
+/* Creates <path>.partial (O_EXCL); the file header is written with the
+ * first snapshot (it holds that snapshot's clocks).  Fails with
  * G_IO_ERROR_EXISTS when <path> or <path>.partial exists, and with an I/O
  * error naming the folder when it cannot be created there. */
 RtopRecorder *rtop_recorder_new (const char *path, RtopRecordFormat format,

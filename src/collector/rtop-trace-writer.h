@@ -15,7 +15,8 @@
  *   ...
  *   {"ph":"C","pid":1,"ts":0,"name":"rdmatop","args":{"ports":16}},   <- interval end
  *   ...
- *   {"ph":"C","pid":1,"ts":1000000,"name":"rdmatop","args":{"ports":16}}
+ *   {"ph":"C","pid":1,"ts":1000000,"name":"rdmatop","args":{"ports":16}},
+ *   {"ph":"i","pid":1,"ts":1000000,"s":"g","name":"recording ended","args":{...}}
  *   ]}
  *
  * - pid 1 is rdmatop's own track group; each device/port gets the next pid
@@ -25,7 +26,8 @@
  * - Counter events carry one numeric key each (Perfetto names the track
  *   "<name> <key>"): tx/rx Gbps, tx/rx packets/s, drops/s, retransmits/s,
  *   errors/s, congestion/s, rdma read/write bytes/s (only where the provider
- *   has the metric), plus link Gbps and port state when they change.  A value
+ *   has the metric), plus link Gbps and port state (the IB state number;
+ *   -1 once the port is gone, when its rates also drop to 0).  A value
  *   equal to the one last written on that track is not repeated (counter
  *   tracks hold their value until the next event), which keeps idle ports
  *   nearly free; close() writes the final value of every track.
@@ -36,7 +38,9 @@
  *   port; args hold pid, command, user.
  * - ts is in microseconds since the first snapshot (monotonic).
  * - Every interval ends with the counter event "rdmatop"/"ports" on pid 1;
- *   the reader treats it as "this interval is complete".
+ *   the reader treats it as "this interval is complete".  Every line but
+ *   the last event ends in ",", so a closed file is strict JSON and a file
+ *   cut short is the closed one minus its tail.
  *
  * Not thread-safe; one writer per recording. */
 #pragma once
