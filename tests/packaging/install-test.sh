@@ -58,6 +58,11 @@ case "$ver" in
 esac
 
 if [ "$gui" != true ]; then
+  # Nothing may advertise a program that is not there.
+  for f in "$share/applications/$app_id.desktop" "$share/metainfo/$app_id.metainfo.xml" \
+           "$share/glib-2.0/schemas/$app_id.gschema.xml" "$bin/rdmatop"; do
+    if [ -e "$f" ]; then notok "without the GUI, ${f#$dest} is installed"; fi
+  done
   skip "the GUI was not built: no desktop file, metainfo, icons, schema or window to check"
   finish
 fi
