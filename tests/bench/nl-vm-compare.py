@@ -2,8 +2,9 @@
 """Compares nl-probe's parsed netlink replies with `rdma -j` output.
 
 Usage: nl-vm-compare.py DIR   (files written by nl-vm-check.sh)
-Prints "ok - ..." / "not ok - ..." lines and "N passed, M failed";
-exits 1 when a check failed.
+Prints "ok - ..." / "not ok - ..." lines and "N passed, M failed", adds
+each result to $RDMATOP_RESULTS/tally for the vm harness; exits 1 when a
+check failed.
 """
 import json
 import os
@@ -15,9 +16,16 @@ RDMA_PHYS = {"SLEEP": 1, "POLLING": 2, "DISABLED": 3, "PORT_CONFIGURATION_TRAINI
 RESULTS = []
 
 
+# The vm harness totals "ok"/"fail" lines from this file (tests/vm/vm-run.sh).
+TALLY = os.path.join(os.environ["RDMATOP_RESULTS"], "tally") if "RDMATOP_RESULTS" in os.environ else None
+
+
 def check(desc, cond, detail=""):
     RESULTS.append(bool(cond))
     print(("ok - " if cond else "not ok - ") + desc + ("" if cond else f": {detail}"))
+    if TALLY:
+        with open(TALLY, "a") as f:
+            f.write("ok\n" if cond else "fail\n")
 
 
 def load_jsonl(path):
