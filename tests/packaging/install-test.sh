@@ -51,6 +51,17 @@ file_ok "rdmatop-cli man page" "$man/man1/rdmatop-cli.1"
 for mo in $(sed -n 's/^\([a-zA-Z_@]\+\)$/\1/p' "$here/../../po/LINGUAS"); do
   file_ok "$mo message catalog" "$locale/$mo/LC_MESSAGES/rdmatop.mo"
 done
+# The installed catalog, read by the installed binary (RDMATOP_LOCALEDIR
+# stands in for the prefix the binary was built for).
+usage=$(env -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 LANGUAGE=de RDMATOP_LOCALEDIR="$locale" \
+        "$bin/rdmatop-cli" --help 2>&1 | head -n1)
+english=$(env -u LANGUAGE LC_ALL=C.UTF-8 "$bin/rdmatop-cli" --help 2>&1 | head -n1)
+want=$(LANG=C.UTF-8 LANGUAGE=de TEXTDOMAINDIR="$locale" gettext -d rdmatop "$english")
+if [ -n "$usage" ] && [ "$usage" = "$want" ] && [ "$usage" != "$english" ]; then
+  ok "installed rdmatop-cli speaks German from the installed catalog: $usage"
+else
+  notok "installed rdmatop-cli --help under LANGUAGE=de printed \"$usage\", expected \"$want\""
+fi
 ver=$("$bin/rdmatop-cli" --version 2> /dev/null | head -n1)
 case "$ver" in
   *[0-9].[0-9]*) ok "installed rdmatop-cli runs: $ver" ;;
