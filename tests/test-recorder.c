@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <sched.h>
@@ -45,10 +46,19 @@ skip (const char *format, ...)
   g_test_skip (message);
 }
 
+/* /proc files take one write(2); g_file_set_contents() would rename a
+ * temporary file over them. */
 static gboolean
 write_proc (const char *path, const char *text)
 {
-  return g_file_set_contents (path, text, -1, NULL);
+  int fd = open (path, O_WRONLY | O_CLOEXEC);
+  gboolean ok;
+
+  if (fd < 0)
+    return FALSE;
+  ok = write (fd, text, strlen (text)) == (ssize_t) strlen (text);
+  close (fd);
+  return ok;
 }
 
 /* Must run before any thread exists (unshare of a user namespace needs a
