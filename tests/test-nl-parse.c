@@ -209,6 +209,80 @@ test_hwcounters (void)
   g_assert_null (stat.counters);
 }
 
+typedef struct {
+  GString *names;
+  guint64 sum;
+  guint stop_after;          /* 0: never */
+  guint n;
+} ForeachSink;
+
+static gboolean
+foreach_cb (const char *name, guint64 value, gpointer user_data, GError **error)
+{
+  ForeachSink *sink = user_data;
+
+  g_string_append_printf (sink->names, "%s;", name);
+  sink->sum += value;
+  if (++sink->n == sink->stop_after)
+    {
+      g_set_error (error, RTOP_ERROR, RTOP_ERROR_FAILED, "enough");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+test_hwcounters_foreach (void)
+{
+  static const NlTestCounter counters[] = {
+    { "sent_pkts", 1 }, { "rcvd_pkts", 20 }, { "link_downed", 300 },
+  };
+  NlTestBuf buf = { { 0 } };
+  g_autoptr(GError) error = NULL;
+  ForeachSink sink = { g_string_new (NULL), 0, 0, 0 };
+  guint32 dev_index = 0, port = 0;
+  struct nlmsghdr *nlh;
+  struct nlattr *table, *entry;
+
+  nl_test_stat (buf.bytes, SEQ, PORTID, 6, "efa_0", 2, counters, G_N_ELEMENTS (counters));
+  g_assert_true (rtop_nl_parse_stat_foreach (&buf.align, &dev_index, &port, foreach_cb, &sink,
+                                             &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (dev_index, ==, 6);
+  g_assert_cmpuint (port, ==, 2);
+  g_assert_cmpstr (sink.names->str, ==, "sent_pkts;rcvd_pkts;link_downed;");
+  g_assert_cmpuint (sink.sum, ==, 321);
+
+  /* The callback stops the walk with its own error. */
+  g_string_truncate (sink.names, 0);
+  sink.stop_after = 2;
+  sink.n = 0;
+  g_assert_false (rtop_nl_parse_stat_foreach (&buf.align, NULL, NULL, foreach_cb, &sink, &error));
+  g_assert_error (error, RTOP_ERROR, RTOP_ERROR_FAILED);
+  g_assert_cmpstr (sink.names->str, ==, "sent_pkts;rcvd_pkts;");
+  g_clear_error (&error);
+
+  /* A bad entry after a good one: the good one was seen, the call fails. */
+  nlh = nl_test_header (buf.bytes, RDMA_NLDEV_CMD_STAT_GET, SEQ, PORTID, FALSE);
+  nl_test_put_handle (nlh, 1, "rxe0");
+  mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+  table = mnl_attr_nest_start (nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+  entry = mnl_attr_nest_start (nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+  mnl_attr_put_strz (nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, "good");
+  mnl_attr_put_u64 (nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, 1);
+  mnl_attr_nest_end (nlh, entry);
+  entry = mnl_attr_nest_start (nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+  mnl_attr_put_strz (nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, "bad");
+  mnl_attr_nest_end (nlh, entry);
+  mnl_attr_nest_end (nlh, table);
+  g_string_truncate (sink.names, 0);
+  sink.stop_after = 0;
+  g_assert_false (rtop_nl_parse_stat_foreach (nlh, NULL, NULL, foreach_cb, &sink, &error));
+  assert_malformed (error);
+  g_assert_cmpstr (sink.names->str, ==, "good;");
+  g_string_free (sink.names, TRUE);
+}
+
 static void
 test_hwcounters_empty (void)
 {
@@ -1020,6 +1094,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/netlink/device-minimal", test_device_minimal);
   g_test_add_func ("/collector/netlink/port", test_port);
   g_test_add_func ("/collector/netlink/hwcounters", test_hwcounters);
+  g_test_add_func ("/collector/netlink/hwcounters-foreach", test_hwcounters_foreach);
   g_test_add_func ("/collector/netlink/hwcounters-empty", test_hwcounters_empty);
   g_test_add_func ("/collector/netlink/res-qp", test_res_qp);
   g_test_add_func ("/collector/netlink/res-ctx", test_res_ctx);

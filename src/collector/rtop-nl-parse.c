@@ -284,18 +284,61 @@ rtop_nl_parse_port (const struct nlmsghdr *nlh, RtopNlPort *out, GError **error)
   return TRUE;
 }
 
+typedef struct {
+  RtopNlCounterFunc func;
+  gpointer user_data;
+} CounterCall;
+
 static gboolean
-add_counter_cb (const AttrTable *entry, gpointer data, GError **error)
+counter_entry_cb (const AttrTable *entry, gpointer data, GError **error)
 {
-  GArray *counters = data;
-  RtopNlCounter c;
+  CounterCall *call = data;
 
   if (!require (entry, SLOT_STAT_HWCOUNTER_ENTRY_NAME, error) ||
       !require (entry, SLOT_STAT_HWCOUNTER_ENTRY_VALUE, error))
     return FALSE;
-  c.name = dup_str (entry, SLOT_STAT_HWCOUNTER_ENTRY_NAME);
-  c.value = get_u64 (entry, SLOT_STAT_HWCOUNTER_ENTRY_VALUE);
-  g_array_append_val (counters, c);
+  return call->func (mnl_attr_get_str (entry->tb[SLOT_STAT_HWCOUNTER_ENTRY_NAME]),
+                     mnl_attr_get_u64 (entry->tb[SLOT_STAT_HWCOUNTER_ENTRY_VALUE]),
+                     call->user_data, error);
+}
+
+/* Reads the header attributes into t and the out parameters, then walks
+ * the counter table. */
+static gboolean
+stat_walk (const struct nlmsghdr *nlh, AttrTable *t, guint32 *dev_index, guint32 *port,
+           RtopNlCounterFunc func, gpointer user_data, GError **error)
+{
+  CounterCall call = { func, user_data };
+
+  if (!parse_message (nlh, RDMA_NLDEV_CMD_STAT_GET, t, error) ||
+      !require (t, SLOT_DEV_INDEX, error) ||
+      !require (t, SLOT_PORT_INDEX, error))
+    return FALSE;
+  if (dev_index != NULL)
+    *dev_index = get_u32 (t, SLOT_DEV_INDEX, 0);
+  if (port != NULL)
+    *port = get_u32 (t, SLOT_PORT_INDEX, 0);
+  if (t->tb[SLOT_STAT_HWCOUNTERS] == NULL)
+    return TRUE;
+  return parse_list (t->tb[SLOT_STAT_HWCOUNTERS], RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY,
+                     counter_entry_cb, &call, error);
+}
+
+gboolean
+rtop_nl_parse_stat_foreach (const struct nlmsghdr *nlh, guint32 *dev_index, guint32 *port,
+                            RtopNlCounterFunc func, gpointer user_data, GError **error)
+{
+  AttrTable t;
+
+  return stat_walk (nlh, &t, dev_index, port, func, user_data, error);
+}
+
+static gboolean
+append_counter_cb (const char *name, guint64 value, gpointer user_data, GError **error)
+{
+  RtopNlCounter c = { g_strdup (name), value };
+
+  g_array_append_val ((GArray *) user_data, c);
   return TRUE;
 }
 
@@ -311,28 +354,18 @@ gboolean
 rtop_nl_parse_stat (const struct nlmsghdr *nlh, RtopNlStat *out, GError **error)
 {
   AttrTable t;
-  const struct nlattr *hw;
 
   memset (out, 0, sizeof *out);
-  if (!parse_message (nlh, RDMA_NLDEV_CMD_STAT_GET, &t, error) ||
-      !require (&t, SLOT_DEV_INDEX, error) ||
-      !require (&t, SLOT_PORT_INDEX, error))
-    return FALSE;
-
-  out->dev_index = get_u32 (&t, SLOT_DEV_INDEX, 0);
-  out->dev_name = dup_str (&t, SLOT_DEV_NAME);
-  out->port = get_u32 (&t, SLOT_PORT_INDEX, 0);
   /* Providers have 15 (rxe) to ~100 (mlx5) counters: start big enough. */
   out->counters = g_array_sized_new (FALSE, FALSE, sizeof (RtopNlCounter), 64);
   g_array_set_clear_func (out->counters, counter_clear);
-
-  hw = t.tb[SLOT_STAT_HWCOUNTERS];
-  if (hw != NULL &&
-      !parse_list (hw, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY, add_counter_cb, out->counters, error))
+  if (!stat_walk (nlh, &t, &out->dev_index, &out->port, append_counter_cb, out->counters, error))
     {
       rtop_nl_stat_clear (out);
+      out->dev_index = out->port = 0;
       return FALSE;
     }
+  out->dev_name = dup_str (&t, SLOT_DEV_NAME);
   return TRUE;
 }
 

@@ -138,6 +138,17 @@ typedef struct {
 gboolean rtop_nl_parse_device (const struct nlmsghdr *nlh, RtopNlDevice *out, GError **error);
 gboolean rtop_nl_parse_port (const struct nlmsghdr *nlh, RtopNlPort *out, GError **error);
 gboolean rtop_nl_parse_stat (const struct nlmsghdr *nlh, RtopNlStat *out, GError **error);
+/* The same without copies, for the sampling hot path: func gets each hw
+ * counter in message order, name pointing into the message (valid during
+ * the call only); dev_index/port (may be NULL) are set before the first
+ * call.  Validation is the same, but done while walking: when it returns
+ * FALSE, func may already have seen counters of this message; drop them.
+ * func returns FALSE with error set to stop. */
+typedef gboolean (*RtopNlCounterFunc) (const char *name, guint64 value,
+                                       gpointer user_data, GError **error);
+gboolean rtop_nl_parse_stat_foreach (const struct nlmsghdr *nlh, guint32 *dev_index,
+                                     guint32 *port, RtopNlCounterFunc func,
+                                     gpointer user_data, GError **error);
 /* Appends RtopNlRes entries of the nested RES_QP / RES_CTX / RES_MR list. */
 gboolean rtop_nl_parse_res (const struct nlmsghdr *nlh, RtopNlResKind kind,
                             GArray *out, GError **error);

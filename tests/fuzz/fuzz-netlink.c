@@ -22,6 +22,14 @@ run_res_parser (const struct nlmsghdr *nlh, RtopNlResKind kind, GArray *arr)
 }
 
 static gboolean
+count_cb (const char *name, guint64 value, gpointer user_data, GError **error)
+{
+  g_assert_nonnull (name);
+  (*(guint *) user_data)++;
+  return TRUE;
+}
+
+static gboolean
 all_parsers_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
 {
   GArray *res = user_data;
@@ -47,6 +55,11 @@ all_parsers_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
       rtop_nl_stat_clear (&stat);
     }
   g_clear_error (&e);
+  {
+    guint n = 0;
+    rtop_nl_parse_stat_foreach (nlh, NULL, NULL, count_cb, &n, &e);
+    g_clear_error (&e);
+  }
   run_res_parser (nlh, RTOP_NL_RES_QP, res);
   run_res_parser (nlh, RTOP_NL_RES_CTX, res);
   run_res_parser (nlh, RTOP_NL_RES_MR, res);
