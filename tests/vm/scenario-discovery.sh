@@ -9,10 +9,10 @@ O=$VM_OUT
 # Compares a root and a user snapshot taken while rdma's view is stable.
 compare () {
   local tag=$1 n=$2
-  vm_rdma_json "$O/$tag-before"
+  vm_rdma_json "$O/$tag-before" dev link stat
   vm_snapshot "$O/$tag-root.json"
   vm_snapshot_as_user "$O/$tag-user.json"
-  vm_rdma_json "$O/$tag-after"
+  vm_rdma_json "$O/$tag-after" stat
   vm_pycheck --label "$n devices, root" discovery --devices "$n" \
     --snapshot "$O/$tag-root.json" --rdma "$O/$tag-before" --rdma-after "$O/$tag-after"
   vm_pycheck --label "$n devices, user" discovery --devices "$n" \
@@ -22,12 +22,12 @@ compare () {
 vm_dummy_rxe rxe0 d0 10.210.0.1
 vm_pingpong rxe0 10.210.0.1 100
 compare one 1
+vm_log "1 device compared"
 
 # 15 more, created out of natural order so that the kernel's index order
 # (creation order) differs from the order a person expects.
-for i in 10 1 15 2 12 3 9 4 14 5 11 6 13 7 8; do
-  vm_dummy_rxe "rxe$i" "d$i" "10.210.$i.1"
-done
+vm_dummy_rxes 10 1 15 2 12 3 9 4 14 5 11 6 13 7 8
+vm_log "16 devices"
 vm_pingpong rxe2 10.210.2.1 50
 vm_pingpong rxe10 10.210.10.1 150
 vm_snapshot "$O/filter.json" --device rxe10,rxe3

@@ -12,14 +12,14 @@ O=$VM_OUT
 
 vm_dummy_rxe rxe0 d0 10.210.0.1
 vm_dummy_rxe rxe1 d1 10.210.1.1
-vm_rdma_json "$O/up"
+vm_rdma_json "$O/up" link
 vm_watch_bg "$O/watch-root.json" --interval 1 --count 9
 root_watch=$VM_WATCH_PID
 vm_watch_bg "$O/watch-user.json" --user --interval 1 --count 9
 vm_watch_wait_passes "$O/watch-root.json" 2 60
 vm_link_down d0
 vm_wait_for "rxe0 port down" 20 vm_port_state_is rxe0 DOWN
-vm_rdma_json "$O/down"
+vm_rdma_json "$O/down" link
 seen=$(wc -l <"$O/watch-root.json")
 vm_watch_wait_passes "$O/watch-root.json" $((seen + 3)) 60
 vm_link_up d0

@@ -176,6 +176,7 @@ check_tools () {
   need_cmd gzip gzip
   need_cmd flock util-linux
   need_cmd timeout coreutils
+  need_cmd python3 python3
   if ! [ -x /bin/busybox ] || ! /bin/busybox --list | grep -x switch_root >/dev/null; then
     die "/bin/busybox (static, with switch_root) not found: install 'busybox-static'"
   fi
@@ -252,6 +253,7 @@ run_guest () {
     note "FAIL: guest powered off without reporting a result (qemu status $qemu_rc)"
     rc=1
   fi
+  run_host_checks "$results" || rc=1
   if [ -n "${RDMATOP_VM_RESULTS:-}" ]; then
     mkdir -p "$RDMATOP_VM_RESULTS"
     cp -r "$results"/. "$RDMATOP_VM_RESULTS"/
@@ -260,6 +262,29 @@ run_guest () {
   rm -rf "$results"
   note "scenario $(basename "$script") exit status $rc"
   return "$rc"
+}
+
+# Runs the vmcheck.py checks the guest queued (one argument per line in
+# results/checks/NNN.args) against the artifacts, and prints the total.
+run_host_checks () {
+  local results=$1 f passed failed status=0
+  local -a args
+  touch "$results/tally"
+  for f in "$results"/checks/*.args; do
+    [ -e "$f" ] || continue
+    mapfile -t args <"$f"
+    VM_TALLY="$results/tally" VM_RESULTS_DIR="$results" \
+      python3 "$vm_dir/vmcheck.py" "${args[@]}" || status=1
+  done
+  passed=$(grep -c '^ok$' "$results/tally" || true)
+  failed=$(grep -c '^fail$' "$results/tally" || true)
+  echo "1..$((passed + failed))"
+  echo "$passed passed, $failed failed"
+  if [ "$((passed + failed))" -eq 0 ]; then
+    note "FAIL: the scenario ran no check"
+    return 1
+  fi
+  [ "$failed" -eq 0 ] && [ "$status" -eq 0 ]
 }
 
 main () {
