@@ -11,7 +11,8 @@
 #     the renderer it picks there, beside gnome-system-monitor -r.
 #
 # Arguments (key=value, optional): devices=16 window=30 warm=8 settle=25
-#   startup-runs=3 line-timeout=90
+#   startup-runs=3 line-timeout=90 ssh-gl=0 (1: also rdmatop over ssh with
+#   GSK_RENDERER=gl forced, to show what the renderer choice saves)
 # The CPU/bytes window starts `warm` seconds after the first-frame line, or
 # `settle` seconds after launch for a program that prints none (System
 # Monitor).
@@ -32,12 +33,14 @@ warm=8
 settle=25
 startup_runs=3
 line_timeout=90
+ssh_gl=0
 for arg in "$@"; do
   case "$arg" in
     devices=*) devices=${arg#*=} ;;
     window=*) window=${arg#*=} ;;
     warm=*) warm=${arg#*=} ;;
     settle=*) settle=${arg#*=} ;;
+    ssh-gl=*) ssh_gl=${arg#*=} ;;
     startup-runs=*) startup_runs=${arg#*=} ;;
     line-timeout=*) line_timeout=${arg#*=} ;;
     *) vm_die "unknown argument '$arg'" ;;
@@ -199,11 +202,18 @@ EOF
 chmod +x /tmp/ssh_cmd_wrapper
 export PATH=/tmp:$PATH
 
-ssh_x rdmatop "$STARTUP_RE" "RDMATOP_REPORT_STARTUP=1 GSK_DEBUG=renderer $APP"
+ssh_x rdmatop "$STARTUP_RE" "RDMATOP_REPORT_STARTUP=1 $APP"
 ssh_x gsm-100ms "" "gnome-system-monitor -r"
 set_gsm_graph_interval 1000
 ssh_x gsm-1s "" "gnome-system-monitor -r"
-grep -h -i -m 3 'renderer' "$LOGS/ssh-rdmatop.err" | tr ' ' '_' | sed 's/^/what=ssh-renderer info=/' >>"$OUT" || true
+# What the remote side saw: SSH_CONNECTION set, GSK_RENDERER not, so the
+# renderer is rdmatop's own choice (rtop-remote.c).
+record "what=ssh-env $(grep -h -m 1 '^renderer-env=' "$LOGS/ssh-rdmatop.err" || echo 'renderer-env=missing')"
+# For comparison, the same session with GTK's GL renderer forced.
+if [ "$ssh_gl" = 1 ]; then
+  set_gsm_graph_interval 100
+  ssh_x rdmatop-gl "$STARTUP_RE" "GSK_RENDERER=gl RDMATOP_REPORT_STARTUP=1 $APP"
+fi
 
 vm_ok "GUI benchmarks ran"
 vm_finish

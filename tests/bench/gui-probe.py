@@ -38,6 +38,25 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICK  # fields 14 and 15
 
 
+def thread_cpu(pid):
+    """{thread name: utime + stime seconds} of pid's threads (names summed)."""
+    out = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")].replace(" ", "_")
+        fields = stat[stat.rindex(")") + 2:].split()
+        out[name] = out.get(name, 0) + (int(fields[11]) + int(fields[12])) / TICK
+    return out
+
+
 def read_counts(path):
     try:
         with open(path) as f:
@@ -124,11 +143,13 @@ def main():
         cpu_pid = remote_pid
     if not a.no_window:
         time.sleep(a.warm)
-        c0, b0, w0 = cpu_seconds(cpu_pid) if cpu_pid else None, None, time.monotonic()
-        if a.count_file:
-            b0 = read_counts(a.count_file)
+        c0 = cpu_seconds(cpu_pid) if cpu_pid else None
+        t0_threads = thread_cpu(cpu_pid) if cpu_pid else {}
+        b0 = read_counts(a.count_file) if a.count_file else None
+        w0 = time.monotonic()
         time.sleep(a.window)
         c1 = cpu_seconds(cpu_pid) if cpu_pid else None
+        t1_threads = thread_cpu(cpu_pid) if cpu_pid else {}
         b1 = read_counts(a.count_file) if a.count_file else None
         span = time.monotonic() - w0
         out["window_s"] = f"{span:.1f}"
@@ -136,6 +157,9 @@ def main():
             out["cpu_ms_per_s"] = f"{(c1 - c0) * 1000 / span:.1f}"
         else:
             out["cpu_ms_per_s"] = "none"
+        busy = sorted(((t1_threads[n] - t0_threads.get(n, 0), n) for n in t1_threads),
+                      reverse=True)[:4]
+        out["threads_ms_per_s"] = ",".join(f"{n}:{d * 1000 / span:.0f}" for d, n in busy) or "none"
         if b0 is not None and b1 is not None:
             out["up_bytes_per_s"] = f"{(b1[0] - b0[0]) / span:.0f}"
             out["down_bytes_per_s"] = f"{(b1[1] - b0[1]) / span:.0f}"

@@ -1,0 +1,151 @@
+#!/bin/bash
+# What rdmatop costs, beside what people run today, measured in one run
+# (issue 7).  Prints one table and keeps it, with every raw figure, under
+# BUILDDIR/benchmarks/.  Benchmarks, not tests: nothing here passes or fails
+# on a time; the exit status is non-zero only when the harness itself broke.
+#
+#   tests/bench/run-benchmarks.sh [--builddir DIR] [--no-build] [--parts LIST]
+#
+#   --builddir DIR  build to use (default: build-benchmarks in the source
+#                   tree, set up and built when missing)
+#   --no-build      neither install packages nor build (meson benchmark())
+#   --parts LIST    comma-separated subset of: sampling,gui,draw,recording
+#                   (default: all)
+#
+# Where it runs: the sampling (1, 2), GUI CPU, start-up and ssh -X (3, 5, 6)
+# figures come from the Soft-RoCE guest of tests/vm/ (Debian's 6.12 kernel
+# in QEMU, software emulation): absolute times there are 10-50x native and
+# meaningless alone, so each is printed beside a baseline measured in the
+# same guest in the same run.  The graph draw time (3) and the recording
+# memory (4) need no RDMA and run natively on this machine.
+#
+# Scales and durations (environment; defaults fit ~20 min on 2 cores):
+#   RDMATOP_BENCH_DEVICES=1,16,64     RDMATOP_BENCH_QPS=0,1000,10000
+#   RDMATOP_BENCH_HOLDERS=4           qp-holder processes per QP step
+#   RDMATOP_BENCH_PASSES=40           passes per round at 0 QPs
+#   RDMATOP_BENCH_ROUNDS=3            floor/rdmatop rounds per scale
+#   RDMATOP_BENCH_RDMA_RUNS=5         runs of the rdma commands per scale
+#   RDMATOP_BENCH_GUI_DEVICES=16      RDMATOP_BENCH_WINDOW=30 (s of CPU/bytes)
+#   RDMATOP_BENCH_STARTUP_RUNS=3      RDMATOP_BENCH_SSH_GL=0 (1: also GL over ssh)
+#   RDMATOP_BENCH_REC_SNAPSHOTS=36000 (one hour at 10 samples/s)
+set -uo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+bench="$top/tests/bench"
+builddir="$top/build-benchmarks"
+build=1
+parts=sampling,gui,draw,recording
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --builddir) builddir=$2; shift 2 ;;
+    --no-build) build=0; shift ;;
+    --parts) parts=$2; shift 2 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    *) echo "run-benchmarks: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+case ",$parts," in *,sampling,*|*,gui,*|*,draw,*|*,recording,*) ;;
+  *) echo "run-benchmarks: --parts takes sampling,gui,draw,recording" >&2; exit 2 ;;
+esac
+want () { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
+
+if [ "$build" = 1 ]; then
+  "$top/tests/deps.sh" test || exit 1
+  if [ ! -f "$builddir/build.ninja" ]; then
+    meson setup "$builddir" "$top" >/dev/null || exit 1
+  fi
+  ninja -C "$builddir" -j2 >/dev/null || { ninja -C "$builddir" -j2; exit 1; }
+fi
+builddir=$(cd "$builddir" && pwd) || exit 1
+
+results="$builddir/benchmarks"
+rm -rf "$results"
+mkdir -p "$results"
+start=$SECONDS
+
+note () {
+  echo "run-benchmarks: [$((SECONDS - start))s] $*" >&2
+}
+
+# not_measured PART REASON: the table says so instead of a number.
+not_measured () {
+  mkdir -p "$results/$1"
+  echo "$2" >"$results/$1/not-measured"
+  note "$1: not measured: $2"
+}
+
+# in_guest PART TIMEOUT SCRIPT ARGS...: one guest boot for SCRIPT.
+in_guest () {
+  local part=$1 timeout=$2 script=$3 rc=0
+  shift 3
+  note "$part: booting the Soft-RoCE guest ($script $*)"
+  RDMATOP_VM_RESULTS="$results/$part" \
+    "$top/tests/vm/vm-run.sh" --builddir "$builddir" --timeout "$timeout" \
+      "$bench/$script" "$@" >"$results/$part.log" 2>&1 || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    not_measured "$part" "the guest run failed (exit $rc): see $results/$part.log"
+    tail -n 15 "$results/$part.log" >&2
+  fi
+}
+
+# --- 1, 2: sampling cost (guest) -------------------------------------------
+if want sampling; then
+  in_guest sampling 1500 guest-sampling.sh \
+    "devices=${RDMATOP_BENCH_DEVICES:-1,16,64}" \
+    "qps=${RDMATOP_BENCH_QPS:-0,1000,10000}" \
+    "holders=${RDMATOP_BENCH_HOLDERS:-4}" \
+    "passes=${RDMATOP_BENCH_PASSES:-40}" \
+    "rounds=${RDMATOP_BENCH_ROUNDS:-3}" \
+    "rdma-runs=${RDMATOP_BENCH_RDMA_RUNS:-5}"
+fi
+
+# --- 3, 5, 6: the app, start-up, ssh -X (guest) -----------------------------
+if want gui; then
+  if [ ! -x "$builddir/src/app/rdmatop" ] || [ ! -x "$builddir/tests/bench/gtk-first-frame" ]; then
+    not_measured gui "the GTK app is not built (libgtk-4-dev missing?)"
+  else
+    in_guest gui 1200 guest-gui.sh \
+      "devices=${RDMATOP_BENCH_GUI_DEVICES:-16}" \
+      "window=${RDMATOP_BENCH_WINDOW:-30}" \
+      "startup-runs=${RDMATOP_BENCH_STARTUP_RUNS:-3}" \
+      "ssh-gl=${RDMATOP_BENCH_SSH_GL:-0}"
+  fi
+fi
+
+# --- 3: graph draw time (native, Xvfb) --------------------------------------
+if want draw; then
+  mkdir -p "$results/draw"
+  if [ ! -x "$builddir/tests/bench/gui-draw" ]; then
+    not_measured draw "tests/bench/gui-draw is not built (the GTK app is needed)"
+  else
+    note "draw: gui-draw under Xvfb (GSK_RENDERER=cairo)"
+    if ! GSK_RENDERER=cairo GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 \
+         timeout 600 xvfb-run -a -s "-screen 0 1600x1200x24" \
+         "$builddir/tests/bench/gui-draw" >"$results/draw/gui-draw.txt" 2>"$results/draw/gui-draw.err"; then
+      not_measured draw "gui-draw failed: $(tail -n 2 "$results/draw/gui-draw.err" | tr '\n' ' ')"
+    fi
+  fi
+fi
+
+# --- 4: recording memory and size (native) ----------------------------------
+if want recording; then
+  mkdir -p "$results/recording"
+  if [ ! -x "$builddir/tests/bench/rec-memory" ]; then
+    not_measured recording "tests/bench/rec-memory is not built"
+  else
+    note "recording: rec-memory, one simulated hour"
+    if ! timeout 900 "$builddir/tests/bench/rec-memory" "${RDMATOP_BENCH_REC_SNAPSHOTS:-36000}" \
+         >"$results/recording/rec-memory.txt" 2>"$results/recording/rec-memory.err"; then
+      not_measured recording "rec-memory failed: $(tail -n 2 "$results/recording/rec-memory.err" | tr '\n' ' ')"
+    fi
+  fi
+fi
+
+note "done; the table:"
+python3 "$bench/bench-table.py" "$results" --elapsed "$((SECONDS - start))" \
+  | tee "$results/benchmarks.txt"
+status=${PIPESTATUS[0]}
+echo "(kept in $results/benchmarks.txt, raw figures beside it)" >&2
+exit "$status"
