@@ -6,8 +6,10 @@
  * statistic/res`.  --passes N instead times N passes (CPU per pass, the
  * same output format as nl-floor), to compare the layer with the floor.
  * --monitor SECONDS prints device events for that long.
+ * --res-without-index shows what the kernel answers to a RES_QP_GET dump
+ * without DEV_INDEX (rdmatop must ask per device).
  *
- * Usage: nl-probe [--passes N | --monitor SECONDS] */
+ * Usage: nl-probe [--passes N | --monitor SECONDS | --res-without-index] */
 #include "rtop-nl.h"
 #include "rtop-error.h"
 #include "uapi/rdma/rdma_netlink.h"
@@ -214,6 +216,27 @@ monitor (guint seconds)
   return 0;
 }
 
+static int
+res_without_index (RtopNl *nl)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) res = g_array_new (FALSE, TRUE, sizeof (RtopNlRes));
+  Probe p = { FALSE, NULL, res, 0 };
+  ResCall call = { &p, RTOP_NL_RES_QP };
+
+  g_array_set_clear_func (res, (GDestroyNotify) rtop_nl_res_clear);
+  if (rtop_nl_query (nl, RDMA_NLDEV_CMD_RES_QP_GET, TRUE, RTOP_NL_NO_INDEX, 0, res_cb, &call,
+                     &error))
+    g_print ("{\"res_without_index\":{\"ok\":true,\"entries\":%u}}\n", res->len);
+  else
+    {
+      g_autofree char *msg = g_strescape (error->message, NULL);
+      g_print ("{\"res_without_index\":{\"ok\":false,\"code\":%d,\"message\":\"%s\"}}\n",
+               error->code, msg);
+    }
+  return 0;
+}
+
 static void
 cpu_usec (double *user, double *sys)
 {
@@ -244,9 +267,9 @@ main (int argc, char **argv)
         return 2;
       return monitor (monitor_s);
     }
-  else if (argc != 1)
+  else if (argc != 1 && !(argc == 2 && g_str_equal (argv[1], "--res-without-index")))
     {
-      g_printerr ("Usage: %s [--passes N | --monitor SECONDS]\n", argv[0]);
+      g_printerr ("Usage: %s [--passes N | --monitor SECONDS | --res-without-index]\n", argv[0]);
       return 2;
     }
 
@@ -256,6 +279,8 @@ main (int argc, char **argv)
       g_printerr ("nl-probe: %s\n", error->message);
       return 1;
     }
+  if (argc == 2)
+    return res_without_index (nl);
   p.devices = g_array_new (FALSE, TRUE, sizeof (RtopNlDevice));
   g_array_set_clear_func (p.devices, (GDestroyNotify) rtop_nl_device_clear);
   p.res = g_array_new (FALSE, TRUE, sizeof (RtopNlRes));

@@ -53,6 +53,7 @@ ibv_rc_pingpong -d rxe0 -g 1 -p 18515 >/dev/null 2>&1 &
 pp=$!
 sleep 3
 "$PROBE" >"$OUT/probe-root.jsonl" 2>"$OUT/probe-root.err" || die "nl-probe: $(cat "$OUT/probe-root.err")"
+"$PROBE" --res-without-index >"$OUT/res-without-index.jsonl" 2>&1
 as_user "$PROBE" >"$OUT/probe-user.jsonl" 2>"$OUT/probe-user.err" ||
   die "nl-probe as a user: $(cat "$OUT/probe-user.err")"
 for what in "dev show" "link show" "statistic show" "res show qp" "res show mr" "res show ctx"; do

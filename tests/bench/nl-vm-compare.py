@@ -98,6 +98,11 @@ def main(d):
     attach = [e for e in ev if e["type"] == 2 and e["dev"] == "rxemon"]
     check("monitor: attach event names the netdev", attach and attach[0]["ndev"] == "dmon", attach)
 
+    # The kernel contract rdmatop relies on: resource dumps are per device.
+    rwi = load_jsonl(os.path.join(d, "res-without-index.jsonl")).get("res_without_index", [{}])[0]
+    check("a RES_QP_GET dump without DEV_INDEX is refused (dumps are per device)",
+          rwi.get("ok") is False and "Invalid argument" in rwi.get("message", ""), rwi)
+
     passed, failed = RESULTS.count(True), RESULTS.count(False)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
