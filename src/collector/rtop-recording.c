@@ -34,7 +34,9 @@
 #define MAX_PORTS 4096
 #define MAX_SLICES 65536
 #define MAX_EVENTS_PER_SNAPSHOT 4096
-#define MAX_PROCESS_SAMPLES (2 * 1000 * 1000)
+#define MAX_EVENTS_TOTAL 200000
+#define MAX_PROCESS_SAMPLES 500000
+#define MAX_INTERVAL_BYTES (64 << 20)
 #define MAX_TS_US (G_GINT64_CONSTANT (100) * 365 * 24 * 3600 * G_USEC_PER_SEC)
 #define READ_CHUNK (64 * 1024)
 #define PARTIAL_SUFFIX ".partial"
@@ -641,6 +643,8 @@ typedef struct {
   gboolean have_commit;
   guint64 sequence;
   guint64 process_samples;
+  guint64 events_total;
+  guint64 port_samples;        /* emitted so far */
   gboolean ended;
   RtopRecording *result;
 } TraceReader;
@@ -773,8 +777,10 @@ on_instant (TraceReader *r, gint64 ts, const char *name, JsonObject *args)
   if (g_strcmp0 (name, RTOP_TRACE_END_NAME) == 0 && get_string (args, "kind") == NULL)
     return;
   if (!kind_from_string (get_string (args, "kind"), &kind)
-      || r->pending_events->len >= MAX_EVENTS_PER_SNAPSHOT)
+      || r->pending_events->len >= MAX_EVENTS_PER_SNAPSHOT
+      || r->events_total >= MAX_EVENTS_TOTAL)
     return;
+  r->events_total++;
   get_int (args, "port", 0, G_MAXUINT32, &port);
   event = rtop_event_new (kind, severity_from_string (get_string (args, "severity")),
                           get_string (args, "device"), (guint32) port,
@@ -920,6 +926,7 @@ emit_snapshot (TraceReader *r)
       if (p != NULL && p->has_state && p->state >= 0)
         add_port (r, snap, p);
     }
+  r->port_samples += MAX (1, rtop_snapshot_get_n_ports (snap));
   g_ptr_array_extend_and_steal (snap->events, r->pending_events);
   r->pending_events = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_event_free);
   add_processes (r, snap);
@@ -1218,6 +1225,11 @@ trace_load (Source *src, guint budget, RtopRecording *result, GError **error)
       /* A line cut off or damaged ends what can be read: keep the intervals
        * that were complete before it. */
       if (!complete || !trace_reader_line (&r, parser, line, len))
+        break;
+      /* The first pass sized the merge factor from the commit lines as the
+       * writer spells them; a file spelled otherwise must not grow past
+       * the budget either. */
+      if (r.port_samples > 2 * (guint64) budget)
         break;
     }
   if (local != NULL)
@@ -1847,8 +1859,11 @@ recovery_copy (Source *src, Sink *sink, Recovery *rc, JsonParser *parser, GError
       if (!complete || strcmp (line, TRAILER) == 0)
         break;
       strip_comma (line, &n);
-      if (g_str_has_prefix (line, "{\"ph\":\"i\"") && strstr (line, RTOP_TRACE_END_NAME) != NULL)
+      if (g_str_has_prefix (line, "{\"ph\":\"i\"")
+          && strstr (line, "\"name\":\"" RTOP_TRACE_END_NAME "\"") != NULL)
         continue;  /* an end marker: the new one goes last */
+      if (rc->pending->len > MAX_INTERVAL_BYTES)
+        break;     /* not an interval rdmatop wrote */
       if ((ev = parse_object (parser, line, n)) == NULL)
         break;
       ph = get_string (ev, "ph");
