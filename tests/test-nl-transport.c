@@ -227,6 +227,54 @@ answer_stale_stream (Fixture *f, const struct nlmsghdr *req)
     }
 }
 
+static void
+answer_two_devices (Fixture *f, const struct nlmsghdr *req)
+{
+  NlTestBuf buf = { { 0 } };
+  struct nlmsghdr *nlh;
+
+  g_assert_cmpuint (req->nlmsg_type, ==, (RDMA_NL_NLDEV << 10) + RDMA_NLDEV_CMD_GET);
+  nlh = nl_test_device (buf.bytes, req->nlmsg_seq, PORTID, 0, "rxe0", 1);
+  nlh = nl_test_device (nl_test_next (nlh), req->nlmsg_seq, PORTID, 5, "rxe5", 1);
+  nlh = nl_test_done (nl_test_next (nlh), req->nlmsg_seq, PORTID);
+  fake_send (f, buf.bytes, nl_test_len (buf.bytes, nlh));
+}
+
+/* Like the kernel: a resource dump needs DEV_INDEX. */
+static void
+answer_qps_of_device (Fixture *f, const struct nlmsghdr *req)
+{
+  NlTestBuf buf = { { 0 } };
+  struct nlmsghdr *nlh;
+  guint32 dev;
+
+  g_mutex_lock (&f->lock);
+  dev = f->request_dev_index;
+  g_mutex_unlock (&f->lock);
+  if (dev == RTOP_NL_NO_INDEX)
+    {
+      nlh = nl_test_done (buf.bytes, req->nlmsg_seq, PORTID);
+      *(gint32 *) mnl_nlmsg_get_payload (nlh) = -EINVAL;
+      fake_send (f, buf.bytes, nlh->nlmsg_len);
+      return;
+    }
+  nlh = nl_test_res_qp (buf.bytes, req->nlmsg_seq, PORTID, dev, dev ? "rxe5" : "rxe0",
+                        dev * 100 + 1, 2, 42);
+  nlh = nl_test_done (nl_test_next (nlh), req->nlmsg_seq, PORTID);
+  fake_send (f, buf.bytes, nl_test_len (buf.bytes, nlh));
+}
+
+static void
+answer_device_gone (Fixture *f, const struct nlmsghdr *req)
+{
+  NlTestBuf buf = { { 0 } };
+  struct nlmsghdr *nlh;
+
+  nlh = nl_test_done (buf.bytes, req->nlmsg_seq, PORTID);
+  *(gint32 *) mnl_nlmsg_get_payload (nlh) = -EINVAL;
+  fake_send (f, buf.bytes, nlh->nlmsg_len);
+}
+
 /* ---- callbacks ---- */
 
 typedef struct {
@@ -465,6 +513,59 @@ test_oversized_datagram (Fixture *f, gconstpointer data)
   sink_clear (&sink);
 }
 
+static gboolean
+qp_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
+{
+  return rtop_nl_parse_res (nlh, RTOP_NL_RES_QP, user_data, error);
+}
+
+static GArray *
+qp_array (void)
+{
+  GArray *arr = g_array_new (FALSE, TRUE, sizeof (RtopNlRes));
+
+  g_array_set_clear_func (arr, (GDestroyNotify) rtop_nl_res_clear);
+  return arr;
+}
+
+static void
+test_per_device_dump_fans_out (Fixture *f, gconstpointer data)
+{
+  static const AnswerFunc answers[] = { answer_two_devices, answer_qps_of_device,
+                                        answer_qps_of_device };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) qps = qp_array ();
+
+  /* Without an index, the dump is asked device by device. */
+  fixture_start (f, G_N_ELEMENTS (answers), answers);
+  g_assert_true (rtop_nl_query (f->nl, RDMA_NLDEV_CMD_RES_QP_GET, TRUE, RTOP_NL_NO_INDEX, 0,
+                                qp_cb, qps, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (qps->len, ==, 4);
+  g_assert_cmpuint (g_array_index (qps, RtopNlRes, 0).dev_index, ==, 0);
+  g_assert_cmpuint (g_array_index (qps, RtopNlRes, 0).id, ==, 1);
+  g_assert_cmpuint (g_array_index (qps, RtopNlRes, 3).dev_index, ==, 5);
+  g_assert_cmpuint (g_array_index (qps, RtopNlRes, 3).id, ==, 502);
+  g_assert_cmpuint (f->n_seen, ==, 3);
+  g_assert_cmpuint (f->request_dev_index, ==, 5);
+}
+
+static void
+test_per_device_dump_skips_vanished (Fixture *f, gconstpointer data)
+{
+  static const AnswerFunc answers[] = { answer_two_devices, answer_qps_of_device,
+                                        answer_device_gone };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) qps = qp_array ();
+
+  /* Device 5 went away after the GET dump: the others still count. */
+  fixture_start (f, G_N_ELEMENTS (answers), answers);
+  g_assert_true (rtop_nl_query (f->nl, RDMA_NLDEV_CMD_RES_QP_GET, TRUE, RTOP_NL_NO_INDEX, 0,
+                                qp_cb, qps, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (qps->len, ==, 2);
+}
+
 /* ---- monitor ---- */
 
 typedef struct {
@@ -603,6 +704,8 @@ main (int argc, char **argv)
   ADD ("kernel-error", test_kernel_error);
   ADD ("callback-error-drains", test_callback_error_drains);
   ADD ("oversized-datagram", test_oversized_datagram);
+  ADD ("per-device-dump-fans-out", test_per_device_dump_fans_out);
+  ADD ("per-device-dump-skips-vanished", test_per_device_dump_skips_vanished);
   ADD ("monitor", test_monitor);
 #undef ADD
   g_test_add_func ("/collector/netlink/transport/open-real-kernel", test_open_real_kernel);

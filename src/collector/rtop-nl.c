@@ -542,17 +542,12 @@ receive_reply (RtopNl *self, guint32 seq, RtopNlMsgFunc func, gpointer user_data
   return TRUE;
 }
 
-gboolean
-rtop_nl_query (RtopNl *self, guint16 cmd, gboolean dump,
-               guint32 dev_index, guint32 port,
-               RtopNlMsgFunc func, gpointer user_data, GError **error)
+static gboolean
+query_one (RtopNl *self, guint16 cmd, gboolean dump, guint32 dev_index, guint32 port,
+           RtopNlMsgFunc func, gpointer user_data, GError **error)
 {
-  guint32 seq;
+  guint32 seq = next_seq (self);
 
-  g_return_val_if_fail (self != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  seq = next_seq (self);
   if (send_request (self, cmd, dump, dev_index, port, seq, error) &&
       receive_reply (self, seq, func, user_data, error))
     return TRUE;
@@ -563,6 +558,82 @@ rtop_nl_query (RtopNl *self, guint16 cmd, gboolean dump,
   else
     g_prefix_error (error, _("RDMA netlink %s failed: "), rtop_nl_command_name (cmd));
   return FALSE;
+}
+
+/* The kernel answers these dumps for one device only (EINVAL without
+ * DEV_INDEX: res_get_common_dumpit(), nldev_port_get_dumpit()). */
+static gboolean
+is_per_device_dump (guint16 cmd, gboolean dump)
+{
+  switch (cmd)
+    {
+    case RDMA_NLDEV_CMD_PORT_GET:
+    case RDMA_NLDEV_CMD_RES_QP_GET:
+    case RDMA_NLDEV_CMD_RES_CM_ID_GET:
+    case RDMA_NLDEV_CMD_RES_CQ_GET:
+    case RDMA_NLDEV_CMD_RES_MR_GET:
+    case RDMA_NLDEV_CMD_RES_PD_GET:
+    case RDMA_NLDEV_CMD_RES_CTX_GET:
+    case RDMA_NLDEV_CMD_RES_SRQ_GET:
+      return dump;
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+collect_index_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
+{
+  RtopNlDevice dev;
+
+  if (!rtop_nl_parse_device (nlh, &dev, error))
+    return FALSE;
+  g_array_append_val ((GArray *) user_data, dev.index);
+  rtop_nl_device_clear (&dev);
+  return TRUE;
+}
+
+/* A per-device dump for every device.  A device that goes away between the
+ * GET dump and its own dump answers with a kernel error: that device is
+ * skipped; transport and parse errors still fail the whole query. */
+static gboolean
+query_all_devices (RtopNl *self, guint16 cmd, guint32 port,
+                   RtopNlMsgFunc func, gpointer user_data, GError **error)
+{
+  g_autoptr(GArray) indexes = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  if (!query_one (self, RDMA_NLDEV_CMD_GET, TRUE, RTOP_NL_NO_INDEX, 0,
+                  collect_index_cb, indexes, error))
+    return FALSE;
+  for (guint i = 0; i < indexes->len; i++)
+    {
+      g_autoptr(GError) local = NULL;
+
+      if (query_one (self, cmd, TRUE, g_array_index (indexes, guint32, i), port,
+                     func, user_data, &local))
+        continue;
+      if (local->domain != RTOP_ERROR ||
+          (local->code != RTOP_ERROR_KERNEL && local->code != RTOP_ERROR_NO_DEVICE))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      g_debug ("%s", local->message);
+    }
+  return TRUE;
+}
+
+gboolean
+rtop_nl_query (RtopNl *self, guint16 cmd, gboolean dump,
+               guint32 dev_index, guint32 port,
+               RtopNlMsgFunc func, gpointer user_data, GError **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (dev_index == RTOP_NL_NO_INDEX && is_per_device_dump (cmd, dump))
+    return query_all_devices (self, cmd, port, func, user_data, error);
+  return query_one (self, cmd, dump, dev_index, port, func, user_data, error);
 }
 
 gboolean

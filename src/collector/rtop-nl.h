@@ -36,9 +36,11 @@ void rtop_nl_set_timeout_ms (RtopNl *self, guint timeout_ms);  /* default 2000 *
 
 /* cmd is an RDMA_NLDEV_CMD_*; dev_index/port are added as attributes unless
  * RTOP_NL_NO_INDEX / 0.  dump=TRUE sets NLM_F_DUMP, otherwise NLM_F_ACK is set
- * so the reply ends with an ACK.  Note the kernel wants DEV_INDEX for the
- * PORT_GET and RES_*_GET dumps (it answers EINVAL without one); only GET can
- * dump all devices.  Blocks at most the timeout per silent gap: a reply that
+ * so the reply ends with an ACK.  The kernel answers PORT_GET and RES_*_GET
+ * dumps for one device only (EINVAL without DEV_INDEX): given
+ * RTOP_NL_NO_INDEX, such a dump is run per device (a GET dump first, so one
+ * extra request; a device that vanishes meanwhile is skipped).  Passing the
+ * index yourself saves the GET.  Blocks at most the timeout per silent gap: a reply that
  * stops without DONE ends with RTOP_ERROR_TIMEOUT.  Replies to other (earlier,
  * timed-out) requests are ignored.  Not thread-safe: one RtopNl per thread. */
 gboolean rtop_nl_query (RtopNl *self, guint16 cmd, gboolean dump,

@@ -99,9 +99,13 @@ def main(d):
     check("monitor: attach event names the netdev", attach and attach[0]["ndev"] == "dmon", attach)
 
     # The kernel contract rdmatop relies on: resource dumps are per device.
-    rwi = load_jsonl(os.path.join(d, "res-without-index.jsonl")).get("res_without_index", [{}])[0]
-    check("a RES_QP_GET dump without DEV_INDEX is refused (dumps are per device)",
-          rwi.get("ok") is False and "Invalid argument" in rwi.get("message", ""), rwi)
+    rwi = load_jsonl(os.path.join(d, "res-without-index.jsonl"))
+    raw = rwi.get("res_without_index", [{}])[0]
+    check("the kernel refuses a RES_QP_GET dump without DEV_INDEX (dumps are per device)",
+          raw.get("ok") is False and "Invalid argument" in raw.get("message", ""), raw)
+    fan = rwi.get("res_fan_out", [{}])[0]
+    check("RtopNl asks device by device when given no index: all QPs",
+          fan.get("qps") == len(rdma["res-show-qp"]), f"{fan} vs {len(rdma['res-show-qp'])}")
 
     passed, failed = RESULTS.count(True), RESULTS.count(False)
     print(f"{passed} passed, {failed} failed")
