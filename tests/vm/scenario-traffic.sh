@@ -13,7 +13,7 @@ O=$VM_OUT
 vm_rxe_pair rxe0 v0 10.220.0.1 rxe1 v1 10.220.0.2
 vm_dummy_rxe rxe2 d2 10.210.2.1
 vm_dummy_rxe rxe3 d3 10.210.3.1
-vm_qp_holder rxe3 50
+vm_qp_holder rxe3 1000
 # rxe1 serves, rxe0 writes; long enough to outlast both watchers.
 vm_log "devices ready, starting ib_write_bw"
 vm_perftest write rxe1 rxe0 10.220.0.2 120
@@ -34,7 +34,7 @@ for who in root user; do
   vm_pycheck --label "$who" traffic --watch "$O/watch-$who.json" --count 5 \
     --client rxe0 --server rxe1 --idle rxe2,rxe3 --rdma "$O/during" \
     --pids "$VM_SERVER_PID,$VM_CLIENT_PID,$VM_HOLDER_PID" \
-    --holder-pid "$VM_HOLDER_PID" --holder-qps 50
+    --holder-pid "$VM_HOLDER_PID" --holder-qps 1000
 done
 
 vm_log "loss phase"

@@ -45,19 +45,17 @@ need_cmd () {
 # candidate for.  apt-cache search also lists names whose packages have
 # gone from the archive, so each name is checked for a candidate.
 newest_kernel_version () {
-  local names name
+  local names
   names=$(apt-cache search --names-only \
             '^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' 2>/dev/null |
-          awk '{print $1}' | sort -V -r)
-  for name in $names; do
-    # (no grep -q here: with pipefail its early exit fails the pipe)
-    if apt-cache policy "$name" 2>/dev/null | grep 'Candidate: [0-9]' >/dev/null; then
-      name=${name#linux-image-}
-      echo "${name%-unsigned}"
-      return 0
-    fi
-  done
-  return 1
+          awk '{print $1}')
+  [ -n "$names" ] || return 1
+  # One apt-cache policy call for all names: "NAME:" then "  Candidate: V".
+  # shellcheck disable=SC2086
+  apt-cache policy $names 2>/dev/null | awk '
+    /^[^ ].*:$/ { name = substr($0, 1, length($0) - 1) }
+    /^  Candidate: [0-9]/ { print name }' |
+    sed -e 's/^linux-image-//' -e 's/-unsigned$//' | sort -V | tail -n 1 | grep .
 }
 
 find_kernel_version () {
@@ -66,7 +64,15 @@ find_kernel_version () {
     echo "$RDMATOP_VM_KERNEL"
     return
   fi
+  # apt-cache takes seconds: remember its answer until the apt lists change.
+  local memo="$cache/.newest-kernel"
+  if [ -s "$memo" ] && [ -d /var/lib/apt/lists ] &&
+     [ -z "$(find /var/lib/apt/lists -maxdepth 1 -newer "$memo" -name '*Packages*' -print -quit)" ]; then
+    cat "$memo"
+    return
+  fi
   if v=$(newest_kernel_version); then
+    echo "$v" >"$memo"
     echo "$v"
     return
   fi
