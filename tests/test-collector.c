@@ -136,13 +136,22 @@ answer_stat (Fixture *f, guint32 seq, guint32 index, guint32 port)
   answer_error (f, seq, 0);    /* the ACK we asked for */
 }
 
+/* Like res_get_common_dumpit(): one device per dump, named by DEV_INDEX. */
 static void
-answer_res (Fixture *f, guint32 seq, guint16 cmd)
+answer_res (Fixture *f, guint32 seq, guint16 cmd, guint32 index)
 {
+  if (index == RTOP_NL_NO_INDEX || find_dev (f, index) == NULL)
+    {
+      answer_error (f, seq, index == RTOP_NL_NO_INDEX ? EINVAL : ENODEV);
+      return;
+    }
   for (guint i = 0; i < f->n_devs; i++)
     {
       const FakeDev *d = &f->devs[i];
       guint kernel = i == 0 ? f->kernel_qps : 0;
+
+      if (d->index != index)
+        continue;
 
       for (guint done = 0; done < d->qps; done += QPS_PER_MSG)
         {
@@ -198,7 +207,7 @@ answer (Fixture *f, const struct nlmsghdr *req)
     case RDMA_NLDEV_CMD_RES_QP_GET:
     case RDMA_NLDEV_CMD_RES_CTX_GET:
     case RDMA_NLDEV_CMD_RES_MR_GET:
-      answer_res (f, req->nlmsg_seq, cmd);
+      answer_res (f, req->nlmsg_seq, cmd, index);
       break;
     default:
       answer_error (f, req->nlmsg_seq, EOPNOTSUPP);

@@ -591,49 +591,49 @@ enrich (RtopCollector *self, RtopProcess *proc)
   proc->state = info->state;
 }
 
-static const char *
-device_name_for (RtopSnapshot *snap, const RtopNlRes *r)
-{
-  for (guint i = 0; i < snap->devices->len; i++)
-    {
-      RtopDevice *dev = g_ptr_array_index (snap->devices, i);
-      if (dev->index == r->dev_index)
-        return dev->name;
-    }
-  return NULL;    /* filtered out, or appeared after the device dump */
-}
-
+/* The kernel lists resources one device at a time (RES_*_GET dumps need
+ * DEV_INDEX), so the pass asks for the devices it already has. */
 static void
-collect_processes (RtopCollector *self, RtopSnapshot *snap)
+dump_resources (RtopCollector *self, const RtopDevice *dev, GHashTable *owners,
+                GArray *entries, gboolean *pids_hidden)
 {
   static const struct { RtopNlResKind kind; guint16 cmd; } dumps[] = {
     { RTOP_NL_RES_QP, RDMA_NLDEV_CMD_RES_QP_GET },
     { RTOP_NL_RES_CTX, RDMA_NLDEV_CMD_RES_CTX_GET },
     { RTOP_NL_RES_MR, RDMA_NLDEV_CMD_RES_MR_GET },
   };
+
+  for (guint d = 0; d < G_N_ELEMENTS (dumps); d++)
+    {
+      ResData rd = { dumps[d].kind, entries };
+
+      g_array_set_size (entries, 0);
+      /* A kernel without one of these dumps still gives the others; a
+       * device that vanished since the device dump gives nothing. */
+      if (!rtop_nl_query (self->nl, dumps[d].cmd, TRUE, dev->index, 0, res_cb, &rd, NULL))
+        continue;
+      for (guint i = 0; i < entries->len; i++)
+        {
+          const RtopNlRes *r = &g_array_index (entries, RtopNlRes, i);
+
+          if (r->dev_index == dev->index)
+            account (owner_for (owners, r, pids_hidden), r, dev->name);
+        }
+    }
+}
+
+static void
+collect_processes (RtopCollector *self, RtopSnapshot *snap)
+{
   g_autoptr(GHashTable) owners = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GArray) entries = g_array_new (FALSE, TRUE, sizeof (RtopNlRes));
   GHashTableIter iter;
   RtopProcess *proc;
 
   g_array_set_clear_func (entries, (GDestroyNotify) rtop_nl_res_clear);
-  for (guint d = 0; d < G_N_ELEMENTS (dumps); d++)
-    {
-      ResData rd = { dumps[d].kind, entries };
-
-      g_array_set_size (entries, 0);
-      /* A kernel without one of these dumps still gives the others. */
-      if (!rtop_nl_query (self->nl, dumps[d].cmd, TRUE, RTOP_NL_NO_INDEX, 0, res_cb, &rd, NULL))
-        continue;
-      for (guint i = 0; i < entries->len; i++)
-        {
-          const RtopNlRes *r = &g_array_index (entries, RtopNlRes, i);
-          const char *device = device_name_for (snap, r);
-
-          if (device != NULL)
-            account (owner_for (owners, r, &snap->pids_hidden), r, device);
-        }
-    }
+  for (guint i = 0; i < snap->devices->len; i++)
+    dump_resources (self, g_ptr_array_index (snap->devices, i), owners, entries,
+                    &snap->pids_hidden);
 
   rtop_proc_cache_begin_pass (self->procs);
   g_hash_table_iter_init (&iter, owners);
