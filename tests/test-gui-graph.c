@@ -218,6 +218,23 @@ render (GtkWidget *widget)
   return gtk_snapshot_free_to_node (snapshot);
 }
 
+/* Keeps what the test drew, as an artifact to look at. */
+static void
+save_png (GtkWidget *widget, const char *name)
+{
+  GskRenderNode *node = render (widget);
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
+  g_autoptr(GdkTexture) texture = NULL;
+
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node,
+                                         &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget),
+                                                              gtk_widget_get_height (widget)));
+  gsk_render_node_unref (node);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
 static void
 test_graph_draws_and_scales (void)
 {
@@ -265,6 +282,7 @@ test_graph_draws_and_scales (void)
   g_assert_cmpuint (stats.columns, >=, (guint) (600 * scale));
   g_assert_cmpuint (stats.columns, <=, (guint) (700 * scale));
   reads_60 = stats.cells_read;
+  save_png (graph, "gui-graph-60min.png");
 
   rtop_graph_set_window (RTOP_GRAPH (graph), 60);
   node = render (graph);
