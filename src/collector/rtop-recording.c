@@ -599,7 +599,10 @@ parse_header (JsonParser *parser, const char *line, gsize len, TraceHeader *head
   if (!get_number (other, "start_monotonic_us", &header->start_monotonic_us)
       || !get_number (other, "start_realtime_us", &header->start_realtime_us)
       || !get_number (other, "interval_s", &header->interval_s)
-      || header->interval_s < 0 || header->interval_s > 3600)
+      || header->interval_s < 0 || header->interval_s > 3600
+      /* Clocks within +-2^62 us, so adding a ts stays in range. */
+      || fabs (header->start_monotonic_us) > 4.6e18
+      || fabs (header->start_realtime_us) > 4.6e18)
     return invalid (error, _("The header of this recording is damaged."));
   header->producer = g_strdup (get_string (other, "version"));
   return TRUE;
@@ -882,6 +885,18 @@ ensure_device (RtopSnapshot *snap, const PortState *p)
   return dev;
 }
 
+/* Totals are integrated from rates a file may make absurd: clamp before
+ * converting (a double beyond the range is undefined behaviour in C). */
+static guint64
+total_to_u64 (double v)
+{
+  if (!(v > 0))
+    return 0;
+  if (v >= 18446744073709549568.0)   /* the largest double below 2^64 */
+    return G_MAXUINT64;
+  return (guint64) (v + 0.5);
+}
+
 static void
 add_port (TraceReader *r, RtopSnapshot *snap, PortState *p)
 {
@@ -904,7 +919,9 @@ add_port (TraceReader *r, RtopSnapshot *snap, PortState *p)
       m->present = TRUE;
       m->has_rate = TRUE;
       m->rate = p->group_sum[i] / r->group_count / r->counters[i].scale;
-      m->value = p->total[i] > 0 ? (guint64) (p->total[i] + 0.5) : 0;
+      if (!isfinite (m->rate))
+        m->rate = 0;
+      m->value = total_to_u64 (p->total[i]);
       p->group_sum[i] = 0;
     }
   g_ptr_array_add (dev->ports, port);
