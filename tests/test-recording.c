@@ -429,6 +429,32 @@ test_garbage (void)
     }
 }
 
+/* Absurd but well-formed numbers (found by the fuzzer): totals clamp,
+ * nothing overflows. */
+static void
+test_absurd_numbers (void)
+{
+  const char *text =
+    "{\"otherData\":{\"producer\":\"rdmatop\",\"rdmatop_format\":1,\"start_monotonic_us\":0,"
+    "\"start_realtime_us\":0,\"interval_s\":1},\"traceEvents\":[\n"
+    "{\"ph\":\"M\",\"pid\":2,\"name\":\"process_name\",\"args\":{\"name\":\"x/1\",\"device\":\"x\",\"port\":1}},\n"
+    "{\"ph\":\"C\",\"pid\":2,\"ts\":0,\"name\":\"port\",\"args\":{\"state\":4}},\n"
+    "{\"ph\":\"C\",\"pid\":2,\"ts\":0,\"name\":\"tx\",\"args\":{\"Gbps\":1e300}},\n"
+    "{\"ph\":\"C\",\"pid\":1,\"ts\":0,\"name\":\"rdmatop\",\"args\":{\"ports\":1}},\n"
+    "{\"ph\":\"C\",\"pid\":1,\"ts\":3000000000000000,\"name\":\"rdmatop\",\"args\":{\"ports\":1}},\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RtopRecording) rec = load_text (text, strlen (text), 0, &error);
+  RtopSnapshot *last;
+  RtopPort *port;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (rtop_recording_get_n_snapshots (rec), ==, 2);
+  last = rtop_recording_get_snapshot (rec, 1);
+  port = g_ptr_array_index (((RtopDevice *) g_ptr_array_index (last->devices, 0))->ports, 0);
+  g_assert_cmpuint (port->metrics[RTOP_METRIC_TX_BYTES].value, ==, G_MAXUINT64);
+  g_assert_true (isfinite (port->metrics[RTOP_METRIC_TX_BYTES].rate));
+}
+
 /* A valid header followed by damaged lines: loads what came before. */
 static void
 test_damaged_middle (Fixture *f, gconstpointer data)
@@ -615,6 +641,7 @@ main (int argc, char **argv)
   ADD ("/recording/reader/recover", test_recover);
 #undef ADD
   g_test_add_func ("/recording/reader/garbage", test_garbage);
+  g_test_add_func ("/recording/reader/absurd-numbers", test_absurd_numbers);
   g_test_add_func ("/recording/reader/files", test_files);
   g_test_add_func ("/recording/reader/formats", test_formats);
   return g_test_run ();
