@@ -135,11 +135,15 @@ fi
 # A critical aborts the app, so it cannot hide in the log.
 G_DEBUG=fatal-criticals "$bin/rdmatop" > "$dest/app.log" 2>&1 &
 app_pid=$!
-# Up to 10 s for the window to map, then it must still be running 3 s on.
+# Up to 10 s for a window whose WM_CLASS is the desktop file's
+# StartupWMClass (how X11 shells match the window to the launcher) to map;
+# then the app must still be running 3 s on.
+wm_class=$(sed -n 's/^StartupWMClass=//p' "$desktop")
+[ -n "$wm_class" ] || wm_class=$app_id
 mapped=""
 i=0
 while [ $i -lt 100 ] && kill -0 "$app_pid" 2> /dev/null; do
-  if xwininfo -root -tree 2> /dev/null | grep -qi '("rdmatop"\|"io.github.rdmatop.Rdmatop"'; then
+  if xwininfo -root -tree 2> /dev/null | grep -q "\"$wm_class\")"; then
     mapped=yes; break
   fi
   sleep 0.1; i=$((i + 1))
@@ -154,9 +158,9 @@ else
   sed 's/^/#   /' "$dest/app.log"
 fi
 if [ -n "$mapped" ]; then
-  ok "rdmatop mapped a window"
+  ok "rdmatop mapped a window of class $wm_class, as the desktop file expects"
 else
-  notok "rdmatop mapped no window within 10 s"
+  notok "rdmatop mapped no window of class $wm_class within 10 s"
   xwininfo -root -tree 2> /dev/null | sed 's/^/#   /' | head -n 40
 fi
 if grep -q 'CRITICAL\|-WARNING\|GLib-GIO-ERROR' "$dest/app.log"; then
