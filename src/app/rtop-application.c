@@ -548,7 +548,7 @@ rtop_application_new (void)
 {
   return g_object_new (RTOP_TYPE_APPLICATION,
                        "application-id", APP_ID,
-                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_CAN_OVERRIDE_APP_ID,
                        "resource-base-path", "/io/github/rdmatop/Rdmatop",
                        NULL);
 }

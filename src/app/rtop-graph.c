@@ -361,7 +361,11 @@ trace_run (RtopGraph *self, cairo_t *cr, const double *mins, const double *maxs,
 {
   double x0 = self->plot.origin.x + 0.5 * col_w;
 
-  cairo_move_to (cr, x0 + a * col_w, y_of (self, maxs[a], axis_max));
+  /* line_to continues a path the caller started (the area's base corner). */
+  if (cairo_has_current_point (cr))
+    cairo_line_to (cr, x0 + a * col_w, y_of (self, maxs[a], axis_max));
+  else
+    cairo_move_to (cr, x0 + a * col_w, y_of (self, maxs[a], axis_max));
   for (guint i = a; i < b; i++)
     if (!isnan (maxs[i]))
       cairo_line_to (cr, x0 + i * col_w, y_of (self, maxs[i], axis_max));

@@ -1,0 +1,115 @@
+#!/bin/sh
+# The rdmatop program end to end, on a machine without RDMA: it opens a
+# recording given on the command line, a second launch only raises the
+# window (one instance), the window's actions are driven over D-Bus
+# (org.gtk.Actions, as GtkApplication exports them), what the overview and
+# a port page show is dumped and checked, and screenshots are taken.
+# Needs an X display (tests/run-all.sh runs the suite under xvfb-run) and a
+# session bus (started here when there is none).  Prints TAP.
+#
+# Usage: test-gui-app.sh RDMATOP GUI-MAKE-RECORDING [ARTIFACT-DIR]
+set -u
+
+if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ]; then
+  exec dbus-run-session -- "$0" "$@"
+fi
+
+app=$1
+make_rec=$2
+out=${3:-$(mktemp -d)}
+mkdir -p "$out"
+n=0
+failed=0
+ok () { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok () { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+check () { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
+
+id="io.github.rdmatop.Rdmatop.Test$$"
+path="/io/github/rdmatop/Rdmatop/Test$$"
+
+activate () {   # PATH ACTION [GVARIANT-PARAM]
+  param="[]"
+  [ $# -ge 3 ] && param="[$3]"
+  gdbus call --session --dest "$id" --object-path "$1" \
+    --method org.gtk.Actions.Activate "$2" "$param" '{}' >/dev/null
+}
+
+# The newest dump in the log ("--- rdmatop dump begin/end ---").
+last_dump () {
+  awk '/^--- rdmatop dump begin ---$/ { buf = ""; on = 1; next }
+       /^--- rdmatop dump end ---$/ { last = buf; on = 0; next }
+       on { buf = buf $0 "\n" }
+       END { printf "%s", last }' "$out/app.log"
+}
+
+dump () {       # asks for a dump, waits until it is in the log
+  before=$(grep -c '^--- rdmatop dump end ---$' "$out/app.log" 2>/dev/null || true)
+  activate "$path/window/1" dump-state || return 1
+  for _ in $(seq 50); do
+    now=$(grep -c '^--- rdmatop dump end ---$' "$out/app.log" 2>/dev/null || true)
+    [ "${now:-0}" -gt "${before:-0}" ] && { last_dump > "$out/$1"; return 0; }
+    sleep 0.2
+  done
+  return 1
+}
+
+shot () {
+  if command -v import >/dev/null 2>&1; then
+    import -window root "$out/$1" 2>/dev/null
+  else
+    xwd -root -silent > "$out/${1%.png}.xwd"
+  fi
+}
+
+echo "1..12"
+# The recorder never overwrites: start from an empty artifact folder.
+rm -f "$out/synthetic.json" "$out/synthetic.json.partial" "$out"/*.png "$out"/*.txt
+check "a recording is written" "$make_rec" "$out/synthetic.json" 120
+
+GSK_RENDERER=${GSK_RENDERER:-cairo} "$app" --gapplication-app-id="$id" "$out/synthetic.json" \
+  > "$out/app.log" 2>&1 &
+pid=$!
+
+has_name () {
+  gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+    --method org.freedesktop.DBus.NameHasOwner "$id" 2>/dev/null | grep -q true
+}
+for _ in $(seq 100); do has_name && break; sleep 0.2; done
+check "the app owns its bus name" has_name
+
+# A second launch hands over to the first and exits at once.
+timeout 20 "$app" --gapplication-app-id="$id" >/dev/null 2>&1
+check "a second launch exits 0 (raises the first)" test $? -eq 0
+check "the first instance still runs" kill -0 "$pid"
+
+# Wait until the replay has gone in: rxe0/1 has a rate.
+for _ in $(seq 50); do
+  dump overview.txt && grep -q '^row	port=rxe0/1' "$out/overview.txt" && break
+  sleep 0.3
+done
+check "the overview lists the four ports in natural order" \
+  sh -c "grep '^row' '$out/overview.txt' | cut -f2 | tr '\n' ' ' | grep -qx 'port=mlx5_0/1 port=mlx5_1/1 port=rxe0/1 port=rxe1/1 '"
+check "rates are shown (mlx5_0/1 transmits)" \
+  sh -c "grep '^row	port=mlx5_0/1' '$out/overview.txt' | grep -Eq 'tx=[1-9][0-9]*\.[0-9]+'"
+check "the down port says so in words" \
+  sh -c "grep '^row	port=rxe1/1' '$out/overview.txt' | grep -q 'state=● Down'"
+check "the retransmitting port is marked" \
+  sh -c "grep '^row	port=rxe0/1' '$out/overview.txt' | grep -q 'health=⚠ Rising: retransmits'"
+sleep 1
+shot gui-app-overview.png
+
+activate "$path/window/1" show-port "<'rxe0/1'>"
+sleep 1
+dump detail.txt
+check "the port page shows rxe0/1" grep -q '^view=detail' "$out/detail.txt"
+check "the port page is rxe0's" grep -q '^detail	rxe0 port 1$' "$out/detail.txt"
+shot gui-app-port-detail.png
+
+activate "$path" quit
+for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+wait "$pid"
+check "app.quit ends the app with status 0" test $? -eq 0
+check "no GTK criticals or warnings in its output" \
+  sh -c "! grep -E 'CRITICAL|WARNING' '$out/app.log'"
+[ $failed = 0 ] || { echo "# app log:"; sed 's/^/# /' "$out/app.log" | head -80; }
+exit $failed
