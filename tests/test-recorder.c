@@ -563,6 +563,45 @@ test_discard (void)
   g_rmdir (dir);
 }
 
+static void
+closed_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  guint *n_ok = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (rtop_recorder_close_finish (RTOP_RECORDER (source), result, &error))
+    (*n_ok)++;
+  g_assert_no_error (error);
+}
+
+/* Stop pressed twice: both closes answer, neither hangs. */
+static void
+test_double_close (void)
+{
+  RecSynthOptions options = { .n_devices = 2, .interval_s = 1, .seed = 29 };
+  g_autoptr(RecSynth) synth = rec_synth_new (&options);
+  g_autofree char *dir = g_dir_make_tmp ("rdmatop-rec-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "twice.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RtopRecorder) recorder = NULL;
+  guint n_ok = 0;
+
+  recorder = rtop_recorder_new (path, RTOP_RECORD_FORMAT_JSON, &error);
+  g_assert_no_error (error);
+  add_samples (recorder, synth, 4);
+  rtop_recorder_close_async (recorder, NULL, closed_cb, &n_ok);
+  rtop_recorder_close_async (recorder, NULL, closed_cb, &n_ok);
+  WAIT_FOR (n_ok == 2);
+  g_assert_true (rtop_recorder_close (recorder, &error));
+  g_assert_no_error (error);
+  g_assert_false (rtop_recorder_save_as (recorder, path, &error));
+  g_assert_error (error, RTOP_ERROR, RTOP_ERROR_FAILED);
+  assert_loads (path, 4, TRUE);
+  g_clear_object (&recorder);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* add() never waits for the writer: beyond the queue bound samples are
  * counted as dropped, and every sample is either accepted or dropped. */
 static void
@@ -702,6 +741,7 @@ main (int argc, char **argv)
   g_test_add_func ("/recording/recorder/folder-removed", test_folder_removed);
   g_test_add_func ("/recording/recorder/discard", test_discard);
   g_test_add_func ("/recording/recorder/queue-bound", test_queue_bound);
+  g_test_add_func ("/recording/recorder/double-close", test_double_close);
   g_test_add_data_func ("/recording/recorder/killed/json", "json", test_killed);
   g_test_add_data_func ("/recording/recorder/killed/json-gz", "json.gz", test_killed);
   return g_test_run ();

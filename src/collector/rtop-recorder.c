@@ -49,6 +49,7 @@ typedef struct {
   RtopRecorder *owner;         /* caller's thread only; NULL after dispose */
   gboolean notify_pending;
   /* under lock: */
+  gboolean writer_exited;      /* nothing pushed from now on is taken */
   guint64 bytes_written;
   guint64 dropped;
   GError *error;
@@ -759,6 +760,27 @@ writer_handle (Writer *w, Item *item)
     }
 }
 
+/* After the file is complete or discarded: answer whatever was queued
+ * behind (a second close succeeds, a save_as is too late). */
+static void
+writer_drain (Writer *w)
+{
+  Item *item;
+
+  g_mutex_lock (&w->shared->lock);
+  w->shared->writer_exited = TRUE;
+  g_mutex_unlock (&w->shared->lock);
+  while ((item = g_async_queue_try_pop (w->queue)) != NULL)
+    {
+      if (item->task != NULL)
+        complete_task (g_steal_pointer (&item->task),
+                       item->kind == ITEM_CLOSE && w->fd < 0 && w->ended ? NULL
+                       : g_error_new_literal (RTOP_ERROR, RTOP_ERROR_FAILED,
+                                              _("The recording has already ended.")));
+      item_free (item);
+    }
+}
+
 static gpointer
 writer_thread (gpointer data)
 {
@@ -772,6 +794,7 @@ writer_thread (gpointer data)
       done = writer_handle (w, item);
       item_free (item);
     }
+  writer_drain (w);
   writer_free (w);
   return NULL;
 }
@@ -808,17 +831,27 @@ writer_new (Shared *shared, GAsyncQueue *queue, RtopRecordFormat format,
 
 /* The object -------------------------------------------------------------- */
 
-static void
+/* FALSE when the writer thread has finished and takes nothing more. */
+static gboolean
 push_item (RtopRecorder *self, ItemKind kind, RtopSnapshot *snapshot,
            const char *path, GTask *task)
 {
-  Item *item = g_new0 (Item, 1);
+  Item *item;
 
+  g_mutex_lock (&self->shared->lock);
+  if (self->shared->writer_exited)
+    {
+      g_mutex_unlock (&self->shared->lock);
+      return FALSE;
+    }
+  item = g_new0 (Item, 1);
   item->kind = kind;
   item->snapshot = snapshot != NULL ? rtop_snapshot_ref (snapshot) : NULL;
   item->path = g_strdup (path);
   item->task = task != NULL ? g_object_ref (task) : NULL;
   g_async_queue_push (self->queue, item);
+  g_mutex_unlock (&self->shared->lock);
+  return TRUE;
 }
 
 /* Caller's thread: compare the shared block with what was notified last. */
@@ -1028,7 +1061,8 @@ rtop_recorder_add (RtopRecorder *self, RtopSnapshot *snapshot)
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DROPPED]);
       return;
     }
-  push_item (self, ITEM_SNAPSHOT, snapshot, NULL, NULL);
+  if (!push_item (self, ITEM_SNAPSHOT, snapshot, NULL, NULL))
+    return;
   self->samples++;
   if (!self->have_first)
     {
@@ -1072,7 +1106,14 @@ rtop_recorder_close_async (RtopRecorder *self, GCancellable *cancellable,
       return;
     }
   self->stopping = TRUE;
-  push_item (self, ITEM_CLOSE, NULL, NULL, task);
+  if (!push_item (self, ITEM_CLOSE, NULL, NULL, task))
+    {
+      if (rtop_recorder_get_state (self) == RTOP_RECORDER_STATE_CLOSED)
+        g_task_return_boolean (task, TRUE);
+      else
+        g_task_return_new_error (task, RTOP_ERROR, RTOP_ERROR_FAILED,
+                                 _("The recording has already ended."));
+    }
 }
 
 static gboolean
@@ -1109,7 +1150,9 @@ rtop_recorder_save_as_async (RtopRecorder *self, const char *new_path,
                                _("The recording has already ended."));
       return;
     }
-  push_item (self, ITEM_SAVE_AS, NULL, new_path, task);
+  if (!push_item (self, ITEM_SAVE_AS, NULL, new_path, task))
+    g_task_return_new_error (task, RTOP_ERROR, RTOP_ERROR_FAILED,
+                             _("The recording has already ended."));
 }
 
 gboolean
