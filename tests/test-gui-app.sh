@@ -61,7 +61,7 @@ shot () {
   fi
 }
 
-echo "1..12"
+echo "1..17"
 # The recorder never overwrites: start from an empty artifact folder.
 rm -f "$out/synthetic.json" "$out/synthetic.json.partial" "$out"/*.png "$out"/*.txt
 check "a recording is written" "$make_rec" "$out/synthetic.json" 120
@@ -111,5 +111,34 @@ wait "$pid"
 check "app.quit ends the app with status 0" test $? -eq 0
 check "no GTK criticals or warnings in its output" \
   sh -c "! grep -E 'CRITICAL|WARNING' '$out/app.log'"
-[ $failed = 0 ] || { echo "# app log:"; sed 's/^/# /' "$out/app.log" | head -80; }
+
+# Live (this machine may have no RDMA: the sampler then reports so) and
+# recording: Record starts a .partial file in the recordings folder (the
+# default, under $HOME), Stop completes it.
+home="$out/home"
+rm -rf "$home"
+mkdir -p "$home"
+HOME=$home GSK_RENDERER=${GSK_RENDERER:-cairo} "$app" --gapplication-app-id="$id" \
+  > "$out/app-live.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do has_name && break; sleep 0.2; done
+check "the live app owns its bus name" has_name
+sleep 1
+activate "$path/window/1" record
+for _ in $(seq 50); do ls "$home"/rdmatop/*.partial >/dev/null 2>&1 && break; sleep 0.2; done
+check "Record starts a recording in the default folder" \
+  sh -c "ls '$home'/rdmatop/rdmatop-*.json.gz.partial >/dev/null 2>&1"
+sleep 2
+activate "$path/window/1" record
+for _ in $(seq 50); do ls "$home"/rdmatop/*.partial >/dev/null 2>&1 || break; sleep 0.2; done
+check "Stop completes it (no .partial left, a .json.gz there)" \
+  sh -c "! ls '$home'/rdmatop/*.partial >/dev/null 2>&1 && ls '$home'/rdmatop/rdmatop-*.json.gz >/dev/null 2>&1"
+check "the recording is a Perfetto trace" \
+  sh -c "gzip -dc '$home'/rdmatop/rdmatop-*.json.gz | grep -q traceEvents"
+activate "$path" quit
+for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+wait "$pid"
+check "the live app quits with status 0" test $? -eq 0
+
+[ $failed = 0 ] || { echo "# app log:"; cat "$out/app.log" "$out/app-live.log" | sed 's/^/# /' | head -80; }
 exit $failed

@@ -192,7 +192,13 @@ test_format_units (void)
   g_assert_cmpfloat (rtop_nice_step (0.9, 2), ==, 0.5);
   {
     g_autofree char *count = rtop_format_count (1234567);
+    g_autofree char *big = rtop_format_gbps (159.024e9);
+    g_autofree char *small = rtop_format_gbps (30.7e6);
+    g_autofree char *zero = rtop_format_gbps (0);
     g_assert_cmpstr (count, ==, "1\u2009234\u2009567");
+    g_assert_cmpstr (big, ==, "159.02");
+    g_assert_cmpstr (small, ==, "0.0307");
+    g_assert_cmpstr (zero, ==, "0.00");
   }
 }
 

@@ -112,9 +112,14 @@ rtop_format_bytes (guint64 bytes)
 char *
 rtop_format_gbps (double bits_per_s)
 {
+  double gbps = bits_per_s / 1e9;
+
   if (isnan (bits_per_s))
     return g_strdup ("—");
-  return g_strdup_printf ("%.2f", bits_per_s / 1e9);
+  /* Soft-RoCE and idle links move Mb/s: keep three significant digits. */
+  if (gbps > 0 && gbps < 0.1)
+    return g_strdup_printf ("%.3g", gbps);
+  return g_strdup_printf ("%.2f", gbps);
 }
 
 char *

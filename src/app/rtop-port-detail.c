@@ -302,6 +302,8 @@ update_tables_caption (RtopPortDetail *self)
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->tables_stack), "processes") == 0)
     text = g_strdup_printf (ngettext ("%u process uses %s", "%u processes use %s", n_processes),
                             n_processes, self->port ? rtop_port_item_get_device (self->port) : "");
+  else if (self->port && g_list_model_get_n_items (rtop_port_item_get_counters (self->port)) == 0)
+    text = g_strdup (_("No raw counters: a recording keeps each port's rates, not its counters."));
   else
     text = g_strdup_printf (ngettext ("%u counter shown", "%u counters shown", n_counters), n_counters);
   gtk_label_set_label (self->tables_caption, text);
