@@ -9,6 +9,7 @@
 
 #include "gui-fixtures.h"
 #include "rtop-history.h"
+#include "rtop-preferences.h"
 #include "rtop-remote.h"
 #include "rtop-window.h"
 
@@ -219,6 +220,34 @@ test_screenshots (Fixture *f, gconstpointer data)
   screenshot (GTK_WIDGET (f->window), "gui-events.png");
 }
 
+/* The dialogs the app opens build from their resources without warnings,
+ * the preferences follow the settings, and nothing outlives them. */
+static void
+test_dialogs (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/io/github/rdmatop/Rdmatop/ui/rtop-shortcuts.ui");
+  GtkWidget *shortcuts = GTK_WIDGET (gtk_builder_get_object (builder, "shortcuts_window"));
+  GtkWidget *prefs = rtop_preferences_new (GTK_WINDOW (f->window), f->settings);
+  g_autofree char *folder = NULL;
+
+  g_assert_true (GTK_IS_SHORTCUTS_WINDOW (shortcuts));
+  gtk_window_present (GTK_WINDOW (shortcuts));
+  gtk_window_present (GTK_WINDOW (prefs));
+  spin ();
+  g_settings_set_string (f->settings, "recordings-folder", "/srv/traces");
+  folder = rtop_preferences_get_recordings_folder (f->settings);
+  g_assert_cmpstr (folder, ==, "/srv/traces");
+  g_settings_reset (f->settings, "recordings-folder");
+  g_free (folder);
+  folder = rtop_preferences_get_recordings_folder (f->settings);
+  g_assert_true (g_str_has_suffix (folder, G_DIR_SEPARATOR_S "rdmatop"));
+  g_object_add_weak_pointer (G_OBJECT (prefs), (gpointer *) &prefs);
+  gtk_window_destroy (GTK_WINDOW (prefs));
+  gtk_window_destroy (GTK_WINDOW (shortcuts));
+  spin ();
+  g_assert_null (prefs);
+}
+
 static void
 test_remote_detection (void)
 {
@@ -253,6 +282,8 @@ main (int argc, char *argv[])
               test_views_and_settings, fixture_teardown);
   g_test_add ("/gui/window/screenshots", Fixture, NULL, fixture_setup,
               test_screenshots, fixture_teardown);
+  g_test_add ("/gui/window/dialogs", Fixture, NULL, fixture_setup,
+              test_dialogs, fixture_teardown);
   g_test_add_func ("/gui/remote/detection", test_remote_detection);
   return g_test_run ();
 }
