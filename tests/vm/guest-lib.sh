@@ -325,12 +325,16 @@ vm_snapshot_as_user () {
     { vm_not_ok "rdmatop-cli snapshot $* as $VM_USER exited $?: $(head -c 300 "$f.err")"; return 1; }
 }
 
-# vm_watch_bg FILE [--user] ARGS...: rdmatop-cli watch --json ARGS in the
-# background, output in FILE, exit status in FILE.rc.  Sets VM_WATCH_PID.
+# vm_watch_bg FILE [--netns] [--user] ARGS...: rdmatop-cli watch --json
+# ARGS in the background, output in FILE, exit status in FILE.rc.  Sets
+# VM_WATCH_PID.  --netns runs it in a new network namespace: RDMA devices
+# are still visible (shared mode) but hotplug monitor events are not, so
+# the collector falls back to polling, as on a kernel without them.
 vm_watch_bg () {
   local f=$1 as=()
   shift
-  if [ "${1:-}" = --user ]; then as=("${VM_AS_USER[@]}"); shift; fi
+  if [ "${1:-}" = --netns ]; then as=(unshare --net); shift; fi
+  if [ "${1:-}" = --user ]; then as+=("${VM_AS_USER[@]}"); shift; fi
   rm -f "$f.pid" "$f.rc"
   (
     rc=0
