@@ -284,8 +284,12 @@ recording_loaded_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 
   if (recording == NULL)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_error (self, _("Cannot Open Recording"), error->message);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      show_error (self, _("Cannot Open Recording"), error->message);
+      /* Started with a file that did not load: show live data instead of nothing. */
+      if (self->replay == NULL)
+        start_live (self);
       return;
     }
   stop_recording (self);
