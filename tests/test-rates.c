@@ -215,6 +215,39 @@ test_kept_port_measures_whole_gap (void)
 }
 
 static void
+test_layout_change (void)
+{
+  g_autoptr(RtopRates) rates = rtop_rates_new ();
+  g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_counter_free);
+  g_autoptr(GPtrArray) b = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_counter_free);
+
+  g_ptr_array_add (a, rtop_counter_new ("x", 10, RTOP_COUNTER_SOURCE_NETLINK));
+  g_ptr_array_add (a, rtop_counter_new ("y", 100, RTOP_COUNTER_SOURCE_NETLINK));
+  rtop_rates_begin_pass (rates);
+  rtop_rates_update (rates, "d", 1, 1, 1000000, a, NULL);
+  rtop_rates_end_pass (rates);
+  /* Next read lists them the other way round, with a new one first: each
+   * counter still meets its own previous value. */
+  g_ptr_array_add (b, rtop_counter_new ("new", 1, RTOP_COUNTER_SOURCE_NETLINK));
+  g_ptr_array_add (b, rtop_counter_new ("y", 130, RTOP_COUNTER_SOURCE_NETLINK));
+  g_ptr_array_add (b, rtop_counter_new ("x", 15, RTOP_COUNTER_SOURCE_NETLINK));
+  rtop_rates_begin_pass (rates);
+  rtop_rates_update (rates, "d", 1, 1, 2000000, b, NULL);
+  rtop_rates_end_pass (rates);
+  g_assert_false (((RtopCounter *) g_ptr_array_index (b, 0))->has_rate);
+  g_assert_cmpuint (((RtopCounter *) g_ptr_array_index (b, 1))->delta, ==, 30);
+  g_assert_cmpuint (((RtopCounter *) g_ptr_array_index (b, 2))->delta, ==, 5);
+  /* And back to the first layout. */
+  ((RtopCounter *) g_ptr_array_index (a, 0))->value = 20;
+  ((RtopCounter *) g_ptr_array_index (a, 1))->value = 131;
+  rtop_rates_begin_pass (rates);
+  rtop_rates_update (rates, "d", 1, 1, 3000000, a, NULL);
+  rtop_rates_end_pass (rates);
+  g_assert_cmpuint (((RtopCounter *) g_ptr_array_index (a, 0))->delta, ==, 5);
+  g_assert_cmpuint (((RtopCounter *) g_ptr_array_index (a, 1))->delta, ==, 1);
+}
+
+static void
 test_delta_table (void)
 {
   static const struct { guint64 prev, cur, delta; gboolean ok; } cases[] = {
@@ -250,6 +283,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/rates/same-name-other-source", test_same_name_other_source);
   g_test_add_func ("/collector/rates/bounded", test_state_is_bounded);
   g_test_add_func ("/collector/rates/kept-port", test_kept_port_measures_whole_gap);
+  g_test_add_func ("/collector/rates/layout-change", test_layout_change);
   g_test_add_func ("/collector/rates/delta-table", test_delta_table);
   return g_test_run ();
 }

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "rtop-health.h"
 
@@ -21,18 +22,21 @@ static const struct {
 };
 
 typedef struct {
+  gint64 last_rise_us;
+  gboolean rising;
+  RtopCounterSource source;
+  char *name;
+} CounterMemo;
+
+typedef struct {
   guint8 state, phys_state;
   char *rate_text;
   char *netdev;
   gboolean failing;
   guint64 pass;
+  GHashTable *counters;      /* "source:name" -> CounterMemo, watched classes only */
+  GPtrArray *order;          /* CounterMemo by position in the last read (or NULL) */
 } PortMemo;
-
-typedef struct {
-  gint64 last_rise_us;
-  gboolean rising;
-  guint64 pass;
-} CounterMemo;
 
 typedef struct {
   guint32 index;
@@ -45,15 +49,35 @@ struct _RtopHealth {
   guint64 pass;
   gint64 settle_us;
   GHashTable *devices;       /* name -> DeviceMemo */
-  GHashTable *ports;         /* "dev/port" -> PortMemo */
-  GHashTable *counters;      /* "dev/port/source:name" -> CounterMemo */
+  GHashTable *ports;         /* "dev/port" -> PortMemo; port 0 is the device level */
 };
+
+static void
+counter_memo_free (gpointer data)
+{
+  CounterMemo *cm = data;
+
+  g_free (cm->name);
+  g_free (cm);
+}
+
+static PortMemo *
+port_memo_new (void)
+{
+  PortMemo *pm = g_new0 (PortMemo, 1);
+
+  pm->counters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, counter_memo_free);
+  pm->order = g_ptr_array_new ();
+  return pm;
+}
 
 static void
 port_memo_free (gpointer data)
 {
   PortMemo *pm = data;
 
+  g_hash_table_unref (pm->counters);
+  g_ptr_array_unref (pm->order);
   g_free (pm->rate_text);
   g_free (pm->netdev);
   g_free (pm);
@@ -76,7 +100,6 @@ rtop_health_new (void)
   self->settle_us = 10 * G_USEC_PER_SEC;
   self->devices = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, device_memo_free);
   self->ports = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, port_memo_free);
-  self->counters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   return self;
 }
 
@@ -87,7 +110,6 @@ rtop_health_free (RtopHealth *self)
     return;
   g_hash_table_unref (self->devices);
   g_hash_table_unref (self->ports);
-  g_hash_table_unref (self->counters);
   g_free (self);
 }
 
@@ -281,57 +303,6 @@ remember_port (PortMemo *pm, const RtopPort *port, guint64 pass)
 }
 
 static void
-check_counter (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, guint32 port,
-               const RtopCounter *c)
-{
-  g_autofree char *key = NULL;
-  CounterMemo *cm;
-  const char *where;
-
-  if (!rtop_health_class_is_watched (c->klass))
-    return;
-  key = g_strdup_printf ("%s/%u/%d:%s", dev->name, port, c->source, c->name);
-  cm = g_hash_table_lookup (self->counters, key);
-  if (cm == NULL)
-    {
-      cm = g_new0 (CounterMemo, 1);
-      g_hash_table_insert (self->counters, g_steal_pointer (&key), cm);
-    }
-  cm->pass = self->pass;
-  where = port ? "/" : "";
-  if (c->has_rate && c->delta > 0)
-    {
-      if (!cm->rising)
-        {
-          RtopEvent *ev = add_event (snap, RTOP_EVENT_COUNTER_RISING,
-                                     rtop_health_class_severity (c->klass), dev->name, port,
-                                     NULL, NULL, NULL);
-          ev->counter = g_strdup (c->name);
-          ev->new_value = g_strdup_printf ("%" G_GUINT64_FORMAT, c->value);
-          ev->message = port
-            ? g_strdup_printf (_("%s is increasing on %s%s%u (%s, +%" G_GUINT64_FORMAT ")."),
-                               c->name, dev->name, where, port,
-                               rtop_counter_class_to_string (c->klass), c->delta)
-            : g_strdup_printf (_("%s is increasing on %s (%s, +%" G_GUINT64_FORMAT ")."),
-                               c->name, dev->name, rtop_counter_class_to_string (c->klass),
-                               c->delta);
-        }
-      cm->rising = TRUE;
-      cm->last_rise_us = snap->monotonic_us;
-    }
-  else if (cm->rising && c->has_rate &&
-           snap->monotonic_us - cm->last_rise_us >= self->settle_us)
-    {
-      RtopEvent *ev = add_event (snap, RTOP_EVENT_COUNTER_SETTLED, RTOP_SEVERITY_INFO,
-                                 dev->name, port, NULL, NULL,
-                                 g_strdup_printf (_("%s stopped increasing on %s."), c->name,
-                                                  dev->name));
-      ev->counter = g_strdup (c->name);
-      cm->rising = FALSE;
-    }
-}
-
-static void
 check_resets (RtopSnapshot *snap, const RtopDevice *dev, guint32 port, GPtrArray *counters)
 {
   guint n = 0;
@@ -357,33 +328,120 @@ check_resets (RtopSnapshot *snap, const RtopDevice *dev, guint32 port, GPtrArray
                               n, dev->name, first));
 }
 
+/* Counters come in the same order every pass: the memo at the same
+ * position is almost always the right one, so the hash table (and its key)
+ * is only for the first pass and for a changed layout. */
+static CounterMemo *
+counter_memo_for (PortMemo *pm, guint i, const RtopCounter *c)
+{
+  char key[256];
+  CounterMemo *cm = i < pm->order->len ? g_ptr_array_index (pm->order, i) : NULL;
+
+  if (cm != NULL && cm->source == c->source && strcmp (cm->name, c->name) == 0)
+    return cm;
+  g_snprintf (key, sizeof key, "%d:%s", c->source, c->name);
+  cm = g_hash_table_lookup (pm->counters, key);
+  if (cm == NULL)
+    {
+      cm = g_new0 (CounterMemo, 1);
+      cm->source = c->source;
+      cm->name = g_strdup (c->name);
+      g_hash_table_insert (pm->counters, g_strdup (key), cm);
+    }
+  if (i >= pm->order->len)
+    g_ptr_array_set_size (pm->order, i + 1);
+  g_ptr_array_index (pm->order, i) = cm;
+  return cm;
+}
+
+static void
+check_counter (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, guint32 port,
+               PortMemo *pm, guint i, const RtopCounter *c)
+{
+  CounterMemo *cm;
+
+  if (!rtop_health_class_is_watched (c->klass))
+    return;
+  cm = counter_memo_for (pm, i, c);
+  if (c->has_rate && c->delta > 0)
+    {
+      if (!cm->rising)
+        {
+          RtopEvent *ev = add_event (snap, RTOP_EVENT_COUNTER_RISING,
+                                     rtop_health_class_severity (c->klass), dev->name, port,
+                                     NULL, NULL, NULL);
+          ev->counter = g_strdup (c->name);
+          ev->new_value = g_strdup_printf ("%" G_GUINT64_FORMAT, c->value);
+          ev->message = port
+            ? g_strdup_printf (_("%s is increasing on %s/%u (%s, +%" G_GUINT64_FORMAT ")."),
+                               c->name, dev->name, port,
+                               rtop_counter_class_to_string (c->klass), c->delta)
+            : g_strdup_printf (_("%s is increasing on %s (%s, +%" G_GUINT64_FORMAT ")."),
+                               c->name, dev->name, rtop_counter_class_to_string (c->klass),
+                               c->delta);
+        }
+      cm->rising = TRUE;
+      cm->last_rise_us = snap->monotonic_us;
+    }
+  else if (cm->rising && c->has_rate &&
+           snap->monotonic_us - cm->last_rise_us >= self->settle_us)
+    {
+      RtopEvent *ev = add_event (snap, RTOP_EVENT_COUNTER_SETTLED, RTOP_SEVERITY_INFO,
+                                 dev->name, port, NULL, NULL,
+                                 g_strdup_printf (_("%s stopped increasing on %s."), c->name,
+                                                  dev->name));
+      ev->counter = g_strdup (c->name);
+      cm->rising = FALSE;
+    }
+}
+
+static void
+check_counters (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, guint32 port,
+                PortMemo *pm, GPtrArray *counters)
+{
+  check_resets (snap, dev, port, counters);
+  for (guint k = 0; k < counters->len; k++)
+    check_counter (self, snap, dev, port, pm, k, g_ptr_array_index (counters, k));
+}
+
+
+static PortMemo *
+port_memo_get (RtopHealth *self, const RtopDevice *dev, guint32 port, gboolean *is_new)
+{
+  char key[128];
+  PortMemo *pm;
+
+  g_snprintf (key, sizeof key, "%s/%u", dev->name, port);
+  pm = g_hash_table_lookup (self->ports, key);
+  *is_new = pm == NULL;
+  if (pm == NULL)
+    {
+      pm = port_memo_new ();
+      g_hash_table_insert (self->ports, g_strdup (key), pm);
+    }
+  pm->pass = self->pass;
+  return pm;
+}
+
 static void
 check_ports (RtopHealth *self, RtopSnapshot *snap)
 {
   for (guint i = 0; i < snap->devices->len; i++)
     {
       RtopDevice *dev = g_ptr_array_index (snap->devices, i);
+      gboolean is_new;
+      PortMemo *pm = port_memo_get (self, dev, 0, &is_new);
 
-      check_resets (snap, dev, 0, dev->counters);
-      for (guint k = 0; k < dev->counters->len; k++)
-        check_counter (self, snap, dev, 0, g_ptr_array_index (dev->counters, k));
+      check_counters (self, snap, dev, 0, pm, dev->counters);
       for (guint j = 0; j < dev->ports->len; j++)
         {
           RtopPort *port = g_ptr_array_index (dev->ports, j);
-          g_autofree char *key = g_strdup_printf ("%s/%u", dev->name, port->index);
-          PortMemo *pm = g_hash_table_lookup (self->ports, key);
 
-          if (pm == NULL)
-            {
-              pm = g_new0 (PortMemo, 1);
-              g_hash_table_insert (self->ports, g_steal_pointer (&key), pm);
-            }
-          else
+          pm = port_memo_get (self, dev, port->index, &is_new);
+          if (!is_new)
             check_port_changes (snap, dev, port, pm);
           remember_port (pm, port, self->pass);
-          check_resets (snap, dev, port->index, port->counters);
-          for (guint k = 0; k < port->counters->len; k++)
-            check_counter (self, snap, dev, port->index, g_ptr_array_index (port->counters, k));
+          check_counters (self, snap, dev, port->index, pm, port->counters);
         }
     }
 }
@@ -392,12 +450,6 @@ static gboolean
 port_is_stale_cb (gpointer key, gpointer value, gpointer user_data)
 {
   return ((PortMemo *) value)->pass != ((RtopHealth *) user_data)->pass;
-}
-
-static gboolean
-counter_is_stale_cb (gpointer key, gpointer value, gpointer user_data)
-{
-  return ((CounterMemo *) value)->pass != ((RtopHealth *) user_data)->pass;
 }
 
 void
@@ -411,6 +463,5 @@ rtop_health_process (RtopHealth *self, RtopSnapshot *snap)
   check_ports (self, snap);
   /* Memory stays bounded: forget ports and counters that are gone. */
   g_hash_table_foreach_remove (self->ports, port_is_stale_cb, self);
-  g_hash_table_foreach_remove (self->counters, counter_is_stale_cb, self);
   self->have_baseline = TRUE;
 }

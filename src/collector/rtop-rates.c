@@ -1,10 +1,14 @@
 /* rtop-rates.c: deltas and rates per port and counter. */
 #include "config.h"
 
+#include <string.h>
+
 #include "rtop-rates.h"
 
 typedef struct {
   guint64 value;
+  RtopCounterSource source;
+  char *name;
 } CounterState;
 
 typedef struct {
@@ -13,6 +17,7 @@ typedef struct {
   gboolean has_read;
   guint64 pass;              /* last pass this port was seen or kept */
   GHashTable *counters;      /* "source:name" -> CounterState */
+  GPtrArray *order;          /* CounterState of the last read, in its order */
 } PortState;
 
 struct _RtopRates {
@@ -21,10 +26,20 @@ struct _RtopRates {
 };
 
 static void
+counter_state_free (gpointer data)
+{
+  CounterState *cs = data;
+
+  g_free (cs->name);
+  g_free (cs);
+}
+
+static void
 port_state_free (gpointer data)
 {
   PortState *ps = data;
 
+  g_ptr_array_unref (ps->order);
   g_hash_table_unref (ps->counters);
   g_free (ps);
 }
@@ -94,29 +109,62 @@ lookup_port (RtopRates *self, const char *device, guint32 port, guint32 dev_inde
     {
       ps = g_new0 (PortState, 1);
       ps->dev_index = dev_index;
-      ps->counters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      ps->counters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, counter_state_free);
+      ps->order = g_ptr_array_new ();
       g_hash_table_insert (self->ports, g_steal_pointer (&key), ps);
     }
   return ps;
 }
 
-static void
-update_counter (PortState *ps, RtopCounter *c, double elapsed, gboolean fresh, guint *n_resets)
+/* Drivers list their counters in the same order every time, so the state
+ * of the counter at the same position is almost always the one wanted:
+ * the hash table (and building its key) is only for the first read and for
+ * a changed layout. */
+static CounterState *
+counter_state_for (PortState *ps, guint i, const RtopCounter *c, gboolean *is_new)
 {
   char key[256];
   CounterState *cs;
 
+  *is_new = FALSE;
+  if (i < ps->order->len)
+    {
+      cs = g_ptr_array_index (ps->order, i);
+      if (cs->source == c->source && strcmp (cs->name, c->name) == 0)
+        return cs;
+    }
   g_snprintf (key, sizeof key, "%d:%s", c->source, c->name);
   cs = g_hash_table_lookup (ps->counters, key);
-  c->delta = 0;
-  c->rate = 0;
-  c->has_rate = FALSE;
-  c->reset = FALSE;
   if (cs == NULL)
     {
       /* A counter that appears later starts from its own baseline. */
       cs = g_new0 (CounterState, 1);
+      cs->source = c->source;
+      cs->name = g_strdup (c->name);
       g_hash_table_insert (ps->counters, g_strdup (key), cs);
+      *is_new = TRUE;
+    }
+  if (i < ps->order->len)
+    g_ptr_array_index (ps->order, i) = cs;
+  else
+    g_ptr_array_add (ps->order, cs);
+  return cs;
+}
+
+static void
+update_counter (PortState *ps, guint i, RtopCounter *c, double elapsed, gboolean fresh,
+                guint *n_resets)
+{
+  gboolean is_new;
+  CounterState *cs = counter_state_for (ps, i, c, &is_new);
+
+  c->delta = 0;
+  c->rate = 0;
+  c->has_rate = FALSE;
+  c->reset = FALSE;
+  if (is_new)
+    {
+      /* Baseline: nothing to compare with yet. */
     }
   else if (fresh || !rtop_rates_delta (cs->value, c->value, &c->delta))
     {
@@ -145,7 +193,8 @@ rtop_rates_update (RtopRates *self, const char *device, guint32 dev_index,
   if (ps->has_read && read_time_us > ps->last_read_us)
     elapsed = (read_time_us - ps->last_read_us) / (double) G_USEC_PER_SEC;
   for (guint i = 0; i < counters->len; i++)
-    update_counter (ps, g_ptr_array_index (counters, i), elapsed, fresh, &resets);
+    update_counter (ps, i, g_ptr_array_index (counters, i), elapsed, fresh, &resets);
+  g_ptr_array_set_size (ps->order, counters->len);
   ps->last_read_us = read_time_us;
   ps->has_read = TRUE;
   ps->pass = self->pass;
