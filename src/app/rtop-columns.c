@@ -153,17 +153,12 @@ rtop_column_view_add_columns (GtkColumnView *view, const RtopColumnDef *defs, gu
 void
 rtop_column_view_resort (GtkColumnView *view)
 {
-  GListModel *columns = gtk_column_view_get_columns (view);
-  guint n = g_list_model_get_n_items (columns);
+  GtkSorter *sorter = gtk_column_view_get_sorter (view);
 
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
-      GtkSorter *sorter = gtk_column_view_column_get_sorter (column);
-
-      if (sorter)
-        gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
-    }
+  /* One re-sort, and none while no column is sorted (the model's own order,
+   * e.g. natural port order, stands). */
+  if (gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE)
+    gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
 }
 
 void
