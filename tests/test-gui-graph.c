@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <gtk/gtk.h>
 
 #include "rtop-format.h"
@@ -282,13 +283,17 @@ test_graph_draws_and_scales (void)
   scale = gtk_widget_get_scale_factor (graph);
   g_test_message ("graph %dx%d, %u columns, max %g", gtk_widget_get_width (graph),
                   gtk_widget_get_height (graph), stats.columns, stats.data_max);
+  g_assert_cmpint (scale, ==, g_getenv ("GDK_SCALE") ? atoi (g_getenv ("GDK_SCALE")) : scale);
   g_assert_cmpfloat_with_epsilon (stats.data_max, 7.3e9, 1e3 * 7.3e9 * 1e-6);
   /* A nice axis just above the peak: steps of 2 G, so 8 Gb/s. */
   g_assert_cmpfloat (stats.axis_max, ==, 8e9);
   g_assert_cmpuint (stats.columns, >=, (guint) (600 * scale));
   g_assert_cmpuint (stats.columns, <=, (guint) (700 * scale));
   reads_60 = stats.cells_read;
-  save_png (graph, "gui-graph-60min.png");
+  {
+    g_autofree char *png = g_strdup_printf ("gui-graph-60min@%dx.png", scale);
+    save_png (graph, png);
+  }
 
   rtop_graph_set_window (RTOP_GRAPH (graph), 60);
   node = render (graph);
