@@ -477,6 +477,17 @@ rtop_application_open (GApplication *app, GFile **files, int n_files, const char
     rtop_application_open_recording (self, files[0]);
 }
 
+static gboolean
+schema_installed (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  return schema != NULL;
+}
+
 static int
 rtop_application_handle_local_options (GApplication *app, GVariantDict *options)
 {
@@ -484,6 +495,14 @@ rtop_application_handle_local_options (GApplication *app, GVariantDict *options)
     {
       g_print ("rdmatop %s\n", PACKAGE_VERSION);
       return 0;
+    }
+  /* GSettings aborts on a missing schema: say what to do instead. */
+  if (!schema_installed ())
+    {
+      g_printerr (_("rdmatop: its settings schema %s is not installed. Install rdmatop "
+                    "(meson install), or run it from the build tree with "
+                    "GSETTINGS_SCHEMA_DIR=build/data (./launch.sh does that).\n"), APP_ID);
+      return 1;
     }
   return -1;
 }
