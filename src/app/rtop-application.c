@@ -2,6 +2,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <glib/gi18n.h>
 
 #include "rtop-application.h"
@@ -28,6 +31,7 @@ struct _RtopApplication {
   guint replay_pos;
   guint replay_source;
   GCancellable *cancellable;
+  gboolean startup_reported;
 };
 
 G_DEFINE_FINAL_TYPE (RtopApplication, rtop_application, GTK_TYPE_APPLICATION)
@@ -63,6 +67,61 @@ rtop_application_get_settings (RtopApplication *self)
   return self->settings;
 }
 
+/* ---- start-up report (RDMATOP_REPORT_STARTUP=1, for tests/bench) ---------- */
+
+/* Milliseconds since boot at which this process started, or -1.  A one-off
+ * read of /proc/self/stat, only when the report is asked for. */
+static double
+process_start_ms (void)
+{
+  g_autofree char *stat = NULL;
+  const char *p;
+  guint64 start = 0;
+
+  if (!g_file_get_contents ("/proc/self/stat", &stat, NULL, NULL) ||
+      (p = strrchr (stat, ')')) == NULL)
+    return -1;
+  p++;
+  /* Fields after comm's last ')' start at 3; the start time is field 22. */
+  for (int field = 3; field <= 22 && p != NULL; field++)
+    {
+      while (*p == ' ')
+        p++;
+      if (field == 22)
+        start = g_ascii_strtoull (p, NULL, 10);
+      p = strchr (p, ' ');
+    }
+  return start * 1000.0 / sysconf (_SC_CLK_TCK);
+}
+
+static void
+report_after_paint_cb (GdkFrameClock *clock, gpointer user_data)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_BOOTTIME, &ts);
+  g_printerr ("rdmatop: startup-ms=%.0f\n", ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 - process_start_ms ());
+  g_signal_handlers_disconnect_by_func (clock, report_after_paint_cb, user_data);
+}
+
+/* After the first snapshot with devices, the next painted frame is the
+ * first with live data: report the time from process start to it. */
+static void
+maybe_report_startup (RtopApplication *self, RtopSnapshot *snapshot)
+{
+  RtopWindow *window;
+  GdkFrameClock *clock;
+
+  if (self->startup_reported || snapshot->devices == NULL || snapshot->devices->len == 0 ||
+      g_strcmp0 (g_getenv ("RDMATOP_REPORT_STARTUP"), "1") != 0)
+    return;
+  window = get_window (self);
+  if (window == NULL || (clock = gtk_widget_get_frame_clock (GTK_WIDGET (window))) == NULL)
+    return;
+  self->startup_reported = TRUE;
+  g_signal_connect (clock, "after-paint", G_CALLBACK (report_after_paint_cb), NULL);
+}
+
 /* ---- live sampling -------------------------------------------------------- */
 
 static void
@@ -71,6 +130,7 @@ snapshot_cb (RtopSampler *sampler, RtopSnapshot *snapshot, RtopApplication *self
   if (self->replay)
     return;
   rtop_history_ingest (self->history, snapshot);
+  maybe_report_startup (self, snapshot);
   if (self->recorder)
     rtop_recorder_add (self->recorder, snapshot);
 }

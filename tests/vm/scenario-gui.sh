@@ -29,7 +29,7 @@ VM_BG_PIDS+=("$(echo "$bus" | sed -n 2p)")
 export DBUS_SESSION_BUS_ADDRESS
 
 GSETTINGS_SCHEMA_DIR=$VM_BUILDDIR/data GSETTINGS_BACKEND=memory GSK_RENDERER=cairo \
-  vm_bg "$APP" --gapplication-app-id="$ID" >"$O/app.log" 2>&1
+  RDMATOP_REPORT_STARTUP=1 vm_bg "$APP" --gapplication-app-id="$ID" >"$O/app.log" 2>&1
 app_pid=$VM_LAST_PID
 
 has_name () {
@@ -70,6 +70,8 @@ rates_shown () { dump overview.txt && nonzero "$(field rxe0/1 pps overview.txt)"
 vm_wait_for "the app on the session bus" 120 has_name
 vm_wait_for "packet rates on the overview" 120 rates_shown
 vm_log "overview: $(grep -c '^row' "$O/overview.txt") rows"
+vm_check "the first frame with live data was reported ($(grep -o 'startup-ms=[0-9]*' "$O/app.log"))" \
+  grep -Eq '^rdmatop: startup-ms=[0-9]+$' "$O/app.log"
 
 vm_is "the overview shows the three ports in natural order" \
   "$(grep '^row' "$O/overview.txt" | cut -f2 | tr '\n' ' ')" \
