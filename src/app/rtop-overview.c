@@ -463,6 +463,29 @@ rtop_overview_finalize (GObject *object)
   G_OBJECT_CLASS (rtop_overview_parent_class)->finalize (object);
 }
 
+/* The sparklines' header says how much history they show. */
+static void
+update_graph_title (RtopOverview *self)
+{
+  GListModel *columns = gtk_column_view_get_columns (self->ports_view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      const RtopColumnDef *def = g_object_get_data (G_OBJECT (column), "rtop-def");
+
+      if (def && g_str_equal (def->id, "graph"))
+        {
+          int minutes = (int) round (self->window_s / 60);
+          /* Translators: header of the overview's graph column */
+          g_autofree char *title = g_strdup_printf (ngettext ("Throughput, last %d minute",
+                                                              "Throughput, last %d minutes", minutes),
+                                                    minutes);
+          gtk_column_view_column_set_title (column, title);
+        }
+    }
+}
+
 static void
 rtop_overview_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
@@ -489,6 +512,7 @@ rtop_overview_set_property (GObject *object, guint prop_id, const GValue *value,
       if (self->window_s != g_value_get_double (value))
         {
           self->window_s = g_value_get_double (value);
+          update_graph_title (self);
           g_object_notify_by_pspec (object, pspec);
         }
       break;
@@ -542,6 +566,7 @@ rtop_overview_init (RtopOverview *self)
   self->window_s = 300;
   gtk_widget_init_template (GTK_WIDGET (self));
   rtop_column_view_add_columns (self->ports_view, port_columns, G_N_ELEMENTS (port_columns));
+  update_graph_title (self);
 
   view_sorter = gtk_column_view_get_sorter (self->ports_view);
   self->sorted = gtk_sort_list_model_new (NULL, g_object_ref (view_sorter));
