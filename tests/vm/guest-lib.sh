@@ -57,10 +57,10 @@ vm_init () {
   mkdir -p "$VM_OUT"
   [ -n "$VM_BUILDDIR" ] || vm_die "no build directory given (vm-run.sh --builddir DIR)"
   [ -x "$VM_CLI" ] || vm_die "$VM_CLI is not built"
-  local m
-  for m in rdma_rxe ib_uverbs rdma_ucm dummy veth sch_netem; do
-    modprobe "$m" || vm_die "modprobe $m"
-  done
+  # One modprobe: each process start costs under TCG.  (vm-run.sh keeps
+  # these modules decompressed: GUEST_MODULES.)
+  modprobe -a rdma_rxe ib_uverbs rdma_ucm dummy veth sch_netem ||
+    vm_die "modprobe rdma_rxe ib_uverbs rdma_ucm dummy veth sch_netem"
   vm_add_user
   trap vm_cleanup EXIT
   vm_log "kernel $(uname -r), cli $VM_CLI, artifacts $VM_OUT"
@@ -277,6 +277,26 @@ vm_pingpong () {
   timeout 60 ibv_rc_pingpong -d "$rxe" -g 1 -p "$port" -n "$iters" "$addr" >/dev/null 2>&1 ||
     vm_die "ibv_rc_pingpong on $rxe failed"
   wait "$spid" || vm_die "ibv_rc_pingpong server on $rxe failed"
+}
+
+# vm_pingpong_bg SERVER_RXE CLIENT_RXE SERVER_ADDR ITERATIONS [EXTRA...]:
+# ibv_rc_pingpong between two devices in the background; returns when both
+# ends hold QPs.  Sets VM_SERVER_PID and VM_CLIENT_PID.  One message in
+# flight: under loss each resend is a few packets, so the QP keeps going
+# where a bandwidth test's go-back-N window would fail.
+vm_pingpong_bg () {
+  local srv=$1 cli=$2 addr=$3 iters=$4 port=$((18600 + ${VM_PING_N:-0}))
+  shift 4
+  VM_PING_N=$(( ${VM_PING_N:-0} + 1 ))
+  vm_bg ibv_rc_pingpong -d "$srv" -g 1 -p "$port" -n "$iters" "$@" \
+    >"$VM_OUT/pingpong-server-$port.log" 2>&1
+  VM_SERVER_PID=$VM_LAST_PID
+  vm_wait_for "ibv_rc_pingpong server on port $port" 20 vm_tcp_listening "$port"
+  vm_bg ibv_rc_pingpong -d "$cli" -g 1 -p "$port" -n "$iters" "$@" "$addr" \
+    >"$VM_OUT/pingpong-client-$port.log" 2>&1
+  VM_CLIENT_PID=$VM_LAST_PID
+  vm_wait_for "ibv_rc_pingpong client QP" 30 vm_has_user_qp "$cli" "$VM_CLIENT_PID"
+  vm_wait_for "ibv_rc_pingpong server QP" 30 vm_has_user_qp "$srv" "$VM_SERVER_PID"
 }
 
 # vm_qp_holder RXE NQPS: holds NQPS QPs (plus a CQ, PD and MR) on RXE in
