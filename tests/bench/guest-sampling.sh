@@ -11,10 +11,12 @@
 #   passes=40           timed passes per round at 0 QPs (fewer with QPs:
 #                       passes * 1000 / (1000 + qps / 10), at least 5)
 #   rounds=3            floor/rdmatop rounds per cell, alternated
-#   rdma-runs=5         runs of the two `rdma` commands per cell
+#   rdma-runs=3         runs of the two `rdma` commands per cell
 #
-# The scales are visited in a snake order (devices up at one QP level,
-# down at the next) so each device and QP is created once or twice.
+# Devices only ever grow (creating a Soft-RoCE device takes about a second
+# in the guest, deleting one as long); at each device count the QP levels
+# are visited in ascending order and the holders are stopped after the
+# last (creating 10,000 QPs takes seconds).
 # Results: $RDMATOP_RESULTS/sampling.txt, one key=value line per
 # measurement; run-benchmarks.sh turns them into the table.
 . "$RDMATOP_VM_DIR/guest-lib.sh"
@@ -29,7 +31,7 @@ qps_list=0,1000,10000
 holders=4
 passes=40
 rounds=3
-rdma_runs=5
+rdma_runs=3
 for arg in "$@"; do
   case "$arg" in
     devices=*) devices_list=${arg#*=} ;;
@@ -60,10 +62,11 @@ n_holders=0
 # set_devices N: rxe0..rxe(N-1) exist, each on its own dummy netdev.
 set_devices () {
   local want=$1 t0=$SECONDS
-  while [ "$n_devices" -lt "$want" ]; do
-    vm_dummy_rxe "rxe$n_devices" "d$n_devices" "10.210.$((n_devices / 250)).$((n_devices % 250 + 1))"
-    n_devices=$((n_devices + 1))
-  done
+  if [ "$n_devices" -lt "$want" ]; then
+    # rxeI on dummy dI, 10.210.I.1; one `ip -batch` and one `rdma -b`.
+    vm_dummy_rxes $(seq "$n_devices" $((want - 1)))
+    n_devices=$want
+  fi
   while [ "$n_devices" -gt "$want" ]; do
     n_devices=$((n_devices - 1))
     vm_rxe_delete "rxe$n_devices"
@@ -73,7 +76,7 @@ set_devices () {
 }
 
 # add_qps N: N more QPs on rxe0, in `holders` new processes created in
-# parallel.  QPs only grow: the QP levels are visited in ascending order.
+# parallel.
 add_qps () {
   local more=$1 each i n ready=() t0=$SECONDS f
   [ "$more" -gt 0 ] || return 0
@@ -92,6 +95,26 @@ add_qps () {
   done
   n_qps=$((n_qps + more))
   vm_log "$n_qps QPs in $n_holders processes ($((SECONDS - t0)) s for $more)"
+}
+
+# drop_qps: stops every holder (their QPs go with them) and waits until the
+# kernel lists none of their QPs.
+drop_qps () {
+  local p
+  for p in "${VM_BG_PIDS[@]}"; do
+    kill "$p" 2>/dev/null
+  done
+  for p in "${VM_BG_PIDS[@]}"; do
+    wait "$p" 2>/dev/null
+  done
+  VM_BG_PIDS=()
+  n_qps=0
+  n_holders=0
+  vm_wait_for "the holders' QPs to go" 120 no_user_qps
+}
+
+no_user_qps () {
+  [ "$(rdma -j res show qp | python3 -c 'import json,sys; print(sum(1 for q in json.load(sys.stdin) if "pid" in q))')" = 0 ]
 }
 
 # The key=value line a tool printed last, or error=... when it failed.
@@ -129,18 +152,15 @@ measure_cell () {
 IFS=, read -r -a dev_levels <<<"$devices_list"
 IFS=, read -r -a qp_levels <<<"$qps_list"
 record "guest kernel=$(uname -r) cpus=$(nproc) devices=$devices_list qps=$qps_list passes=$passes rounds=$rounds"
-for ((qi = 0; qi < ${#qp_levels[@]}; qi++)); do
-  order=("${dev_levels[@]}")
-  if [ $((qi % 2)) -eq 1 ]; then
-    order=()
-    for ((di = ${#dev_levels[@]} - 1; di >= 0; di--)); do order+=("${dev_levels[di]}"); done
-  fi
-  for d in "${order[@]}"; do
-    set_devices "$d"
-    [ "${qp_levels[qi]}" -ge "$n_qps" ] || vm_die "QP levels must ascend"
-    add_qps $((qp_levels[qi] - n_qps))
+for d in "${dev_levels[@]}"; do
+  [ "$d" -ge "$n_devices" ] || vm_die "device counts must ascend"
+  set_devices "$d"
+  for q in "${qp_levels[@]}"; do
+    [ "$q" -ge "$n_qps" ] || vm_die "QP counts must ascend"
+    add_qps $((q - n_qps))
     measure_cell
   done
+  drop_qps
 done
 vm_ok "sampling benchmark ran at every scale"
 vm_finish

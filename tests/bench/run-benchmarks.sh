@@ -24,7 +24,7 @@
 #   RDMATOP_BENCH_HOLDERS=4           qp-holder processes per QP step
 #   RDMATOP_BENCH_PASSES=40           passes per round at 0 QPs
 #   RDMATOP_BENCH_ROUNDS=3            floor/rdmatop rounds per scale
-#   RDMATOP_BENCH_RDMA_RUNS=5         runs of the rdma commands per scale
+#   RDMATOP_BENCH_RDMA_RUNS=3         runs of the rdma commands per scale
 #   RDMATOP_BENCH_GUI_DEVICES=16      RDMATOP_BENCH_WINDOW=30 (s of CPU/bytes)
 #   RDMATOP_BENCH_STARTUP_RUNS=3      RDMATOP_BENCH_SSH_GL=0 (1: also GL over ssh)
 #   RDMATOP_BENCH_REC_SNAPSHOTS=36000 (one hour at 10 samples/s)
@@ -84,6 +84,12 @@ in_guest () {
   RDMATOP_VM_RESULTS="$results/$part" \
     "$top/tests/vm/vm-run.sh" --builddir "$builddir" --timeout "$timeout" \
       "$bench/$script" "$@" >"$results/$part.log" 2>&1 || rc=$?
+  # The guest's own verdict counts: the harness can fail after the guest
+  # reported (e.g. its script was edited while it ran).
+  if [ "$rc" -ne 0 ] && [ "$(cat "$results/$part/rc" 2>/dev/null)" = 0 ]; then
+    note "$part: vm-run.sh exited $rc after the guest reported success; using its results"
+    rc=0
+  fi
   if [ "$rc" -ne 0 ]; then
     not_measured "$part" "the guest run failed (exit $rc): see $results/$part.log"
     tail -n 15 "$results/$part.log" >&2
@@ -98,7 +104,7 @@ if want sampling; then
     "holders=${RDMATOP_BENCH_HOLDERS:-4}" \
     "passes=${RDMATOP_BENCH_PASSES:-40}" \
     "rounds=${RDMATOP_BENCH_ROUNDS:-3}" \
-    "rdma-runs=${RDMATOP_BENCH_RDMA_RUNS:-5}"
+    "rdma-runs=${RDMATOP_BENCH_RDMA_RUNS:-3}"
 fi
 
 # --- 3, 5, 6: the app, start-up, ssh -X (guest) -----------------------------

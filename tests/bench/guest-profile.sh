@@ -1,0 +1,67 @@
+#!/bin/bash
+# Guest script (tests/vm/vm-run.sh): where the time of a sampling pass (and
+# of the GUI) goes, for finding hotspots; not part of the benchmark table.
+#
+#   tests/vm/vm-run.sh --builddir BUILD --timeout 600 tests/bench/guest-profile.sh \
+#       [devices=64] [qps=0] [passes=300] [gui=0]
+#
+# perf samples (cpu-clock, user and kernel) of `sample-cost --passes N` at
+# the given scale, and with gui=1 of the rdmatop app on Xvfb (cairo) for
+# 20 s.  Reports (perf report --stdio, by symbol) land in
+# $RDMATOP_RESULTS/profile/.
+. "$RDMATOP_VM_DIR/guest-lib.sh"
+
+SAMPLE_COST=$VM_BUILDDIR/tests/bench/sample-cost
+APP=$VM_BUILDDIR/src/app/rdmatop
+PROFILE=${RDMATOP_RESULTS:-/tmp}/profile
+
+devices=64
+qps=0
+passes=300
+gui=0
+for arg in "$@"; do
+  case "$arg" in
+    devices=*) devices=${arg#*=} ;;
+    qps=*) qps=${arg#*=} ;;
+    passes=*) passes=${arg#*=} ;;
+    gui=*) gui=${arg#*=} ;;
+    *) vm_die "unknown argument '$arg'" ;;
+  esac
+done
+
+vm_init
+command -v perf >/dev/null || vm_die "perf is not installed (Debian package linux-perf)"
+mkdir -p "$PROFILE"
+echo -1 >/proc/sys/kernel/perf_event_paranoid
+echo 0 >/proc/sys/kernel/kptr_restrict
+vm_dummy_rxes $(seq 0 $((devices - 1)))
+[ "$qps" -gt 0 ] && vm_qp_holder rxe0 "$qps"
+
+report () {
+  perf report -i "$1" --stdio --no-children --sort dso,symbol --percent-limit 0.7 \
+    2>/dev/null | grep -v '^$' | head -n 70 >"$2"
+  sed -n '1,45p' "$2"
+}
+
+perf record -q -e cpu-clock -F 2000 -o "$PROFILE/sample.data" \
+  "$SAMPLE_COST" --passes "$passes" >"$PROFILE/sample-cost.txt" 2>&1 ||
+  vm_die "perf record of sample-cost failed: $(tail -n 3 "$PROFILE/sample-cost.txt")"
+cat "$PROFILE/sample-cost.txt"
+report "$PROFILE/sample.data" "$PROFILE/sample-cost.report"
+
+if [ "$gui" = 1 ]; then
+  export XDG_RUNTIME_DIR=/tmp/prof-runtime GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR=$VM_BUILDDIR/data
+  mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+  Xvfb :9 -screen 0 1600x1200x24 -nolisten tcp >/dev/null 2>&1 &
+  VM_BG_PIDS+=($!)
+  vm_wait_for "Xvfb" 30 test -S /tmp/.X11-unix/X9
+  DISPLAY=:9 GSK_RENDERER=cairo NO_AT_BRIDGE=1 dbus-run-session -- "$APP" >/dev/null 2>&1 &
+  VM_BG_PIDS+=($!)
+  sleep 40
+  app_pid=$(pgrep -n -x rdmatop) || vm_die "the app did not start"
+  perf record -q -e cpu-clock -F 1000 -o "$PROFILE/gui.data" -p "$app_pid" -- sleep 20 ||
+    vm_die "perf record of the app failed"
+  report "$PROFILE/gui.data" "$PROFILE/gui.report"
+fi
+vm_ok "profiles written"
+vm_finish
