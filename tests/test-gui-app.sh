@@ -61,7 +61,7 @@ shot () {
   fi
 }
 
-echo "1..17"
+echo "1..18"
 # The recorder never overwrites: start from an empty artifact folder.
 rm -f "$out/synthetic.json" "$out/synthetic.json.partial" "$out"/*.png "$out"/*.txt
 check "a recording is written" "$make_rec" "$out/synthetic.json" 120
@@ -139,6 +139,41 @@ activate "$path" quit
 for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
 wait "$pid"
 check "the live app quits with status 0" test $? -eq 0
+
+# Accessibility, as a screen reader sees it over AT-SPI: every button,
+# toggle, tab, drop-down, entry and table has a name.  A private X server,
+# session bus and accessibility bus, so nothing stale on the shared display
+# (its AT_SPI_BUS property) gets in the way.
+a11y_check () {
+  py=""
+  for p in python3 /usr/bin/python3; do
+    "$p" -c 'import gi; gi.require_version("Atspi", "2.0")' 2>/dev/null && { py=$p; break; }
+  done
+  [ -n "$py" ] || { echo "# needs python3-gi and gir1.2-atspi-2.0 (tests/deps.sh test)"; return 1; }
+  [ -x /usr/libexec/at-spi-bus-launcher ] || { echo "# needs at-spi2-core"; return 1; }
+  a11y="$out/a11y"
+  rm -rf "$a11y"
+  mkdir -p "$a11y"
+  chmod 700 "$a11y"
+  Xvfb -displayfd 1 -screen 0 1400x900x24 -nolisten tcp > "$a11y/display" 2>/dev/null &
+  xpid=$!
+  for _ in $(seq 50); do [ -s "$a11y/display" ] && break; sleep 0.1; done
+  env -u DBUS_SESSION_BUS_ADDRESS -u NO_AT_BRIDGE DISPLAY=":$(cat "$a11y/display")" \
+    HOME="$a11y" XDG_RUNTIME_DIR="$a11y" GTK_A11Y=atspi GSK_RENDERER=cairo \
+    dbus-run-session -- sh -c '
+      /usr/libexec/at-spi-bus-launcher --launch-immediately 2>/dev/null & l=$!
+      sleep 1
+      "$1" --gapplication-app-id="$2.A11y" "$3" >"$4/app.log" 2>&1 & p=$!
+      "$5" "$6" "$p" 40 >"$4/controls.txt"; rc=$?
+      kill "$p" "$l" 2>/dev/null
+      exit $rc' sh "$app" "$id" "$out/synthetic.json" "$a11y" "$py" \
+      "$(dirname "$0")/gui-a11y-check.py" 2>/dev/null
+  rc=$?
+  kill "$xpid" 2>/dev/null
+  sed 's/^/# /' "$a11y/controls.txt"
+  return $rc
+}
+check "every control has an accessible name (AT-SPI)" a11y_check
 
 [ $failed = 0 ] || { echo "# app log:"; cat "$out/app.log" "$out/app-live.log" | sed 's/^/# /' | head -80; }
 exit $failed
