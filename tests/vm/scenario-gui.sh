@@ -28,7 +28,8 @@ DBUS_SESSION_BUS_ADDRESS=$(echo "$bus" | sed -n 1p)
 VM_BG_PIDS+=("$(echo "$bus" | sed -n 2p)")
 export DBUS_SESSION_BUS_ADDRESS
 
-GSETTINGS_SCHEMA_DIR=$VM_BUILDDIR/data GSETTINGS_BACKEND=memory GSK_RENDERER=cairo \
+mkdir -p "$O/home"
+HOME=$O/home GSETTINGS_SCHEMA_DIR=$VM_BUILDDIR/data GSETTINGS_BACKEND=memory GSK_RENDERER=cairo \
   RDMATOP_REPORT_STARTUP=1 vm_bg "$APP" --gapplication-app-id="$ID" >"$O/app.log" 2>&1
 app_pid=$VM_LAST_PID
 
@@ -100,6 +101,17 @@ vm_is "the window shows the port page" "$(sed -n 1p "$O/detail.txt")" "view=deta
 sleep 2
 import -window root "$O/gui-port-detail.png" 2>>"$O/import.log"
 vm_check "a screenshot of the port page was saved" test -s "$O/gui-port-detail.png"
+
+# Record a few seconds of the live traffic from the header bar's action.
+activate "$OBJ/window/1" record
+partial () { ls "$O"/home/rdmatop/rdmatop-*.json.gz.partial >/dev/null 2>&1; }
+vm_wait_for "the recording to start" 60 partial
+sleep 5
+activate "$OBJ/window/1" record
+vm_wait_for "the recording to be completed" 60 bash -c "! ls '$O'/home/rdmatop/*.partial >/dev/null 2>&1"
+rec=$(ls "$O"/home/rdmatop/rdmatop-*.json.gz 2>/dev/null | head -1)
+vm_check "Record/Stop left a recording ($(basename "${rec:-none}"))" test -s "${rec:-/nonexistent}"
+vm_check "the recording has rxe0/1's track" bash -c "gzip -dc '$rec' | grep -q 'rxe0/1'"
 
 activate "$OBJ" quit
 vm_wait_for "the app to quit" 60 bash -c "! kill -0 $app_pid 2>/dev/null"
