@@ -196,9 +196,11 @@ test_format_units (void)
     g_autofree char *big = rtop_format_gbps (159.024e9);
     g_autofree char *small = rtop_format_gbps (30.7e6);
     g_autofree char *zero = rtop_format_gbps (0);
+    g_autofree char *trickle = rtop_format_gbps (167e3);
     g_assert_cmpstr (count, ==, "1\u2009234\u2009567");
     g_assert_cmpstr (big, ==, "159.02");
-    g_assert_cmpstr (small, ==, "0.0307");
+    g_assert_cmpstr (small, ==, "0.031");
+    g_assert_cmpstr (trickle, ==, "< 0.001");
     g_assert_cmpstr (zero, ==, "0.00");
   }
 }

@@ -116,9 +116,12 @@ rtop_format_gbps (double bits_per_s)
 
   if (isnan (bits_per_s))
     return g_strdup ("—");
-  /* Soft-RoCE and idle links move Mb/s: keep three significant digits. */
+  /* Soft-RoCE and acknowledgement traffic move Mb/s: one more decimal, and
+   * a trickle is told from nothing. */
+  if (gbps > 0 && gbps < 0.001)
+    return g_strdup ("< 0.001");
   if (gbps > 0 && gbps < 0.1)
-    return g_strdup_printf ("%.3g", gbps);
+    return g_strdup_printf ("%.3f", gbps);
   return g_strdup_printf ("%.2f", gbps);
 }
 
