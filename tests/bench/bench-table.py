@@ -225,11 +225,16 @@ def section_gui(results, out):
     rows = []
     if recs:
         r = (pick(recs, "gui-cpu", "rdmatop") or [{}])[0]
+        na = (pick(recs, "gui-cpu", "rdmatop-noanim") or [{}])[0]
         g100 = (pick(recs, "gui-cpu", "gsm-100ms") or [{}])[0]
         g1 = (pick(recs, "gui-cpu", "gsm-1s") or [{}])[0]
         a, b, c = ms_per_s(r), ms_per_s(g100), ms_per_s(g1)
         rows.append(["rdmatop, 16 ports, 1 s interval, cairo", f"{a:.1f}" if a is not None else "-",
                      r.get("threads_ms_per_s", "-")])
+        if na:
+            n = ms_per_s(na)
+            rows.append(["rdmatop, the same with GTK animations off", f"{n:.1f}" if n is not None else "-",
+                         na.get("threads_ms_per_s", "-")])
         rows.append(["GNOME System Monitor -r (graphs every 100 ms, its default)",
                      f"{b:.1f}" if b is not None else "-", g100.get("threads_ms_per_s", "-")])
         rows.append(["GNOME System Monitor -r (graphs every 1 s)",

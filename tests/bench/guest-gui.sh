@@ -129,21 +129,28 @@ startup_run () {
 startup_run 1
 has_line=1
 grep -q 'what=startup prog=rdmatop run=1 line_ms=none' "$OUT" && has_line=0
-# line_args: how the probe decides when the app has settled.
-line_args () {
-  if [ "$has_line" = 1 ]; then
-    echo --line "$STARTUP_RE" --warm "$warm"
-  else
-    echo --warm "$settle"
-  fi
-}
+# How the probe decides when the app has settled.
+if [ "$has_line" = 1 ]; then
+  SETTLE_ARGS=(--line "$STARTUP_RE" --warm "$warm")
+else
+  SETTLE_ARGS=(--warm "$settle")
+fi
 
 # --- 3. GUI CPU on the local display ------------------------------------
 
 record "what=gui-cpu prog=rdmatop renderer=cairo" \
-  "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE $(line_args) \
+  "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE "${SETTLE_ARGS[@]}" \
        --line-timeout "$line_timeout" --window "$window" \
        --keep-stderr "$LOGS/rdmatop-cpu.err" -- "$APP")"
+# The same with GTK animations off (what rdmatop itself sets over ssh): the
+# difference is what animating widgets cost.
+mkdir -p "$XDG_CONFIG_HOME/gtk-4.0"
+printf '[Settings]\ngtk-enable-animations=false\n' >"$XDG_CONFIG_HOME/gtk-4.0/settings.ini"
+record "what=gui-cpu prog=rdmatop-noanim renderer=cairo" \
+  "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE "${SETTLE_ARGS[@]}" \
+       --line-timeout "$line_timeout" --window "$window" \
+       --keep-stderr "$LOGS/rdmatop-noanim-cpu.err" -- "$APP")"
+rm -f "$XDG_CONFIG_HOME/gtk-4.0/settings.ini"
 record "what=gui-cpu prog=gsm-100ms" \
   "$($PROBE --warm "$settle" --window "$window" --keep-stderr "$LOGS/gsm-cpu.err" \
        -- gnome-system-monitor -r)"

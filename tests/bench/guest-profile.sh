@@ -37,13 +37,18 @@ echo 0 >/proc/sys/kernel/kptr_restrict
 vm_dummy_rxes $(seq 0 $((devices - 1)))
 [ "$qps" -gt 0 ] && vm_qp_holder rxe0 "$qps"
 
+# report DATA OUT: flat by symbol, then who calls the top kernel symbols.
 report () {
-  perf report -i "$1" --stdio --no-children --sort dso,symbol --percent-limit 0.7 \
-    2>/dev/null | grep -v '^$' | head -n 70 >"$2"
-  sed -n '1,45p' "$2"
+  perf report -i "$1" --stdio --no-children --sort dso,symbol --percent-limit 0.5 -g none \
+    2>/dev/null | grep '%' | head -n 40 >"$2"
+  cat "$2"
+  perf report -i "$1" --stdio --no-children --sort symbol --percent-limit 3 \
+    -g caller,0.5,callee,function,percent --max-stack 14 2>/dev/null |
+    grep -v '^$' | grep -v '^#' | head -n 150 >"$2.callers"
+  cat "$2.callers"
 }
 
-perf record -q -e cpu-clock -F 2000 -o "$PROFILE/sample.data" \
+perf record -q -g -e cpu-clock -F 2000 -o "$PROFILE/sample.data" \
   "$SAMPLE_COST" --passes "$passes" >"$PROFILE/sample-cost.txt" 2>&1 ||
   vm_die "perf record of sample-cost failed: $(tail -n 3 "$PROFILE/sample-cost.txt")"
 cat "$PROFILE/sample-cost.txt"
@@ -59,9 +64,11 @@ if [ "$gui" = 1 ]; then
   VM_BG_PIDS+=($!)
   sleep 40
   app_pid=$(pgrep -n -x rdmatop) || vm_die "the app did not start"
-  perf record -q -e cpu-clock -F 1000 -o "$PROFILE/gui.data" -p "$app_pid" -- sleep 20 ||
+  perf record -q -g -e cpu-clock -F 1000 -o "$PROFILE/gui.data" -p "$app_pid" -- sleep 20 ||
     vm_die "perf record of the app failed"
   report "$PROFILE/gui.data" "$PROFILE/gui.report"
 fi
+echo "# kernel log since boot (last lines):"
+dmesg | tail -n 15
 vm_ok "profiles written"
 vm_finish

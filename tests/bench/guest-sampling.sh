@@ -10,7 +10,7 @@
 #   holders=4           qp-holder processes added per QP step (on rxe0)
 #   passes=40           timed passes per round at 0 QPs (fewer with QPs:
 #                       passes * 1000 / (1000 + qps / 10), at least 5)
-#   rounds=3            floor/rdmatop rounds per cell, alternated
+#   rounds=4            floor/rdmatop rounds per cell, alternated
 #   rdma-runs=3         runs of the two `rdma` commands per cell
 #
 # Devices only ever grow (creating a Soft-RoCE device takes about a second
@@ -30,7 +30,7 @@ devices_list=1,16,64
 qps_list=0,1000,10000
 holders=4
 passes=40
-rounds=3
+rounds=4
 rdma_runs=3
 for arg in "$@"; do
   case "$arg" in
