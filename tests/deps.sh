@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs everything rdmatop needs to build, run and test on Debian 12 /
 # Ubuntu 22.04+.  Idempotent; runs apt-get only when something is missing.
-# Usage: tests/deps.sh [build|run|test]   (default: test = everything)
+# Usage: tests/deps.sh [build|run|test|bench]   (default: test; bench = test plus
+# what tests/bench/run-benchmarks.sh compares against: sshd, System Monitor)
 set -eu
 
 BUILD_PKGS="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev libgtk-4-dev
@@ -12,13 +13,15 @@ TEST_PKGS="python3 clang libclang-rt-14-dev llvm xvfb xauth dbus dbus-daemon dbu
   python3 python3-gi gir1.2-atspi-2.0 imagemagick flatpak-builder
   qemu-system-x86 busybox-static kmod cpio xz-utils zstd
   rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest"
+BENCH_PKGS="openssh-server openssh-client gnome-system-monitor"
 
 what=${1:-test}
 case "$what" in
   build) pkgs="$BUILD_PKGS" ;;
   run) pkgs="$BUILD_PKGS $RUN_PKGS" ;;
   test) pkgs="$BUILD_PKGS $RUN_PKGS $TEST_PKGS" ;;
-  *) echo "usage: $0 [build|run|test]" >&2; exit 2 ;;
+  bench) pkgs="$BUILD_PKGS $RUN_PKGS $TEST_PKGS $BENCH_PKGS" ;;
+  *) echo "usage: $0 [build|run|test|bench]" >&2; exit 2 ;;
 esac
 
 missing=""
