@@ -52,7 +52,7 @@ esac
 want () { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
 
 if [ "$build" = 1 ]; then
-  "$top/tests/deps.sh" test || exit 1
+  "$top/tests/deps.sh" bench || exit 1
   if [ ! -f "$builddir/build.ninja" ]; then
     meson setup "$builddir" "$top" >/dev/null || exit 1
   fi
