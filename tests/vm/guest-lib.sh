@@ -182,6 +182,15 @@ vm_rxe_pair () {
     sysctl -qw "net.ipv4.conf.$nd.rp_filter=0" "net.ipv4.conf.$nd.accept_local=1"
     ip link set "$nd" up || vm_die "ip link set $nd up"
   done
+  # Under TCG a starved softirq or a slow ARP probe can drop a packet at
+  # send time; rxe counts send_err and may fail the QP.  Permanent
+  # neighbours and a deep backlog keep the only losses the ones a test
+  # injects.
+  sysctl -qw net.core.netdev_max_backlog=100000
+  ip neigh replace "$ab" lladdr "$(cat "/sys/class/net/$nb/address")" dev "$na" nud permanent ||
+    vm_die "neighbour $ab"
+  ip neigh replace "$aa" lladdr "$(cat "/sys/class/net/$na/address")" dev "$nb" nud permanent ||
+    vm_die "neighbour $aa"
   VM_PAIR_TABLE=$(( ${VM_PAIR_TABLE:-100} + 2 ))
   ip rule add pref 10 to "$ab" iif lo lookup "$VM_PAIR_TABLE" || vm_die "ip rule"
   ip route add "$ab" dev "$na" src "$aa" table "$VM_PAIR_TABLE" || vm_die "ip route"
@@ -215,8 +224,14 @@ vm_link_down () { ip link set "$1" down || vm_die "ip link set $1 down"; }
 vm_link_up () { ip link set "$1" up || vm_die "ip link set $1 up"; }
 
 # vm_netem_loss NETDEV PERCENT / vm_netem_clear NETDEV
+# Install the qdisc (vm_netem_loss NETDEV 0) before traffic starts and only
+# change its loss afterwards: grafting a qdisc while rxe sends can fail a
+# send (send_err) and with it the QP.  The default limit of 1000 packets
+# is less than one ib_write_bw window.
 vm_netem_loss () {
-  tc qdisc replace dev "$1" root netem loss "$2%" || vm_die "netem loss on $1"
+  tc qdisc change dev "$1" root netem limit 100000 loss "$2%" 2>/dev/null ||
+    tc qdisc add dev "$1" root netem limit 100000 loss "$2%" ||
+    vm_die "netem loss on $1"
 }
 
 vm_netem_clear () {
