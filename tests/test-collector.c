@@ -27,6 +27,7 @@ typedef struct {
   const char *ndev;
   guint64 sent, rcvd, seq_err;
   int stat_errno;            /* answer STAT_GET with this error */
+  int res_errno;             /* answer the RES_* dumps with this error */
   guint qps;                 /* owned by this process */
 } FakeDev;
 
@@ -143,6 +144,11 @@ answer_res (Fixture *f, guint32 seq, guint16 cmd, guint32 index)
   if (index == RTOP_NL_NO_INDEX || find_dev (f, index) == NULL)
     {
       answer_error (f, seq, index == RTOP_NL_NO_INDEX ? EINVAL : ENODEV);
+      return;
+    }
+  if (find_dev (f, index)->res_errno)
+    {
+      answer_error (f, seq, find_dev (f, index)->res_errno);
       return;
     }
   for (guint i = 0; i < f->n_devs; i++)
@@ -474,6 +480,39 @@ test_port_failure_is_contained (Fixture *f, gconstpointer data)
   g_assert_true (has_event (c, RTOP_EVENT_COLLECTION_RECOVERED, "rxe10"));
 }
 
+static guint
+count_events (RtopSnapshot *snap, RtopEventKind kind)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < snap->events->len; i++)
+    n += ((RtopEvent *) g_ptr_array_index (snap->events, i))->kind == kind;
+  return n;
+}
+
+static void
+test_processes_error_is_said (Fixture *f, gconstpointer data)
+{
+  g_autoptr(RtopSnapshot) a = NULL;
+  g_autoptr(RtopSnapshot) b = NULL;
+  g_autoptr(RtopSnapshot) c = NULL;
+
+  LOCKED (f, f->devs[1].qps = 5; f->devs[1].res_errno = EOPNOTSUPP);
+  a = rtop_collector_sample (f->collector, 1.0);
+  g_assert_cmpint (a->status, ==, RTOP_STATUS_OK);
+  g_assert_nonnull (a->processes_error);
+  g_assert_nonnull (strstr (a->processes_error, "rxe0"));
+  g_assert_cmpuint (count_events (a, RTOP_EVENT_COLLECTION_ERROR), ==, 1);
+  b = rtop_collector_sample (f->collector, 1.0);
+  g_assert_cmpuint (count_events (b, RTOP_EVENT_COLLECTION_ERROR), ==, 0);
+
+  LOCKED (f, f->devs[1].res_errno = 0);
+  c = rtop_collector_sample (f->collector, 1.0);
+  g_assert_null (c->processes_error);
+  g_assert_cmpuint (count_events (c, RTOP_EVENT_COLLECTION_RECOVERED), ==, 1);
+  g_assert_cmpuint (rtop_snapshot_find_process (c, getpid ())->qps, ==, 5);
+}
+
 static void
 test_permission_error (Fixture *f, gconstpointer data)
 {
@@ -516,6 +555,7 @@ main (int argc, char **argv)
   ADD ("device-removed-and-readded", test_device_removed_and_readded);
   ADD ("port-failure-contained", test_port_failure_is_contained);
   ADD ("permission-error", test_permission_error);
+  ADD ("processes-error", test_processes_error_is_said);
 #undef ADD
   g_test_add_func ("/collector/pass/device-filter", test_device_filter);
   return g_test_run ();

@@ -165,6 +165,8 @@ print_snapshot_text (const RtopSnapshot *snap)
                p->comm ? p->comm : _("(hidden)"), p->user ? p->user : "-",
                p->qps, p->contexts, p->mrs, p->mr_bytes);
     }
+  if (snap->processes_error != NULL)
+    g_print ("%s\n", snap->processes_error);
   if (snap->pids_hidden)
     g_print (_("Some owners are in another PID namespace (container or sandbox); their PIDs are not visible here.\n"));
 }

@@ -595,7 +595,7 @@ enrich (RtopCollector *self, RtopProcess *proc)
  * DEV_INDEX), so the pass asks for the devices it already has. */
 static void
 dump_resources (RtopCollector *self, const RtopDevice *dev, GHashTable *owners,
-                GArray *entries, gboolean *pids_hidden)
+                GArray *entries, RtopSnapshot *snap)
 {
   static const struct { RtopNlResKind kind; guint16 cmd; } dumps[] = {
     { RTOP_NL_RES_QP, RDMA_NLDEV_CMD_RES_QP_GET },
@@ -606,18 +606,26 @@ dump_resources (RtopCollector *self, const RtopDevice *dev, GHashTable *owners,
   for (guint d = 0; d < G_N_ELEMENTS (dumps); d++)
     {
       ResData rd = { dumps[d].kind, entries };
+      g_autoptr(GError) error = NULL;
 
       g_array_set_size (entries, 0);
-      /* A kernel without one of these dumps still gives the others; a
-       * device that vanished since the device dump gives nothing. */
-      if (!rtop_nl_query (self->nl, dumps[d].cmd, TRUE, dev->index, 0, res_cb, &rd, NULL))
-        continue;
+      if (!rtop_nl_query (self->nl, dumps[d].cmd, TRUE, dev->index, 0, res_cb, &rd, &error))
+        {
+          /* A device that vanished since the device dump has nothing to
+           * list; anything else leaves the process list incomplete, and
+           * the snapshot says so rather than showing fewer processes. */
+          if (!g_error_matches (error, RTOP_ERROR, RTOP_ERROR_NO_DEVICE) &&
+              snap->processes_error == NULL)
+            snap->processes_error = g_strdup_printf (_("Listing the processes on %s failed: %s"),
+                                                     dev->name, error->message);
+          continue;
+        }
       for (guint i = 0; i < entries->len; i++)
         {
           const RtopNlRes *r = &g_array_index (entries, RtopNlRes, i);
 
           if (r->dev_index == dev->index)
-            account (owner_for (owners, r, pids_hidden), r, dev->name);
+            account (owner_for (owners, r, &snap->pids_hidden), r, dev->name);
         }
     }
 }
@@ -632,8 +640,7 @@ collect_processes (RtopCollector *self, RtopSnapshot *snap)
 
   g_array_set_clear_func (entries, (GDestroyNotify) rtop_nl_res_clear);
   for (guint i = 0; i < snap->devices->len; i++)
-    dump_resources (self, g_ptr_array_index (snap->devices, i), owners, entries,
-                    &snap->pids_hidden);
+    dump_resources (self, g_ptr_array_index (snap->devices, i), owners, entries, snap);
 
   rtop_proc_cache_begin_pass (self->procs);
   g_hash_table_iter_init (&iter, owners);

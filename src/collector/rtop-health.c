@@ -46,6 +46,7 @@ typedef struct {
 struct _RtopHealth {
   gboolean have_baseline;
   RtopStatus status;
+  gboolean processes_failing;
   guint64 pass;
   gint64 settle_us;
   GHashTable *devices;       /* name -> DeviceMemo */
@@ -164,6 +165,22 @@ check_status (RtopHealth *self, RtopSnapshot *snap)
     add_event (snap, RTOP_EVENT_COLLECTION_RECOVERED, RTOP_SEVERITY_INFO, NULL, 0, NULL, NULL,
                g_strdup (_("Collecting RDMA statistics works again.")));
   self->status = snap->status;
+}
+
+static void
+check_processes (RtopHealth *self, RtopSnapshot *snap)
+{
+  gboolean failing = snap->processes_error != NULL;
+
+  if (failing == self->processes_failing)
+    return;
+  if (failing)
+    add_event (snap, RTOP_EVENT_COLLECTION_ERROR, RTOP_SEVERITY_WARNING, NULL, 0, NULL, NULL,
+               g_strdup (snap->processes_error));
+  else
+    add_event (snap, RTOP_EVENT_COLLECTION_RECOVERED, RTOP_SEVERITY_INFO, NULL, 0, NULL, NULL,
+               g_strdup (_("Listing the processes that use RDMA works again.")));
+  self->processes_failing = failing;
 }
 
 /* ---- Devices ---- */
@@ -459,6 +476,7 @@ rtop_health_process (RtopHealth *self, RtopSnapshot *snap)
 
   self->pass++;
   check_status (self, snap);
+  check_processes (self, snap);
   check_devices (self, snap);
   check_ports (self, snap);
   /* Memory stays bounded: forget ports and counters that are gone. */

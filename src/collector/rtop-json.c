@@ -221,6 +221,7 @@ rtop_json_from_snapshot (const RtopSnapshot *snap)
   json_builder_add_double_value (b, snap->interval_s);
   add_string_or_null (b, "status", status_name (snap->status));
   add_string_or_null (b, "status_message", snap->status_message);
+  add_string_or_null (b, "processes_error", snap->processes_error);
   json_builder_set_member_name (b, "pids_hidden");
   json_builder_add_boolean_value (b, snap->pids_hidden);
   json_builder_set_member_name (b, "hotplug_events");

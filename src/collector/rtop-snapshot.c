@@ -18,6 +18,7 @@ snapshot_clear (gpointer data)
   RtopSnapshot *self = data;
 
   g_free (self->status_message);
+  g_free (self->processes_error);
   g_clear_pointer (&self->devices, g_ptr_array_unref);
   g_clear_pointer (&self->processes, g_ptr_array_unref);
   g_clear_pointer (&self->events, g_ptr_array_unref);

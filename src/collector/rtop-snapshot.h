@@ -182,6 +182,7 @@ typedef struct {
   double interval_s;         /* the sampler's interval when it was taken (0 for one-shot) */
   RtopStatus status;
   char *status_message;      /* translated, actionable; NULL when OK */
+  char *processes_error;     /* why the process list is incomplete this pass, or NULL */
   gboolean pids_hidden;      /* some resource owners are outside our PID namespace */
   gboolean hotplug_events;   /* devices are tracked by netlink monitor events */
   GPtrArray *devices;        /* RtopDevice*, natural order of names (rxe2 before rxe10) */
