@@ -259,7 +259,7 @@ def section_draw(results, out):
     text = "\n".join(lines)
     m60 = re.search(r"draw 60 min window: ([0-9.]+) ms", text)
     m1 = re.search(r"draw\s+1 min window: ([0-9.]+) ms", text)
-    mw = re.search(r"window, 16 ports.*?: ([0-9.]+) ms CPU per update = ([0-9.]+) %", text)
+    mw = re.search(r"window, 16 ports.*?: ([0-9.]+) ms CPU per update.*?= ([0-9.]+) %", text)
     mr = re.search(r"renderer (\S+)", text)
     if m60 and m1:
         a, b = float(m60.group(1)), float(m1.group(1))
@@ -286,22 +286,24 @@ def section_recording(results, out):
     rows = []
     fmt = None
     for line in lines:
-        m = re.match(r"(json(?:\.gz)?)\s+snapshots (\d+) .*?([0-9.]+) simulated hours", line)
+        m = re.match(r"(\S+)\s+snapshots (\d+) \((.*?)([0-9.]+) simulated hours\)", line)
         if m:
-            fmt = [m.group(1), m.group(2), m.group(3)]
+            # "(16 ports, all busy, 1.0 simulated hours)": what was recorded
+            what = ", ".join(p.strip() for p in m.group(3).split(",") if p.strip())
+            fmt = [m.group(1), what or "-", m.group(2), m.group(4)]
             continue
         m = re.search(r"VmRSS start (\d+) kB, after recording (\d+) kB \(growth ([+-][0-9.]+) MiB\)", line)
         if m and fmt:
             fmt += [f"{int(m.group(1)) / 1024:.1f}", f"{int(m.group(2)) / 1024:.1f}", m.group(3)]
             continue
         m = re.search(r"file ([0-9.]+) MB = ([0-9.]+) MB per port-hour", line)
-        if m and fmt and len(fmt) == 6:
-            growth = float(fmt[5])
+        if m and fmt and len(fmt) == 7:
+            growth = float(fmt[6])
             fmt += [m.group(1), m.group(2), "yes" if growth < TARGET_REC_MIB else "NO"]
             rows.append(fmt)
             fmt = None
     if rows:
-        out.append(table(rows, ["format", "snapshots", "hours", "RSS start MiB", "RSS end MiB",
+        out.append(table(rows, ["format", "ports", "snapshots", "hours", "RSS start MiB", "RSS end MiB",
                                 "growth MiB", "file MB", "MB per port-hour",
                                 f"growth < {TARGET_REC_MIB:.0f} MiB"]))
     else:
@@ -375,7 +377,7 @@ def section_ssh(results, out):
         out.append("   not measured: no ssh figures")
         return
     out.append(table(rows, ["program", "KiB/s total", "KiB/s to client", "remote CPU ms/s",
-                            "first frame ms"]))
+                            "launch to first frame ms (incl. ssh login)"]))
     env = [r for r in recs if r.get("what") == "ssh-env"]
     if env:
         out.append(f"   remote environment: GSK_RENDERER={env[0].get('renderer-env', '?')},"
