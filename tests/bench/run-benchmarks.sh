@@ -96,6 +96,10 @@ in_guest () {
   fi
 }
 
+for part in sampling gui draw recording; do
+  want "$part" || not_measured "$part" "left out (--parts $parts)"
+done
+
 # --- 1, 2: sampling cost (guest) -------------------------------------------
 if want sampling; then
   in_guest sampling 1500 guest-sampling.sh \
