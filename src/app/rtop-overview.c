@@ -22,6 +22,7 @@ struct _RtopOverview {
   double window_s;
 
   GtkStack *state_stack;
+  GtkSpinner *waiting_spinner;
   GtkColumnView *ports_view;
   GtkLabel *total_ports;
   GtkLabel *total_ports_caption;
@@ -357,6 +358,16 @@ update_totals (RtopOverview *self)
     }
 }
 
+/* A spinning spinner keeps the frame clock ticking even on a hidden page,
+ * which costs a whole repaint every frame: spin only while it is seen. */
+static void
+state_page_changed_cb (RtopOverview *self)
+{
+  gtk_spinner_set_spinning (self->waiting_spinner,
+                            g_strcmp0 (gtk_stack_get_visible_child_name (self->state_stack),
+                                       "waiting") == 0);
+}
+
 static void
 history_updated_cb (RtopOverview *self)
 {
@@ -539,6 +550,8 @@ rtop_overview_class_init (RtopOverviewClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-overview.ui");
   gtk_widget_class_bind_template_child (widget_class, RtopOverview, state_stack);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, waiting_spinner);
+  gtk_widget_class_bind_template_callback (widget_class, state_page_changed_cb);
   gtk_widget_class_bind_template_child (widget_class, RtopOverview, ports_view);
   gtk_widget_class_bind_template_child (widget_class, RtopOverview, total_ports);
   gtk_widget_class_bind_template_child (widget_class, RtopOverview, total_ports_caption);
@@ -565,6 +578,7 @@ rtop_overview_init (RtopOverview *self)
 
   self->window_s = 300;
   gtk_widget_init_template (GTK_WIDGET (self));
+  state_page_changed_cb (self);
   rtop_column_view_add_columns (self->ports_view, port_columns, G_N_ELEMENTS (port_columns));
   update_graph_title (self);
 
