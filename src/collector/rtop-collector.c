@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "uapi/rdma/rdma_netlink.h"
 #include "rtop-collector.h"
@@ -29,6 +30,7 @@
 typedef struct {
   RtopCounterDir *pma;       /* ports/<p>/counters */
   RtopCounterDir *hw;        /* ports/<p>/hw_counters: fallback when STAT_GET fails */
+  char *hw_path;
   RtopCounterDir *netdev;    /* /sys/class/net/<nd>/statistics (providers without byte counters) */
   char *netdev_name;
   RtopSysfsPortInfo info;
@@ -67,6 +69,7 @@ port_cache_free (gpointer data)
   g_clear_pointer (&pc->pma, rtop_counter_dir_free);
   g_clear_pointer (&pc->hw, rtop_counter_dir_free);
   g_clear_pointer (&pc->netdev, rtop_counter_dir_free);
+  g_free (pc->hw_path);
   g_free (pc->netdev_name);
   rtop_sysfs_port_info_clear (&pc->info);
   g_free (pc);
@@ -103,10 +106,36 @@ rtop_collector_new_for_nl (const RtopCollectorOptions *options, RtopNl *nl)
   return self;
 }
 
+/* sysfs counter files stay open (one pread per pass instead of three
+ * syscalls), which takes about 20 descriptors per port: 64 devices pass
+ * the usual soft limit of 1024.  The hard limit is ours to take; nothing
+ * here uses select(). */
+static void
+raise_fd_limit (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      struct rlimit rl;
+
+      /* Bounded: a huge limit slows down code that walks every fd. */
+      if (getrlimit (RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < MIN (rl.rlim_max, 65536))
+        {
+          rl.rlim_cur = MIN (rl.rlim_max, 65536);
+          setrlimit (RLIMIT_NOFILE, &rl);
+        }
+      g_once_init_leave (&done, 1);
+    }
+}
+
 RtopCollector *
 rtop_collector_new (const RtopCollectorOptions *options, GError **error)
 {
-  RtopNl *nl = rtop_nl_open (error);
+  RtopNl *nl;
+
+  raise_fd_limit ();
+  nl = rtop_nl_open (error);
   RtopCollector *self;
 
   if (nl == NULL)
@@ -266,7 +295,9 @@ port_cache_get (RtopCollector *self, const RtopDevice *dev, DeviceCache *dc, gui
 
       pc = g_new0 (PortCache, 1);
       pc->pma = rtop_counter_dir_open (pma, RTOP_COUNTER_SOURCE_SYSFS_PORT, NULL);
-      pc->hw = rtop_counter_dir_open (hw, RTOP_COUNTER_SOURCE_SYSFS_HW, NULL);
+      /* hw_counters/ holds what STAT_GET returns; it is opened (one fd per
+       * file) only if STAT_GET turns out not to work for this port. */
+      pc->hw_path = g_steal_pointer (&hw);
       g_hash_table_insert (dc->ports, GUINT_TO_POINTER (port), pc);
     }
   return pc;
@@ -347,6 +378,8 @@ read_port_counters (RtopCollector *self, RtopDevice *dev, PortCache *pc, RtopPor
                       stat_cb, &sd, &error))
     {
       g_ptr_array_set_size (port->counters, 0);
+      if (g_error_matches (error, RTOP_ERROR, RTOP_ERROR_KERNEL) && pc->hw == NULL)
+        pc->hw = rtop_counter_dir_open (pc->hw_path, RTOP_COUNTER_SOURCE_SYSFS_HW, NULL);
       if (g_error_matches (error, RTOP_ERROR, RTOP_ERROR_KERNEL) && pc->hw != NULL)
         pc->stat_unsupported = TRUE;    /* sysfs hw_counters serve instead */
       else if (!g_error_matches (error, RTOP_ERROR, RTOP_ERROR_KERNEL))

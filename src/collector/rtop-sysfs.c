@@ -393,6 +393,19 @@ rtop_counter_dir_open_names (const char *path, RtopCounterSource source, guint m
       if (only != NULL && !g_strv_contains (only, g_ptr_array_index (names, i)))
         continue;
       fd = open_counter_file (dirfd (dir), g_ptr_array_index (names, i));
+      if (fd < 0 && (errno == EMFILE || errno == ENFILE))
+        {
+          /* Out of descriptors is not "not a counter": say so, loudly once. */
+          static gsize warned = 0;
+
+          if (g_once_init_enter (&warned))
+            {
+              g_warning ("Too many open files to read %s: some counters are missing. "
+                         "Raise the open-files limit (ulimit -n).", path);
+              g_once_init_leave (&warned, 1);
+            }
+          continue;
+        }
       /* Unreadable (root-only) or not a regular file: not ours to show. */
       if (fd < 0)
         continue;
