@@ -540,16 +540,16 @@ res_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
 static RtopProcess *
 owner_for (GHashTable *owners, const RtopNlRes *r, gboolean *hidden)
 {
-  g_autofree char *key = NULL;
+  char key[80];
   RtopProcess *proc;
 
   if (r->has_pid)
-    key = g_strdup_printf ("p%u", r->pid);
+    g_snprintf (key, sizeof key, "p%u", r->pid);
   else if (r->kern_name != NULL)
-    key = g_strdup_printf ("k%s", r->kern_name);
+    g_snprintf (key, sizeof key, "k%s", r->kern_name);
   else
     {
-      key = g_strdup ("h");
+      g_strlcpy (key, "h", sizeof key);
       *hidden = TRUE;
     }
   proc = g_hash_table_lookup (owners, key);
@@ -559,7 +559,7 @@ owner_for (GHashTable *owners, const RtopNlRes *r, gboolean *hidden)
       proc->kernel = !r->has_pid && r->kern_name != NULL;
       if (proc->kernel)
         proc->comm = g_strdup (r->kern_name);
-      g_hash_table_insert (owners, g_steal_pointer (&key), proc);
+      g_hash_table_insert (owners, g_strdup (key), proc);
     }
   return proc;
 }
@@ -640,6 +640,7 @@ dump_resources (RtopCollector *self, const RtopDevice *dev, GHashTable *owners,
     {
       ResData rd = { dumps[d].kind, entries };
       g_autoptr(GError) error = NULL;
+      RtopProcess *last = NULL;
 
       g_array_set_size (entries, 0);
       if (!rtop_nl_query (self->nl, dumps[d].cmd, TRUE, dev->index, 0, res_cb, &rd, &error))
@@ -657,8 +658,12 @@ dump_resources (RtopCollector *self, const RtopDevice *dev, GHashTable *owners,
         {
           const RtopNlRes *r = &g_array_index (entries, RtopNlRes, i);
 
-          if (r->dev_index == dev->index)
-            account (owner_for (owners, r, &snap->pids_hidden), r, dev->name);
+          if (r->dev_index != dev->index)
+            continue;
+          /* One process's QPs come one after another: skip the lookup. */
+          if (last == NULL || !r->has_pid || last->kernel || (guint32) last->pid != r->pid)
+            last = owner_for (owners, r, &snap->pids_hidden);
+          account (last, r, dev->name);
         }
     }
 }
