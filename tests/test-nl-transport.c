@@ -197,18 +197,55 @@ answer_einval (Fixture *f, const struct nlmsghdr *req)
   fake_send (f, buf.bytes, nlh->nlmsg_len);
 }
 
+/* Above rtop-nl.c's 256 KiB limit for one datagram. */
+#define OVERSIZED (320 * 1024)
+/* Above the buffer RtopNl starts with (8 KiB) and a page: received whole. */
+#define LARGE (20 * 1024)
+
+/* A socketpair carries a datagram only up to the sender's SO_SNDBUF. */
+static gboolean
+raise_sndbuf (Fixture *f, gsize need)
+{
+  int size = (int) need * 2;
+  socklen_t len = sizeof size;
+
+  setsockopt (f->kernel_fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+  g_assert_cmpint (getsockopt (f->kernel_fd, SOL_SOCKET, SO_SNDBUF, &size, &len), ==, 0);
+  return (gsize) size > need + 1024;
+}
+
 static void
 answer_oversized_then_done (Fixture *f, const struct nlmsghdr *req)
 {
-  g_autofree guint8 *big = g_malloc0 (100 * 1024);
+  g_autofree guint8 *big = g_malloc0 (OVERSIZED);
   NlTestBuf buf = { { 0 } };
   struct nlmsghdr *nlh;
 
   nlh = nl_test_device (big, req->nlmsg_seq, PORTID, 0, "rxe0", 1);
-  nlh->nlmsg_len = 100 * 1024;
-  fake_send (f, big, 100 * 1024);
+  nlh->nlmsg_len = OVERSIZED;
+  fake_send (f, big, OVERSIZED);
   nlh = nl_test_done (buf.bytes, req->nlmsg_seq, PORTID);
   fake_send (f, buf.bytes, nlh->nlmsg_len);
+}
+
+/* One datagram of more than LARGE bytes: devices "d0", "d1", ... and DONE. */
+static void
+answer_many_devices (Fixture *f, const struct nlmsghdr *req)
+{
+  g_autofree guint8 *big = g_malloc0 (LARGE + 4096);
+  struct nlmsghdr *nlh = NULL;
+  void *next = big;
+
+  for (guint i = 0; nlh == NULL || nl_test_len (big, nlh) < LARGE; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("d%u", i);
+
+      nlh = nl_test_device (next, req->nlmsg_seq, PORTID, i, name, 1);
+      next = nl_test_next (nlh);
+    }
+  nlh = nl_test_done (next, req->nlmsg_seq, PORTID);
+  g_assert_cmpuint (nl_test_len (big, nlh), <=, LARGE + 4096);
+  fake_send (f, big, nl_test_len (big, nlh));
 }
 
 /* Only stale messages, one every 20 ms for about a second: each resets
@@ -492,19 +529,68 @@ test_callback_error_drains (Fixture *f, gconstpointer data)
   sink_clear (&sink);
 }
 
+/* Datagrams larger than the receive buffer RtopNl starts with are taken
+ * whole, between small ones, in one dump. */
+static void
+test_large_datagram (Fixture *f, gconstpointer data)
+{
+  static const AnswerFunc answers[] = { answer_devices, answer_many_devices, answer_devices };
+  g_autoptr(GError) error = NULL;
+  guint n_large;
+  Sink sink;
+
+  sink_init (&sink);
+  g_assert_true (raise_sndbuf (f, LARGE + 4096));
+  fixture_start (f, G_N_ELEMENTS (answers), answers);
+  g_assert_true (rtop_nl_query (f->nl, RDMA_NLDEV_CMD_GET, TRUE, RTOP_NL_NO_INDEX, 0,
+                                device_cb, &sink, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (sink.names->len, ==, 3);
+
+  g_assert_true (rtop_nl_query (f->nl, RDMA_NLDEV_CMD_GET, TRUE, RTOP_NL_NO_INDEX, 0,
+                                device_cb, &sink, &error));
+  g_assert_no_error (error);
+  n_large = sink.names->len - 3;
+  g_test_message ("%u devices in one datagram", n_large);
+  g_assert_cmpuint (n_large, >, 100);
+  for (guint i = 0; i < n_large; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("d%u", i);
+
+      g_assert_cmpstr (g_ptr_array_index (sink.names, 3 + i), ==, name);
+    }
+
+  g_assert_true (rtop_nl_query (f->nl, RDMA_NLDEV_CMD_GET, TRUE, RTOP_NL_NO_INDEX, 0,
+                                device_cb, &sink, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (sink.names->len, ==, n_large + 6);
+  g_assert_cmpstr (g_ptr_array_index (sink.names, n_large + 5), ==, "mlx5_0");
+  sink_clear (&sink);
+}
+
+/* A datagram beyond the limit is dropped with an error that says so, and
+ * the socket stays in step. */
 static void
 test_oversized_datagram (Fixture *f, gconstpointer data)
 {
   static const AnswerFunc answers[] = { answer_oversized_then_done, answer_devices };
   g_autoptr(GError) error = NULL;
+  g_autofree char *size = g_strdup_printf ("%u", OVERSIZED);
   Sink sink;
 
+  if (!raise_sndbuf (f, OVERSIZED))
+    {
+      g_test_skip ("this system's net.core.wmem_max is too small to send the datagram");
+      return;
+    }
   sink_init (&sink);
   fixture_start (f, G_N_ELEMENTS (answers), answers);
   g_assert_false (rtop_nl_query (f->nl, RDMA_NLDEV_CMD_GET, TRUE, RTOP_NL_NO_INDEX, 0,
                                  device_cb, &sink, &error));
-  g_assert_error (error, RTOP_ERROR, RTOP_ERROR_FAILED);
+  g_assert_error (error, RTOP_ERROR, RTOP_ERROR_MALFORMED);
   g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, size));
+  g_assert_cmpuint (sink.names->len, ==, 0);
   g_clear_error (&error);
   g_assert_true (rtop_nl_query (f->nl, RDMA_NLDEV_CMD_GET, TRUE, RTOP_NL_NO_INDEX, 0,
                                 device_cb, &sink, &error));
@@ -591,7 +677,7 @@ static void
 test_monitor (Fixture *f, gconstpointer data)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree guint8 *big = g_malloc0 (100 * 1024);
+  g_autofree guint8 *big = g_malloc0 (OVERSIZED);
   EventSink sink = { g_array_new (FALSE, FALSE, sizeof (guint32)),
                      g_ptr_array_new_with_free_func (g_free) };
   gboolean overrun = TRUE;
@@ -619,16 +705,37 @@ test_monitor (Fixture *f, gconstpointer data)
   g_assert_cmpuint (g_array_index (sink.types, guint32, 1), ==, RDMA_NETDEV_ATTACH_EVENT);
   g_assert_cmpstr (g_ptr_array_index (sink.names, 2), ==, "rxe0");
 
-  /* A datagram we cannot take whole means lost events: overrun. */
-  nl_test_event (big, RDMA_REGISTER_EVENT, 3, "rxe3", 0, NULL);
-  fake_send (f, big, 100 * 1024);
+  /* A datagram we do not take whole means lost events: overrun. */
+  g_assert_true (raise_sndbuf (f, LARGE));
+  if (raise_sndbuf (f, OVERSIZED))
+    {
+      nlh = nl_test_event (big, RDMA_REGISTER_EVENT, 3, "rxe3", 0, NULL);
+      nlh->nlmsg_len = OVERSIZED;
+      fake_send (f, big, OVERSIZED);
+    }
+  else
+    g_test_message ("net.core.wmem_max too small: no oversized event");
   nl_test_event (buf.bytes, RDMA_REGISTER_EVENT, 4, "rxe4", 0, NULL);
   fake_send (f, buf.bytes, buf.align.nlmsg_len);
   g_assert_true (rtop_nl_read_monitor (f->nl, event_cb, &sink, &overrun, &error));
   g_assert_no_error (error);
-  g_assert_true (overrun);
+  g_assert_cmpint (overrun, ==, raise_sndbuf (f, OVERSIZED));
   g_assert_cmpuint (sink.types->len, ==, 4);
   g_assert_cmpstr (g_ptr_array_index (sink.names, 3), ==, "rxe4");
+
+  /* An event datagram larger than a page arrives whole. */
+  memset (big, 0, LARGE);
+  nlh = nl_test_event (big, RDMA_REGISTER_EVENT, 6, "rxe6", 0, NULL);
+  for (guint i = 0; nl_test_len (big, nlh) < LARGE; i++)
+    nlh = nl_test_event (nl_test_next (nlh), RDMA_REGISTER_EVENT, 7 + i, "rxeN", 0, NULL);
+  fake_send (f, big, nl_test_len (big, nlh));
+  g_assert_true (rtop_nl_read_monitor (f->nl, event_cb, &sink, &overrun, &error));
+  g_assert_no_error (error);
+  g_assert_false (overrun);
+  g_assert_cmpuint (sink.types->len, >, 4 + 100);
+  g_assert_cmpstr (g_ptr_array_index (sink.names, 4), ==, "rxe6");
+  g_ptr_array_set_size (sink.names, 4);
+  g_array_set_size (sink.types, 4);
 
   /* A malformed event is an error, after the queue is drained. */
   nlh = nl_test_header (buf.bytes, RDMA_NLDEV_CMD_MONITOR, 0, 0, FALSE);
@@ -703,6 +810,7 @@ main (int argc, char **argv)
   ADD ("stale-stream-still-times-out", test_stale_stream_still_times_out);
   ADD ("kernel-error", test_kernel_error);
   ADD ("callback-error-drains", test_callback_error_drains);
+  ADD ("large-datagram", test_large_datagram);
   ADD ("oversized-datagram", test_oversized_datagram);
   ADD ("per-device-dump-fans-out", test_per_device_dump_fans_out);
   ADD ("per-device-dump-skips-vanished", test_per_device_dump_skips_vanished);

@@ -21,9 +21,22 @@
 #include <glib/gi18n-lib.h>
 #include <libmnl/libmnl.h>
 
-/* Larger than libmnl's MNL_SOCKET_DUMP_SIZE (32 KiB): the kernel sizes dump
- * datagrams by the largest buffer we have read with, never beyond it. */
-#define RECV_BUFFER_SIZE (64 * 1024)
+/* How we receive decides what the kernel allocates: netlink_recvmsg()
+ * remembers the largest iov length any recvmsg() on the socket passed
+ * (max_recvmsg_len, capped at 32 KiB), and netlink_dump() allocates every
+ * dump skb at that size when it is above NLMSG_GOODSIZE (about a page).
+ * With init_on_alloc (Debian's default) the kernel zeroes each of them, which
+ * with a 64 KiB iov was 30% of a sampling pass.  So each datagram is first
+ * peeked with an empty iov (MSG_PEEK | MSG_TRUNC returns its real length and
+ * raises nothing), then read with an iov of exactly that length: dump skbs
+ * stay at NLMSG_GOODSIZE, and only a reply the kernel itself made larger
+ * (a doit reply sized by its message) widens the iov, for that read.
+ * RECV_INITIAL_SIZE is where the buffer starts; it grows as replies need,
+ * up to RECV_MAX_SIZE, far above any datagram the kernel sends (dumps stop
+ * at 32 KiB); a larger one is dropped as garbage instead of letting a
+ * sender make us allocate without bound. */
+#define RECV_INITIAL_SIZE (8 * 1024)
+#define RECV_MAX_SIZE (256 * 1024)
 #define DEFAULT_TIMEOUT_MS 2000
 /* Datagrams one rtop_nl_read_monitor() call reads at most, so a flood of
  * events cannot keep the caller's main loop busy; the rest waits for the next
@@ -40,6 +53,7 @@ struct _RtopNl {
   guint32 seq;
   guint timeout_ms;
   guint8 *buf;
+  gsize buf_size;
 };
 
 static const char *const command_names[] = {
@@ -135,7 +149,8 @@ rtop_nl_new_for_fd (int fd, guint32 portid)
   /* Any start works; a random one keeps two RtopNl in one process apart in
    * traces. 0 is skipped because it means "unsolicited" (events). */
   self->seq = g_random_int_range (1, G_MAXINT32);
-  self->buf = g_malloc (RECV_BUFFER_SIZE);
+  self->buf_size = RECV_INITIAL_SIZE;
+  self->buf = g_malloc (self->buf_size);
   rtop_nl_set_timeout_ms (self, DEFAULT_TIMEOUT_MS);
   return self;
 }
@@ -400,32 +415,86 @@ typedef enum {
   RECV_ERROR,
 } RecvStatus;
 
-/* Receives one datagram into self->buf. */
+static gssize
+recvmsg_retry (int fd, struct msghdr *msg, int flags)
+{
+  gssize n;
+
+  do
+    n = recvmsg (fd, msg, flags);
+  while (n < 0 && errno == EINTR);
+  return n;
+}
+
+static RecvStatus
+status_for_errno (int errsv, int flags)
+{
+  if (errsv == EAGAIN || errsv == EWOULDBLOCK)
+    return (flags & MSG_DONTWAIT) ? RECV_EMPTY : RECV_TIMEOUT;
+  return errsv == ENOBUFS ? RECV_OVERRUN : RECV_ERROR;
+}
+
+/* Makes self->buf hold at least size bytes (size <= RECV_MAX_SIZE). */
+static void
+reserve_buffer (RtopNl *self, gsize size)
+{
+  gsize new_size = self->buf_size;
+
+  if (size <= self->buf_size)
+    return;
+  while (new_size < size)
+    new_size *= 2;
+  /* No g_realloc(): nothing in the buffer is worth copying. */
+  g_free (self->buf);
+  self->buf_size = MIN (new_size, (gsize) RECV_MAX_SIZE);
+  self->buf = g_malloc (self->buf_size);
+}
+
+/* Receives one datagram into self->buf: a peek for its length, then the read
+ * with an iov of exactly that length (see RECV_INITIAL_SIZE for why).  The
+ * SO_RCVTIMEO wait, EAGAIN and ENOBUFS all come from the peek; the read
+ * after it finds the datagram queued.  For RECV_TRUNCATED, *len is the
+ * size of the datagram that was dropped. */
 static RecvStatus
 recv_datagram (RtopNl *self, int flags, gsize *len, int *errsv)
 {
   struct sockaddr_nl addr;
-  struct iovec iov = { self->buf, RECV_BUFFER_SIZE };
-  struct msghdr msg = { .msg_name = &addr, .msg_namelen = sizeof addr,
-                        .msg_iov = &iov, .msg_iovlen = 1 };
+  struct iovec iov = { NULL, 0 };
+  struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
   gssize n;
+  gsize size;
 
-  do
-    n = recvmsg (self->fd, &msg, flags);
-  while (n < 0 && errno == EINTR);
+  *len = 0;
+  n = recvmsg_retry (self->fd, &msg, flags | MSG_PEEK | MSG_TRUNC);
+  if (n < 0)
+    {
+      *errsv = errno;
+      return status_for_errno (*errsv, flags);
+    }
+  size = (gsize) n;
+  /* Too large: read it into no room at all, which drops it. */
+  if (size <= RECV_MAX_SIZE)
+    {
+      reserve_buffer (self, size);
+      iov = (struct iovec) { self->buf, size };
+    }
+  msg = (struct msghdr) { .msg_name = &addr, .msg_namelen = sizeof addr,
+                          .msg_iov = &iov, .msg_iovlen = 1 };
+  n = recvmsg_retry (self->fd, &msg, flags);
 
   *errsv = n < 0 ? errno : 0;
-  *len = n < 0 ? 0 : (gsize) n;
-  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-    return (flags & MSG_DONTWAIT) ? RECV_EMPTY : RECV_TIMEOUT;
   if (n < 0)
-    return errno == ENOBUFS ? RECV_OVERRUN : RECV_ERROR;
-  if (msg.msg_flags & MSG_TRUNC)
-    return RECV_TRUNCATED;
+    return status_for_errno (*errsv, flags);
+  *len = (gsize) n;
   /* Only the kernel (port id 0) answers; a privileged process could send
    * to our port id too.  (The tests' socketpair has no netlink address.) */
   if (msg.msg_namelen >= sizeof addr && addr.nl_family == AF_NETLINK && addr.nl_pid != 0)
     return RECV_FOREIGN;
+  if (msg.msg_flags & MSG_TRUNC)
+    {
+      *len = MAX (size, (gsize) n);
+      return RECV_TRUNCATED;
+    }
   return RECV_OK;
 }
 
@@ -437,7 +506,7 @@ set_timeout_error (RtopNl *self, GError **error)
 }
 
 static void
-set_recv_error (RtopNl *self, RecvStatus status, int errsv, GError **error)
+set_recv_error (RtopNl *self, RecvStatus status, int errsv, gsize len, GError **error)
 {
   switch (status)
     {
@@ -445,9 +514,10 @@ set_recv_error (RtopNl *self, RecvStatus status, int errsv, GError **error)
       set_timeout_error (self, error);
       break;
     case RECV_TRUNCATED:
-      g_set_error (error, RTOP_ERROR, RTOP_ERROR_FAILED,
-                   _("A netlink reply was larger than the %u byte receive buffer and was cut."),
-                   (guint) RECV_BUFFER_SIZE);
+      g_set_error (error, RTOP_ERROR, RTOP_ERROR_MALFORMED,
+                   _("A netlink reply of %" G_GSIZE_FORMAT " bytes was larger than the "
+                     "%u byte limit and was dropped."),
+                   len, (guint) RECV_MAX_SIZE);
       break;
     case RECV_OVERRUN:
       g_set_error (error, RTOP_ERROR, RTOP_ERROR_FAILED,
@@ -519,7 +589,7 @@ receive_reply (RtopNl *self, guint32 seq, RtopNlMsgFunc func, gpointer user_data
         process_datagram (self->buf, len, seq, self->portid, first ? NULL : func, user_data,
                           &done, &n_ours, first ? NULL : &first);
       else if (first == NULL && status != RECV_FOREIGN)
-        set_recv_error (self, status, errsv, &first);
+        set_recv_error (self, status, errsv, len, &first);
 
       if (status == RECV_TIMEOUT || status == RECV_ERROR)
         break;
@@ -667,7 +737,7 @@ rtop_nl_read_monitor (RtopNl *self, RtopNlMsgFunc func, gpointer user_data,
       if (status != RECV_OK)
         {
           g_clear_error (&first);
-          set_recv_error (self, status, errsv, error);
+          set_recv_error (self, status, errsv, len, error);
           return FALSE;
         }
       /* Events are unsolicited: sequence 0, port id 0 (the kernel). */
