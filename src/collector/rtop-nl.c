@@ -37,6 +37,18 @@
  * sender make us allocate without bound. */
 #define RECV_INITIAL_SIZE (8 * 1024)
 #define RECV_MAX_SIZE (256 * 1024)
+/* Page-sized skbs are wrong for a large dump, though: each netlink_dump()
+ * round of a resource dump walks the device's resources from the first
+ * (res_get_common_dumpit() skips up to where it stopped), so a dump of N
+ * QPs costs N times its number of rounds, which small skbs multiply by 8.
+ * A dump that took more than BULK_AFTER datagrams is therefore asked on a
+ * second socket, read with BULK_IOV (the kernel's 32 KiB cap) from then on;
+ * once it fits one datagram there, it goes back.  For a full skb the
+ * zeroing costs the same per byte either way. */
+#define BULK_AFTER 16
+#define BULK_IOV (32 * 1024)
+/* Bounds the memory for (command, device) pairs on the bulk socket. */
+#define MAX_BULK_KEYS 4096
 #define DEFAULT_TIMEOUT_MS 2000
 /* Datagrams one rtop_nl_read_monitor() call reads at most, so a flood of
  * events cannot keep the caller's main loop busy; the rest waits for the next
@@ -47,9 +59,19 @@
  * every distinct unknown number. */
 #define MAX_ERRNO 4095
 
+typedef struct {
+  int fd;             /* -1: not open */
+  guint32 portid;
+  gsize min_iov;      /* the iov length every read passes at least */
+} Channel;
+
 struct _RtopNl {
   int fd;
   guint32 portid;
+  Channel main;
+  Channel bulk;
+  gboolean bulk_allowed;   /* only for a real kernel socket (rtop_nl_open) */
+  GArray *bulk_keys;       /* guint64: command << 32 | device index */
   guint32 seq;
   guint timeout_ms;
   guint8 *buf;
@@ -146,6 +168,9 @@ rtop_nl_new_for_fd (int fd, guint32 portid)
 
   self->fd = fd;
   self->portid = portid;
+  self->main = (Channel) { fd, portid, 0 };
+  self->bulk = (Channel) { -1, 0, BULK_IOV };
+  self->bulk_keys = g_array_new (FALSE, FALSE, sizeof (guint64));
   /* Any start works; a random one keeps two RtopNl in one process apart in
    * traces. 0 is skipped because it means "unsolicited" (events). */
   self->seq = g_random_int_range (1, G_MAXINT32);
@@ -160,8 +185,13 @@ rtop_nl_open (GError **error)
 {
   guint32 portid = 0;
   int fd = open_socket (0, &portid, error);
+  RtopNl *self;
 
-  return fd < 0 ? NULL : rtop_nl_new_for_fd (fd, portid);
+  if (fd < 0)
+    return NULL;
+  self = rtop_nl_new_for_fd (fd, portid);
+  self->bulk_allowed = TRUE;
+  return self;
 }
 
 RtopNl *
@@ -195,6 +225,9 @@ rtop_nl_free (RtopNl *self)
     return;
   if (self->fd >= 0)
     close (self->fd);
+  if (self->bulk.fd >= 0)
+    close (self->bulk.fd);
+  g_array_unref (self->bulk_keys);
   g_free (self->buf);
   g_free (self);
 }
@@ -220,6 +253,9 @@ rtop_nl_set_timeout_ms (RtopNl *self, guint timeout_ms)
   tv.tv_sec = self->timeout_ms / 1000;
   tv.tv_usec = (self->timeout_ms % 1000) * 1000;
   if (setsockopt (self->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0)
+    g_warning ("Could not set the netlink receive timeout: %s", g_strerror (errno));
+  if (self->bulk.fd >= 0 &&
+      setsockopt (self->bulk.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0)
     g_warning ("Could not set the netlink receive timeout: %s", g_strerror (errno));
 }
 
@@ -456,7 +492,7 @@ reserve_buffer (RtopNl *self, gsize size)
  * after it finds the datagram queued.  For RECV_TRUNCATED, *len is the
  * size of the datagram that was dropped. */
 static RecvStatus
-recv_datagram (RtopNl *self, int flags, gsize *len, int *errsv)
+recv_datagram (RtopNl *self, Channel *ch, int flags, gsize *len, int *errsv)
 {
   struct sockaddr_nl addr;
   struct iovec iov = { NULL, 0 };
@@ -465,7 +501,7 @@ recv_datagram (RtopNl *self, int flags, gsize *len, int *errsv)
   gsize size;
 
   *len = 0;
-  n = recvmsg_retry (self->fd, &msg, flags | MSG_PEEK | MSG_TRUNC);
+  n = recvmsg_retry (ch->fd, &msg, flags | MSG_PEEK | MSG_TRUNC);
   if (n < 0)
     {
       *errsv = errno;
@@ -475,12 +511,12 @@ recv_datagram (RtopNl *self, int flags, gsize *len, int *errsv)
   /* Too large: read it into no room at all, which drops it. */
   if (size <= RECV_MAX_SIZE)
     {
-      reserve_buffer (self, size);
-      iov = (struct iovec) { self->buf, size };
+      reserve_buffer (self, MAX (size, ch->min_iov));
+      iov = (struct iovec) { self->buf, MAX (size, ch->min_iov) };
     }
   msg = (struct msghdr) { .msg_name = &addr, .msg_namelen = sizeof addr,
                           .msg_iov = &iov, .msg_iovlen = 1 };
-  n = recvmsg_retry (self->fd, &msg, flags);
+  n = recvmsg_retry (ch->fd, &msg, flags);
 
   *errsv = n < 0 ? errno : 0;
   if (n < 0)
@@ -530,7 +566,7 @@ set_recv_error (RtopNl *self, RecvStatus status, int errsv, gsize len, GError **
 }
 
 static gboolean
-send_request (RtopNl *self, guint16 cmd, gboolean dump, guint32 dev_index, guint32 port,
+send_request (RtopNl *self, Channel *ch, guint16 cmd, gboolean dump, guint32 dev_index, guint32 port,
               guint32 seq, GError **error)
 {
   union { guint8 bytes[256]; struct nlmsghdr align; } buf = { { 0 } };
@@ -548,7 +584,7 @@ send_request (RtopNl *self, guint16 cmd, gboolean dump, guint32 dev_index, guint
   /* send() rather than sendto(): the default destination of a netlink
    * socket is the kernel, and it also works on the tests' socketpair. */
   do
-    n = send (self->fd, nlh, nlh->nlmsg_len, 0);
+    n = send (ch->fd, nlh, nlh->nlmsg_len, 0);
   while (n < 0 && errno == EINTR);
   if (n < 0)
     return socket_error (error, errno, _("Could not send to the RDMA netlink socket"));
@@ -571,8 +607,8 @@ next_seq (RtopNl *self)
  * datagram is an error, but we still read on to the end so the next
  * request starts clean. */
 static gboolean
-receive_reply (RtopNl *self, guint32 seq, RtopNlMsgFunc func, gpointer user_data,
-               GError **error)
+receive_reply (RtopNl *self, Channel *ch, guint32 seq, RtopNlMsgFunc func, gpointer user_data,
+               guint *n_datagrams, GError **error)
 {
   GError *first = NULL;
   gboolean done = FALSE;
@@ -583,14 +619,16 @@ receive_reply (RtopNl *self, guint32 seq, RtopNlMsgFunc func, gpointer user_data
       guint n_ours = 0;
       gsize len;
       int errsv;
-      RecvStatus status = recv_datagram (self, 0, &len, &errsv);
+      RecvStatus status = recv_datagram (self, ch, 0, &len, &errsv);
 
       if (status == RECV_OK)
-        process_datagram (self->buf, len, seq, self->portid, first ? NULL : func, user_data,
+        process_datagram (self->buf, len, seq, ch->portid, first ? NULL : func, user_data,
                           &done, &n_ours, first ? NULL : &first);
       else if (first == NULL && status != RECV_FOREIGN)
         set_recv_error (self, status, errsv, len, &first);
 
+      if (n_ours > 0)
+        (*n_datagrams)++;
       if (status == RECV_TIMEOUT || status == RECV_ERROR)
         break;
       if (n_ours > 0 || status == RECV_TRUNCATED || status == RECV_OVERRUN)
@@ -612,14 +650,66 @@ receive_reply (RtopNl *self, guint32 seq, RtopNlMsgFunc func, gpointer user_data
   return TRUE;
 }
 
+static gint
+find_bulk_key (RtopNl *self, guint64 key)
+{
+  for (guint i = 0; i < self->bulk_keys->len; i++)
+    if (g_array_index (self->bulk_keys, guint64, i) == key)
+      return (gint) i;
+  return -1;
+}
+
+/* The bulk socket for a dump that was large last time (see BULK_AFTER);
+ * the main one for everything else, or when the bulk one cannot open. */
+static Channel *
+pick_channel (RtopNl *self, guint64 key, gboolean dump)
+{
+  if (!dump || !self->bulk_allowed || find_bulk_key (self, key) < 0)
+    return &self->main;
+  if (self->bulk.fd < 0)
+    {
+      g_autoptr(GError) local = NULL;
+
+      self->bulk.fd = open_socket (0, &self->bulk.portid, &local);
+      if (self->bulk.fd < 0)
+        {
+          g_debug ("%s", local->message);
+          self->bulk_allowed = FALSE;
+          return &self->main;
+        }
+      rtop_nl_set_timeout_ms (self, self->timeout_ms);
+    }
+  return &self->bulk;
+}
+
+static void
+learn_dump_size (RtopNl *self, guint64 key, gboolean dump, Channel *ch, guint n_datagrams)
+{
+  gint i;
+
+  if (!dump || !self->bulk_allowed)
+    return;
+  if (ch == &self->main && n_datagrams > BULK_AFTER &&
+      self->bulk_keys->len < MAX_BULK_KEYS && find_bulk_key (self, key) < 0)
+    g_array_append_val (self->bulk_keys, key);
+  else if (ch == &self->bulk && n_datagrams <= 1 && (i = find_bulk_key (self, key)) >= 0)
+    g_array_remove_index_fast (self->bulk_keys, (guint) i);
+}
+
 static gboolean
 query_one (RtopNl *self, guint16 cmd, gboolean dump, guint32 dev_index, guint32 port,
            RtopNlMsgFunc func, gpointer user_data, GError **error)
 {
+  guint64 key = ((guint64) cmd << 32) | dev_index;
+  Channel *ch = pick_channel (self, key, dump);
   guint32 seq = next_seq (self);
+  guint n_datagrams = 0;
+  gboolean ok;
 
-  if (send_request (self, cmd, dump, dev_index, port, seq, error) &&
-      receive_reply (self, seq, func, user_data, error))
+  ok = send_request (self, ch, cmd, dump, dev_index, port, seq, error) &&
+       receive_reply (self, ch, seq, func, user_data, &n_datagrams, error);
+  learn_dump_size (self, key, dump, ch, n_datagrams);
+  if (ok)
     return TRUE;
 
   if (dev_index != RTOP_NL_NO_INDEX)
@@ -722,7 +812,7 @@ rtop_nl_read_monitor (RtopNl *self, RtopNlMsgFunc func, gpointer user_data,
       guint n_ours = 0;
       gsize len;
       int errsv;
-      RecvStatus status = recv_datagram (self, MSG_DONTWAIT, &len, &errsv);
+      RecvStatus status = recv_datagram (self, &self->main, MSG_DONTWAIT, &len, &errsv);
 
       if (status == RECV_EMPTY)
         break;
