@@ -20,7 +20,9 @@
  * buffer; each datagram is first peeked with an empty iov (MSG_PEEK |
  * MSG_TRUNC gives its length without widening what the kernel allocates),
  * then read with an iov of exactly that length, the buffer grown when a
- * datagram is larger.
+ * datagram is larger.  A dump that took more than 16 datagrams is asked on a
+ * second socket read with 32 KiB from the next pass on (and moves back when
+ * it fits one datagram), as rdmatop does for large resource dumps.
  *
  * Usage: nl-floor [--passes N]        (default 100, plus one warm-up pass) */
 #include <errno.h>
@@ -40,6 +42,9 @@
 #define MAX_DEVICES 1024
 #define NO_INDEX UINT32_MAX
 #define MAX_DATAGRAM (256 * 1024)   /* rtop-nl.c's limit */
+#define BULK_AFTER 16                /* rtop-nl.c's rule for the bulk socket */
+#define BULK_IOV (32 * 1024)
+#define MAX_BULK_KEYS 4096
 
 typedef struct {
   uint32_t index;
@@ -47,8 +52,10 @@ typedef struct {
 } Device;
 
 typedef struct {
-  struct mnl_socket *nl;
-  uint32_t portid;
+  struct mnl_socket *nl, *bulk;
+  uint32_t portid, bulk_portid;
+  uint64_t bulk_keys[MAX_BULK_KEYS];
+  unsigned n_bulk_keys;
   uint32_t seq;
   char *buf;
   size_t buf_size;
@@ -102,15 +109,17 @@ discard_cb (const struct nlmsghdr *nlh, void *data)
 
 /* One datagram into f->buf, read with an iov of its own length. */
 static ssize_t
-receive (Floor *f)
+receive (Floor *f, struct mnl_socket *nl, size_t min_iov)
 {
   ssize_t len;
 
   do
-    len = recv (mnl_socket_get_fd (f->nl), NULL, 0, MSG_PEEK | MSG_TRUNC);
+    len = recv (mnl_socket_get_fd (nl), NULL, 0, MSG_PEEK | MSG_TRUNC);
   while (len < 0 && errno == EINTR);
   if (len < 0)
     return -1;
+  if ((size_t) len < min_iov)
+    len = (ssize_t) min_iov;
   if ((size_t) len > f->buf_size)
     {
       char *bigger;
@@ -123,7 +132,33 @@ receive (Floor *f)
       f->buf = bigger;
       f->buf_size = (size_t) len;
     }
-  return mnl_socket_recvfrom (f->nl, f->buf, (size_t) len);
+  return mnl_socket_recvfrom (nl, f->buf, (size_t) len);
+}
+
+static int
+find_bulk_key (Floor *f, uint64_t key)
+{
+  for (unsigned i = 0; i < f->n_bulk_keys; i++)
+    if (f->bulk_keys[i] == key)
+      return (int) i;
+  return -1;
+}
+
+static int
+open_socket (struct mnl_socket **nl, uint32_t *portid)
+{
+  int one = 1;
+
+  *nl = mnl_socket_open (NETLINK_RDMA);
+  if (*nl == NULL)
+    return -1;
+  /* The same socket options rdmatop sets. */
+  mnl_socket_setsockopt (*nl, NETLINK_EXT_ACK, &one, sizeof one);
+  mnl_socket_setsockopt (*nl, NETLINK_CAP_ACK, &one, sizeof one);
+  if (mnl_socket_bind (*nl, 0, MNL_SOCKET_AUTOPID) < 0)
+    return -1;
+  *portid = mnl_socket_get_portid (*nl);
+  return 0;
 }
 
 /* One request and its whole reply; a kernel error is counted, not fatal
@@ -133,7 +168,22 @@ request (Floor *f, uint16_t cmd, int dump, uint32_t dev, uint32_t port, mnl_cb_t
 {
   char req[64] = { 0 };
   struct nlmsghdr *nlh = mnl_nlmsg_put_header (req);
+  uint64_t key = ((uint64_t) cmd << 32) | dev;
+  int bulk_index = dump ? find_bulk_key (f, key) : -1;
+  struct mnl_socket *nl = f->nl;
+  uint32_t portid = f->portid;
+  size_t min_iov = 0;
+  unsigned datagrams = 0;
   int ret;
+
+  if (bulk_index >= 0)
+    {
+      if (f->bulk == NULL && open_socket (&f->bulk, &f->bulk_portid) < 0)
+        return -1;
+      nl = f->bulk;
+      portid = f->bulk_portid;
+      min_iov = BULK_IOV;
+    }
 
   nlh->nlmsg_type = RDMA_NL_GET_TYPE (RDMA_NL_NLDEV, cmd);
   nlh->nlmsg_flags = NLM_F_REQUEST | (dump ? NLM_F_DUMP : NLM_F_ACK);
@@ -143,17 +193,22 @@ request (Floor *f, uint16_t cmd, int dump, uint32_t dev, uint32_t port, mnl_cb_t
   if (port != 0)
     mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
   f->n_requests++;
-  if (mnl_socket_sendto (f->nl, nlh, nlh->nlmsg_len) < 0)
+  if (mnl_socket_sendto (nl, nlh, nlh->nlmsg_len) < 0)
     return -1;
   do
     {
-      ssize_t n = receive (f);
+      ssize_t n = receive (f, nl, min_iov);
 
       if (n < 0)
         return -1;
-      ret = mnl_cb_run (f->buf, n, nlh->nlmsg_seq, f->portid, cb, f);
+      datagrams++;
+      ret = mnl_cb_run (f->buf, n, nlh->nlmsg_seq, portid, cb, f);
     }
   while (ret > 0);
+  if (dump && bulk_index < 0 && datagrams > BULK_AFTER && f->n_bulk_keys < MAX_BULK_KEYS)
+    f->bulk_keys[f->n_bulk_keys++] = key;
+  else if (bulk_index >= 0 && datagrams <= 1)
+    f->bulk_keys[bulk_index] = f->bulk_keys[--f->n_bulk_keys];
   if (ret < 0)
     f->n_errors++;
   return 0;
@@ -218,17 +273,8 @@ compare_double (const void *a, const void *b)
 static int
 open_floor (Floor *f)
 {
-  int one = 1;
-
-  f->nl = mnl_socket_open (NETLINK_RDMA);
-  if (f->nl == NULL)
+  if (open_socket (&f->nl, &f->portid) < 0)
     return -1;
-  /* The same socket options rdmatop sets. */
-  mnl_socket_setsockopt (f->nl, NETLINK_EXT_ACK, &one, sizeof one);
-  mnl_socket_setsockopt (f->nl, NETLINK_CAP_ACK, &one, sizeof one);
-  if (mnl_socket_bind (f->nl, 0, MNL_SOCKET_AUTOPID) < 0)
-    return -1;
-  f->portid = mnl_socket_get_portid (f->nl);
   f->seq = (uint32_t) time (NULL);
   f->buf_size = (size_t) getpagesize ();   /* grown by receive() when needed */
   f->buf = malloc (f->buf_size);
@@ -329,6 +375,8 @@ main (int argc, char **argv)
   printf ("cpu_us_per_pass=%.1f user_us_per_pass=%.1f sys_us_per_pass=%.1f wall_us_per_pass=%.1f\n",
           (user + sys) / passes, user / passes, sys / passes, wall / passes);
   mnl_socket_close (f.nl);
+  if (f.bulk != NULL)
+    mnl_socket_close (f.bulk);
   free (f.buf);
   free (pass_us);
   return 0;
@@ -336,6 +384,8 @@ main (int argc, char **argv)
 failed:
   fprintf (stderr, "nl-floor: RDMA netlink failed: %s\n", strerror (errno));
   mnl_socket_close (f.nl);
+  if (f.bulk != NULL)
+    mnl_socket_close (f.bulk);
   free (f.buf);
   free (pass_us);
   return 1;
