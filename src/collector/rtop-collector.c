@@ -303,7 +303,10 @@ port_cache_get (RtopCollector *self, const RtopDevice *dev, DeviceCache *dc, gui
   return pc;
 }
 
-static const char * const netdev_counters[] = {
+/* What the provider table can take from a netdev; packets only when the
+ * provider has none of its own (each file read is a kernel allocation). */
+static const char * const netdev_bytes[] = { "tx_bytes", "rx_bytes", NULL };
+static const char * const netdev_bytes_packets[] = {
   "tx_bytes", "rx_bytes", "tx_packets", "rx_packets", NULL,
 };
 
@@ -324,7 +327,10 @@ refresh_netdev_dir (RtopCollector *self, PortCache *pc, const char *provider, co
   path = rtop_sysfs_netdev_stats_path (self->sysfs_root, netdev);
   /* Only what the provider table can use: a netdev has two dozen files. */
   pc->netdev = rtop_counter_dir_open_names (path, RTOP_COUNTER_SOURCE_NETDEV,
-                                            RTOP_COUNTER_DIR_MAX_FILES, netdev_counters, NULL);
+                                            RTOP_COUNTER_DIR_MAX_FILES,
+                                            rtop_provider_has_metric (provider, RTOP_METRIC_TX_PACKETS)
+                                            ? netdev_bytes : netdev_bytes_packets,
+                                            NULL);
 }
 
 static void

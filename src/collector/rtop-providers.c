@@ -560,10 +560,16 @@ rtop_provider_classify_counters (const char *provider, GPtrArray *counters)
 gboolean
 rtop_provider_has_byte_counters (const char *provider)
 {
+  return rtop_provider_has_metric (provider, RTOP_METRIC_TX_BYTES);
+}
+
+gboolean
+rtop_provider_has_metric (const char *provider, RtopMetricId metric)
+{
   if (provider == NULL)
     return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (rules); i++)
-    if (rules[i].metric == TX_BYTES && strcmp (rules[i].provider, provider) == 0)
+    if (rules[i].metric == metric && strcmp (rules[i].provider, provider) == 0)
       return TRUE;
   return FALSE;
 }

@@ -47,6 +47,8 @@ void rtop_provider_classify_counters (const char *provider, GPtrArray *counters)
  * statistics (RTOP_COUNTER_SOURCE_NETDEV): rtop_provider_apply uses them
  * only for metrics nothing better provides. */
 gboolean rtop_provider_has_byte_counters (const char *provider);
+/* TRUE when the provider's own rows feed this metric. */
+gboolean rtop_provider_has_metric (const char *provider, RtopMetricId metric);
 
 /* The whole table, for docs and tests. */
 const RtopProviderRule *rtop_provider_rules (guint *n_rules);
