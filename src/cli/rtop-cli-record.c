@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rtop-cli-common.h"
 #include "rtop-cli-record.h"
 #include "rtop-recorder.h"
 #include "rtop-recording.h"
@@ -98,26 +99,7 @@ duration_cb (const char *name, const char *value, gpointer data, GError **error)
 static gboolean
 devices_cb (const char *name, const char *value, gpointer data, GError **error)
 {
-  RecordOptions *o = data;
-  g_auto(GStrv) parts = g_strsplit (value, ",", -1);
-  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
-
-  if (o->devices != NULL)
-    g_strv_builder_addv (b, (const char **) o->devices);
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      g_strstrip (parts[i]);
-      if (*parts[i] == '\0' || strlen (parts[i]) > 64 || strchr (parts[i], '/') != NULL)
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       _("“%s” is not a device name (give names like mlx5_0,rxe1)"), value);
-          return FALSE;
-        }
-      g_strv_builder_add (b, parts[i]);
-    }
-  g_strfreev (o->devices);
-  o->devices = g_strv_builder_end (b);
-  return TRUE;
+  return rtop_cli_add_devices (&((RecordOptions *) data)->devices, value, error);
 }
 
 static GOptionContext *

@@ -1,0 +1,31 @@
+/* rtop-cli-common.c: argument parsing shared by rdmatop-cli's subcommands. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "rtop-cli-common.h"
+
+gboolean
+rtop_cli_add_devices (char ***devices, const char *value, GError **error)
+{
+  g_auto(GStrv) parts = g_strsplit (value, ",", -1);
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+
+  if (*devices != NULL)
+    g_strv_builder_addv (b, (const char **) *devices);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_strstrip (parts[i]);
+      if (*parts[i] == '\0' || strlen (parts[i]) > 64 || strchr (parts[i], '/') != NULL)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("“%s” is not a device name (give names like mlx5_0,rxe1)"), value);
+          return FALSE;
+        }
+      g_strv_builder_add (b, parts[i]);
+    }
+  g_strfreev (*devices);
+  *devices = g_strv_builder_end (b);
+  return TRUE;
+}
