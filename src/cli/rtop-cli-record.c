@@ -239,10 +239,17 @@ finish (RecordOptions *o, RtopRecordFormat format)
       rescue (o, format);
       return EXIT_RUNTIME;
     }
-  g_print (_("%s: %" G_GUINT64_FORMAT " samples over %.1f s, %" G_GUINT64_FORMAT " bytes\n"),
-           rtop_recorder_get_path (o->recorder), rtop_recorder_get_samples (o->recorder),
-           rtop_recorder_get_elapsed_us (o->recorder) / 1e6,
-           rtop_recorder_get_bytes_written (o->recorder));
+  {
+    /* A format macro inside _() cannot be translated: pass strings. */
+    g_autofree char *samples = g_strdup_printf ("%" G_GUINT64_FORMAT,
+                                                (guint64) rtop_recorder_get_samples (o->recorder));
+    g_autofree char *bytes = g_strdup_printf ("%" G_GUINT64_FORMAT,
+                                              (guint64) rtop_recorder_get_bytes_written (o->recorder));
+
+    g_print (_("%s: %s samples over %.1f s, %s bytes\n"),
+             rtop_recorder_get_path (o->recorder), samples,
+             rtop_recorder_get_elapsed_us (o->recorder) / 1e6, bytes);
+  }
   return EXIT_SUCCESS;
 }
 

@@ -389,13 +389,17 @@ check_counter (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, guin
                                      NULL, NULL, NULL);
           ev->counter = g_strdup (c->name);
           ev->new_value = g_strdup_printf ("%" G_GUINT64_FORMAT, c->value);
+          char delta[32];
+
+          /* Numbers as strings: a format macro inside _() cannot be translated. */
+          g_snprintf (delta, sizeof delta, "%" G_GUINT64_FORMAT, c->delta);
           ev->message = port
-            ? g_strdup_printf (_("%s is increasing on %s/%u (%s, +%" G_GUINT64_FORMAT ")."),
+            ? g_strdup_printf (_("%s is increasing on %s/%u (%s, +%s)."),
                                c->name, dev->name, port,
-                               rtop_counter_class_to_string (c->klass), c->delta)
-            : g_strdup_printf (_("%s is increasing on %s (%s, +%" G_GUINT64_FORMAT ")."),
+                               rtop_counter_class_to_string (c->klass), delta)
+            : g_strdup_printf (_("%s is increasing on %s (%s, +%s)."),
                                c->name, dev->name, rtop_counter_class_to_string (c->klass),
-                               c->delta);
+                               delta);
         }
       cm->rising = TRUE;
       cm->last_rise_us = snap->monotonic_us;

@@ -551,9 +551,10 @@ set_recv_error (RtopNl *self, RecvStatus status, int errsv, gsize len, GError **
       break;
     case RECV_TRUNCATED:
       g_set_error (error, RTOP_ERROR, RTOP_ERROR_MALFORMED,
-                   _("A netlink reply of %" G_GSIZE_FORMAT " bytes was larger than the "
+                   /* %lu, not G_GSIZE_FORMAT: a macro inside _() cannot be translated. */
+                   _("A netlink reply of %lu bytes was larger than the "
                      "%u byte limit and was dropped."),
-                   len, (guint) RECV_MAX_SIZE);
+                   (unsigned long) len, (guint) RECV_MAX_SIZE);
       break;
     case RECV_OVERRUN:
       g_set_error (error, RTOP_ERROR, RTOP_ERROR_FAILED,

@@ -348,9 +348,13 @@ source_next_line (Source *src, const char **line, gsize *len, gboolean *complete
       src->out_pos += nl != NULL ? (gsize) (nl - start) + 1 : avail;
       if (src->line->len > MAX_LINE_BYTES)
         {
+          char line_text[32];
+
+          /* A format macro inside _() cannot be translated: pass a string. */
+          g_snprintf (line_text, sizeof line_text, "%" G_GUINT64_FORMAT, src->line_no + 1);
           g_set_error (error, RTOP_ERROR, RTOP_ERROR_INVALID_RECORDING,
-                       _("Line %" G_GUINT64_FORMAT " of the recording is too long: this is not a recording made by rdmatop."),
-                       src->line_no + 1);
+                       _("Line %s of the recording is too long: this is not a recording made by rdmatop."),
+                       line_text);
           return FALSE;
         }
       if (nl != NULL)
