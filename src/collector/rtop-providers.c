@@ -701,7 +701,9 @@ source_word (RtopCounterSource source)
 static char *
 describe_sum (const Sum *sum, const char *netdev)
 {
-  GString *text = g_string_new (NULL);
+  /* Built every pass for every metric: plain appends, printf only for
+   * the rare numbers. */
+  GString *text = g_string_sized_new (64);
   guint named = MIN (sum->n_parts, NAMED_PARTS);
 
   for (guint i = 0; i < named; i++)
@@ -712,8 +714,12 @@ describe_sum (const Sum *sum, const char *netdev)
         g_string_append (text, " + ");
       g_string_append (text, source_word (part->source));
       if (part->source == RTOP_COUNTER_SOURCE_NETDEV && netdev != NULL)
-        g_string_append_printf (text, " %s", netdev);
-      g_string_append_printf (text, " %s", part->name);
+        {
+          g_string_append_c (text, ' ');
+          g_string_append (text, netdev);
+        }
+      g_string_append_c (text, ' ');
+      g_string_append (text, part->name);
       if (sum->scales[i] != 1)
         g_string_append_printf (text, " x%u", sum->scales[i]);
     }
