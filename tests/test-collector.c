@@ -27,6 +27,7 @@ typedef struct {
   const char *ndev;
   guint64 sent, rcvd, seq_err;
   int stat_errno;            /* answer STAT_GET with this error */
+  gboolean extra_counter;    /* STAT_GET also lists "ack_deferred", first */
   int res_errno;             /* answer the RES_* dumps with this error */
   guint qps;                 /* owned by this process */
 } FakeDev;
@@ -123,17 +124,21 @@ answer_stat (Fixture *f, guint32 seq, guint32 index, guint32 port)
 {
   NlTestBuf b = { { 0 } };
   const FakeDev *d = find_dev (f, index);
-  NlTestCounter counters[3];
+  NlTestCounter counters[4];
+  guint n = 0;
 
   if (d == NULL || d->stat_errno)
     {
       answer_error (f, seq, d ? d->stat_errno : ENODEV);
       return;
     }
-  counters[0] = (NlTestCounter) { "rcvd_pkts", d->rcvd };
-  counters[1] = (NlTestCounter) { "rcvd_seq_err", d->seq_err };
-  counters[2] = (NlTestCounter) { "sent_pkts", d->sent };
-  reply (f, nl_test_stat (b.bytes, seq, PORTID, index, d->name, port, counters, 3), b.bytes);
+  /* Not sorted by name: the collector must not rely on the kernel's order. */
+  if (d->extra_counter)
+    counters[n++] = (NlTestCounter) { "ack_deferred", 5 };
+  counters[n++] = (NlTestCounter) { "sent_pkts", d->sent };
+  counters[n++] = (NlTestCounter) { "rcvd_seq_err", d->seq_err };
+  counters[n++] = (NlTestCounter) { "rcvd_pkts", d->rcvd };
+  reply (f, nl_test_stat (b.bytes, seq, PORTID, index, d->name, port, counters, n), b.bytes);
   answer_error (f, seq, 0);    /* the ACK we asked for */
 }
 
@@ -387,6 +392,73 @@ test_rates_second_pass (Fixture *f, gconstpointer data)
 }
 
 static void
+assert_sorted (GPtrArray *counters)
+{
+  for (guint i = 1; i < counters->len; i++)
+    g_assert_cmpstr (((RtopCounter *) g_ptr_array_index (counters, i - 1))->name, <,
+                     ((RtopCounter *) g_ptr_array_index (counters, i))->name);
+}
+
+/* The collector keeps what follows from a port's counter names between
+ * passes; a counter that appears or goes, or a new netdev, changes that,
+ * and snapshots from before stay whole. */
+static void
+test_counter_layout_changes (Fixture *f, gconstpointer data)
+{
+  g_autoptr(RtopSnapshot) first = rtop_collector_sample (f->collector, 1.0);
+  g_autoptr(RtopSnapshot) second = NULL;
+  g_autoptr(RtopSnapshot) third = NULL;
+  g_autoptr(RtopSnapshot) fourth = NULL;
+  RtopPort *port;
+  RtopCounter *c;
+
+  g_assert_cmpuint (port_of (first, "rxe0")->counters->len, ==, 5);  /* 3 netlink + 2 netdev */
+  assert_sorted (port_of (first, "rxe0")->counters);
+
+  g_usleep (10000);
+  LOCKED (f, f->devs[1].extra_counter = TRUE; f->devs[1].sent += 10);
+  second = rtop_collector_sample (f->collector, 1.0);
+  port = port_of (second, "rxe0");
+  g_assert_cmpuint (port->counters->len, ==, 6);
+  assert_sorted (port->counters);
+  c = rtop_counters_find (port->counters, "ack_deferred");
+  g_assert_nonnull (c);
+  g_assert_cmpuint (c->value, ==, 5);
+  g_assert_false (c->has_rate);             /* its own baseline */
+  c = rtop_counters_find (port->counters, "sent_pkts");
+  g_assert_true (c->has_rate);
+  g_assert_cmpuint (c->delta, ==, 10);
+  g_assert_cmpuint (port->metrics[RTOP_METRIC_TX_PACKETS].value, ==, 2010);
+  g_assert_cmpint (rtop_counters_find (port->counters, "rcvd_seq_err")->klass, ==,
+                   RTOP_COUNTER_CLASS_TRANSPORT_ERROR);
+
+  g_usleep (10000);
+  LOCKED (f, f->devs[1].extra_counter = FALSE; f->devs[1].sent += 20; f->devs[1].ndev = "d9");
+  third = rtop_collector_sample (f->collector, 1.0);
+  port = port_of (third, "rxe0");
+  g_assert_null (rtop_counters_find (port->counters, "ack_deferred"));
+  c = rtop_counters_find (port->counters, "sent_pkts");
+  g_assert_true (c->has_rate);
+  g_assert_cmpuint (c->delta, ==, 20);
+  /* d9 has no statistics in the fixture tree: no netdev bytes any more. */
+  g_assert_cmpstr (port->netdev, ==, "d9");
+  g_assert_null (rtop_counters_find (port->counters, "tx_bytes"));
+  g_assert_false (port->metrics[RTOP_METRIC_TX_BYTES].present);
+
+  LOCKED (f, f->devs[1].ndev = "d0");
+  fourth = rtop_collector_sample (f->collector, 1.0);
+  port = port_of (fourth, "rxe0");
+  g_assert_true (port->metrics[RTOP_METRIC_TX_BYTES].present);
+  g_assert_nonnull (strstr (port->metrics[RTOP_METRIC_TX_BYTES].source, "netdev d0 "));
+
+  /* The first snapshot's strings are its own still (ASan checks). */
+  port = port_of (first, "rxe0");
+  g_assert_cmpstr (((RtopCounter *) g_ptr_array_index (port->counters, 0))->name, ==, "rcvd_pkts");
+  g_assert_nonnull (strstr (port->metrics[RTOP_METRIC_TX_BYTES].source, "d0"));
+  g_assert_cmpuint (port->metrics[RTOP_METRIC_TX_PACKETS].value, ==, 2000);
+}
+
+static void
 test_processes (Fixture *f, gconstpointer data)
 {
   g_autoptr(RtopSnapshot) snap = NULL;
@@ -549,6 +621,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 #define ADD(path, fn) g_test_add ("/collector/pass/" path, Fixture, NULL, set_up, fn, tear_down)
+  ADD ("counter-layout-changes", test_counter_layout_changes);
   ADD ("discovery", test_discovery);
   ADD ("rates", test_rates_second_pass);
   ADD ("processes", test_processes);

@@ -656,6 +656,72 @@ test_detect (void)
   }
 }
 
+/* A plan made once and run on later reads gives what rtop_provider_apply()
+ * gives, to the last bit: every fixture port (provider tier, PMA generic
+ * tier, netdev tier, scales), with rates on some counters and not others. */
+static void
+test_plan_matches_apply (void)
+{
+  static const struct { const char *device, *provider; } ports[] = {
+    { "mlx5_0", "mlx5" }, { "efa_0", "efa" }, { "erdma_0", "erdma" },
+    { "erdma_1", "erdma" }, { "rxe0", "rxe" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ports); i++)
+    {
+      g_autoptr(RtopPort) applied = rtop_port_new (1);
+      g_autoptr(RtopPort) planned = rtop_port_new (1);
+      RtopProviderPlan *plan;
+
+      g_autofree char *hw = rtop_sysfs_port_hw_counters_path (fixture_root (), ports[i].device, 1);
+      g_autofree char *pma = rtop_sysfs_port_counters_path (fixture_root (), ports[i].device, 1);
+
+      /* Not every fixture port has both directories. */
+      if (g_file_test (hw, G_FILE_TEST_IS_DIR))
+        read_into (applied, g_steal_pointer (&hw), RTOP_COUNTER_SOURCE_NETLINK);
+      if (g_file_test (pma, G_FILE_TEST_IS_DIR))
+        read_into (applied, g_steal_pointer (&pma), RTOP_COUNTER_SOURCE_SYSFS_PORT);
+      add (applied, "tx_bytes", RTOP_COUNTER_SOURCE_NETDEV, 77, 7.5, TRUE);
+      add (applied, "rx_bytes", RTOP_COUNTER_SOURCE_NETDEV, 66, 0, FALSE);
+      rtop_counters_sort (applied->counters);
+      applied->netdev = g_strdup ("eth9");
+      planned->netdev = g_strdup ("eth9");
+      for (guint c = 0; c < applied->counters->len; c++)
+        {
+          RtopCounter *counter = g_ptr_array_index (applied->counters, c);
+
+          /* Rates with fractions, so the order of additions shows. */
+          counter->has_rate = c % 7 != 3;
+          counter->rate = counter->has_rate ? counter->value / 3.0 + c * 0.1 : 0;
+          g_ptr_array_add (planned->counters, rtop_counter_copy (counter));
+        }
+      g_assert_cmpuint (applied->counters->len, >, 0);
+
+      rtop_provider_apply (ports[i].provider, applied);
+      plan = rtop_provider_plan_new (ports[i].provider, planned->counters, "eth9");
+      g_assert_cmpuint (rtop_provider_plan_get_n_counters (plan), ==, planned->counters->len);
+      rtop_provider_plan_run (plan, planned, FALSE);
+      rtop_provider_plan_free (plan);
+
+      for (guint c = 0; c < applied->counters->len; c++)
+        g_assert_cmpint (((RtopCounter *) g_ptr_array_index (applied->counters, c))->klass, ==,
+                         ((RtopCounter *) g_ptr_array_index (planned->counters, c))->klass);
+      for (guint m = 0; m < RTOP_METRIC_N; m++)
+        {
+          const RtopMetric *a = &applied->metrics[m], *b = &planned->metrics[m];
+
+          g_test_message ("%s %s: %s", ports[i].device, rtop_metric_id_to_string (m),
+                          a->source ? a->source : "(none)");
+          g_assert_cmpint (a->present, ==, b->present);
+          g_assert_cmpuint (a->value, ==, b->value);
+          g_assert_cmpint (a->has_rate, ==, b->has_rate);
+          g_assert_true (a->rate == b->rate);
+          g_assert_cmpstr (a->source, ==, b->source);
+        }
+      g_assert_true (applied->metrics[RTOP_METRIC_TX_BYTES].present);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -675,6 +741,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/providers/unknown-counters", test_unknown_counters);
   g_test_add_func ("/collector/providers/classify-known", test_classify_known);
   g_test_add_func ("/collector/providers/detect", test_detect);
+  g_test_add_func ("/collector/providers/plan-matches-apply", test_plan_matches_apply);
 
   return g_test_run ();
 }

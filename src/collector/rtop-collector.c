@@ -36,7 +36,25 @@ typedef struct {
   RtopSysfsPortInfo info;
   gint64 info_read_us;
   gboolean stat_unsupported; /* STAT_GET said EOPNOTSUPP: use sysfs */
+  struct _PortLayout *layout; /* the counters as the last pass read them */
+  GArray *values;            /* guint64 per layout slot: this pass's reads */
 } PortCache;
+
+/* A port's counters are the same names, from the same places, in the same
+ * order, pass after pass; what follows from the names alone (their order by
+ * name, the provider table's classes and metrics, the metrics' source
+ * texts) is worked out once per layout and shared, by reference, with every
+ * snapshot port built from it.  A pass then only compares each name it
+ * reads with the layout's and stores the value. */
+typedef struct _PortLayout {
+  gatomicrefcount ref;
+  guint n;
+  char **names;              /* by name (rtop_counters_sort() order) */
+  RtopCounterSource *sources;
+  guint *slot;               /* read position -> position by name */
+  char *netdev;              /* the netdev named in the metrics' sources */
+  RtopProviderPlan *plan;
+} PortLayout;
 
 /* ... and per device, keyed by name; dropped when the kernel index changes. */
 typedef struct {
@@ -62,10 +80,30 @@ struct _RtopCollector {
 };
 
 static void
+port_layout_unref (gpointer data)
+{
+  PortLayout *layout = data;
+
+  if (layout == NULL || !g_atomic_ref_count_dec (&layout->ref))
+    return;
+  for (guint i = 0; i < layout->n; i++)
+    g_free (layout->names[i]);
+  g_free (layout->names);
+  g_free (layout->sources);
+  g_free (layout->slot);
+  g_free (layout->netdev);
+  rtop_provider_plan_free (layout->plan);
+  g_free (layout);
+}
+
+static void
 port_cache_free (gpointer data)
 {
   PortCache *pc = data;
 
+  port_layout_unref (pc->layout);
+  if (pc->values != NULL)
+    g_array_unref (pc->values);
   g_clear_pointer (&pc->pma, rtop_counter_dir_free);
   g_clear_pointer (&pc->hw, rtop_counter_dir_free);
   g_clear_pointer (&pc->netdev, rtop_counter_dir_free);
@@ -346,44 +384,156 @@ refresh_port_info (RtopCollector *self, const RtopDevice *dev, PortCache *pc, gu
 
 /* ---- Counters ---- */
 
+/* Takes the counters of one port read, in read order, against the port's
+ * layout; on the first one that differs it falls back to collecting them
+ * all (fresh) for a new layout. */
 typedef struct {
-  RtopPort *port;
-  guint32 dev_index;
-  guint32 port_index;
+  PortLayout *layout;        /* NULL before the first read */
+  guint64 *values;           /* per layout slot */
+  guint k;                   /* counters read so far */
+  GPtrArray *fresh;          /* RtopCounter*, read order, once the layout differs */
+} CounterReader;
+
+static void
+reader_go_fresh (CounterReader *r)
+{
+  r->fresh = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_counter_free);
+  for (guint j = 0; j < r->k; j++)
+    {
+      guint s = r->layout->slot[j];
+
+      g_ptr_array_add (r->fresh, rtop_counter_new (r->layout->names[s], r->values[s],
+                                                   r->layout->sources[s]));
+    }
+}
+
+static void
+reader_add (const char *name, guint64 value, RtopCounterSource source, gpointer user_data)
+{
+  CounterReader *r = user_data;
+
+  if (r->fresh == NULL)
+    {
+      const PortLayout *l = r->layout;
+
+      if (l != NULL && r->k < l->n)
+        {
+          guint s = l->slot[r->k];
+
+          if (l->sources[s] == source && strcmp (l->names[s], name) == 0)
+            {
+              r->values[s] = value;
+              r->k++;
+              return;
+            }
+        }
+      if (l == NULL)
+        r->fresh = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_counter_free);
+      else
+        reader_go_fresh (r);
+    }
+  g_ptr_array_add (r->fresh, rtop_counter_new (name, value, source));
+  r->k++;
+}
+
+static int
+read_order_cmp (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  GPtrArray *fresh = user_data;
+  guint ia = *(const guint *) a, ib = *(const guint *) b;
+  const RtopCounter *ca = g_ptr_array_index (fresh, ia);
+  const RtopCounter *cb = g_ptr_array_index (fresh, ib);
+  int c = strcmp (ca->name, cb->name);
+
+  if (c != 0)
+    return c;
+  if (ca->source != cb->source)
+    return (int) ca->source - (int) cb->source;
+  return (ia > ib) - (ia < ib);
+}
+
+/* A layout for counters read in this order (fresh), with their values
+ * stored by slot into values. */
+static PortLayout *
+port_layout_new (GPtrArray *fresh, const char *provider, const char *netdev, GArray *values)
+{
+  PortLayout *layout = g_new0 (PortLayout, 1);
+  guint n = fresh->len;
+  g_autofree guint *by_name = g_new (guint, MAX (n, 1));
+  g_autoptr(GPtrArray) sorted = g_ptr_array_sized_new (n);
+
+  g_atomic_ref_count_init (&layout->ref);
+  layout->n = n;
+  layout->names = g_new (char *, MAX (n, 1));
+  layout->sources = g_new (RtopCounterSource, MAX (n, 1));
+  layout->slot = g_new (guint, MAX (n, 1));
+  layout->netdev = g_strdup (netdev);
+  for (guint i = 0; i < n; i++)
+    by_name[i] = i;
+  g_qsort_with_data (by_name, (gint) n, sizeof (guint), read_order_cmp, fresh);
+  g_array_set_size (values, n);
+  for (guint s = 0; s < n; s++)
+    {
+      const RtopCounter *c = g_ptr_array_index (fresh, by_name[s]);
+
+      layout->names[s] = g_strdup (c->name);
+      layout->sources[s] = c->source;
+      layout->slot[by_name[s]] = s;
+      g_array_index (values, guint64, s) = c->value;
+      g_ptr_array_add (sorted, (gpointer) c);
+    }
+  layout->plan = rtop_provider_plan_new (provider, sorted, netdev);
+  return layout;
+}
+
+typedef struct {
+  CounterReader *reader;
+  guint32 dev_index, port_index;   /* asked for */
+  guint32 got_dev, got_port;       /* answered */
 } StatData;
+
+static gboolean
+stat_counter_cb (const char *name, guint64 value, gpointer user_data, GError **error)
+{
+  StatData *sd = user_data;
+
+  /* A reply for another device or port would be a kernel bug; ignore it. */
+  if (sd->got_dev == sd->dev_index && (sd->got_port == 0 || sd->got_port == sd->port_index))
+    reader_add (name, value, RTOP_COUNTER_SOURCE_NETLINK, sd->reader);
+  return TRUE;
+}
 
 static gboolean
 stat_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
 {
   StatData *sd = user_data;
-  RtopNlStat st = { 0 };
 
-  if (!rtop_nl_parse_stat (nlh, &st, error))
-    return FALSE;
-  /* A reply for another device or port would be a kernel bug; ignore it. */
-  if (st.dev_index == sd->dev_index && (st.port == 0 || st.port == sd->port_index))
-    for (guint i = 0; i < st.counters->len; i++)
-      {
-        RtopNlCounter *c = &g_array_index (st.counters, RtopNlCounter, i);
-        g_ptr_array_add (sd->port->counters,
-                         rtop_counter_new (c->name, c->value, RTOP_COUNTER_SOURCE_NETLINK));
-      }
-  rtop_nl_stat_clear (&st);
-  return TRUE;
+  return rtop_nl_parse_stat_foreach (nlh, &sd->got_dev, &sd->got_port, stat_counter_cb, sd, error);
 }
 
 static void
-read_port_counters (RtopCollector *self, RtopDevice *dev, PortCache *pc, RtopPort *port)
+reader_clear (CounterReader *r)
+{
+  g_clear_pointer (&r->fresh, g_ptr_array_unref);
+}
+
+/* Reads the port's counters through r (set up by the caller); FALSE with
+ * port->error set when the read failed. */
+static gboolean
+read_port_counters (RtopCollector *self, RtopDevice *dev, PortCache *pc, RtopPort *port,
+                    CounterReader *r)
 {
   g_autoptr(GError) error = NULL;
-  StatData sd = { port, dev->index, port->index };
+  StatData sd = { r, dev->index, port->index, 0, 0 };
   guint failed = 0;
 
   if (!pc->stat_unsupported &&
       !rtop_nl_query (self->nl, RDMA_NLDEV_CMD_STAT_GET, FALSE, dev->index, port->index,
                       stat_cb, &sd, &error))
     {
-      g_ptr_array_set_size (port->counters, 0);
+      /* Whatever came before the error is dropped. */
+      reader_clear (r);
+      r->k = 0;
       if (g_error_matches (error, RTOP_ERROR, RTOP_ERROR_KERNEL) && pc->hw == NULL)
         pc->hw = rtop_counter_dir_open (pc->hw_path, RTOP_COUNTER_SOURCE_SYSFS_HW, NULL);
       if (g_error_matches (error, RTOP_ERROR, RTOP_ERROR_KERNEL) && pc->hw != NULL)
@@ -391,19 +541,19 @@ read_port_counters (RtopCollector *self, RtopDevice *dev, PortCache *pc, RtopPor
       else if (!g_error_matches (error, RTOP_ERROR, RTOP_ERROR_KERNEL))
         {
           port->error = g_strdup (error->message);
-          return;
+          return FALSE;
         }
       /* Other kernel refusals (no hw counters on this driver) leave the
        * port with sysfs counters only; that is not an error. */
     }
   port->read_time_us = g_get_monotonic_time ();
   if (pc->stat_unsupported && pc->hw != NULL)
-    rtop_counter_dir_read (pc->hw, port->counters, &failed);
+    rtop_counter_dir_read_foreach (pc->hw, reader_add, r, &failed);
   if (pc->pma != NULL)
-    rtop_counter_dir_read (pc->pma, port->counters, &failed);
+    rtop_counter_dir_read_foreach (pc->pma, reader_add, r, &failed);
   if (pc->netdev != NULL)
     {
-      rtop_counter_dir_read (pc->netdev, port->counters, &failed);
+      rtop_counter_dir_read_foreach (pc->netdev, reader_add, r, &failed);
       /* The netdev was deleted (maybe re-created under its name): reopen. */
       if (rtop_counter_dir_get_n_vanished (pc->netdev) > 0)
         {
@@ -411,6 +561,43 @@ read_port_counters (RtopCollector *self, RtopDevice *dev, PortCache *pc, RtopPor
           g_clear_pointer (&pc->netdev_name, g_free);
         }
     }
+  return TRUE;
+}
+
+/* The port's counters, by name, from this pass's reads: the same layout as
+ * last time when every name matched, a new one otherwise. */
+static void
+build_port_counters (PortCache *pc, CounterReader *r, const char *provider, RtopPort *port)
+{
+  PortLayout *layout;
+  RtopCounter *block;
+
+  if (r->fresh == NULL && r->layout != NULL && r->k != r->layout->n)
+    reader_go_fresh (r);      /* fewer counters than last time */
+  if (r->fresh != NULL || r->layout == NULL ||
+      g_strcmp0 (r->layout->netdev, port->netdev) != 0)
+    {
+      if (r->fresh == NULL)
+        {
+          if (r->layout == NULL)
+            r->fresh = g_ptr_array_new ();
+          else
+            reader_go_fresh (r);
+        }
+      port_layout_unref (pc->layout);
+      pc->layout = port_layout_new (r->fresh, provider, port->netdev, pc->values);
+      reader_clear (r);
+    }
+  layout = pc->layout;
+  block = g_new (RtopCounter, MAX (layout->n, 1));
+  for (guint s = 0; s < layout->n; s++)
+    block[s] = (RtopCounter) {
+      .name = layout->names[s],
+      .value = g_array_index (pc->values, guint64, s),
+      .source = layout->sources[s],
+    };
+  g_atomic_ref_count_inc (&layout->ref);
+  rtop_port_set_shared (port, block, layout->n, layout, port_layout_unref);
 }
 
 static void
@@ -419,6 +606,7 @@ fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, const RtopNlPo
   RtopPort *port = rtop_port_new (np->port);
   PortCache *pc = port_cache_get (self, dev, dc, np->port);
   gint64 now = g_get_monotonic_time ();
+  CounterReader r = { 0 };
 
   port->state = np->state;
   port->phys_state = np->phys_state;
@@ -434,16 +622,20 @@ fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, const RtopNlPo
     port->phys_state = pc->info.phys_state;
   refresh_netdev_dir (self, pc, dc->provider, np->ndev_name);
 
-  read_port_counters (self, dev, pc, port);
-  if (port->error != NULL)
+  if (pc->values == NULL)
+    pc->values = g_array_new (FALSE, TRUE, sizeof (guint64));
+  r.layout = pc->layout;
+  r.values = (guint64 *) (gpointer) pc->values->data;
+  if (!read_port_counters (self, dev, pc, port, &r))
     rtop_rates_keep (self->rates, dev->name, port->index);
   else
     {
-      rtop_counters_sort (port->counters);
+      build_port_counters (pc, &r, dc->provider, port);
       port->elapsed_s = rtop_rates_update (self->rates, dev->name, dev->index, port->index,
                                            port->read_time_us, port->counters, NULL);
-      rtop_provider_apply (dc->provider, port);
+      rtop_provider_plan_run (pc->layout->plan, port, TRUE);
     }
+  reader_clear (&r);
   g_ptr_array_add (dev->ports, port);
 }
 

@@ -729,49 +729,6 @@ describe_sum (const Sum *sum, const char *netdev)
 }
 
 static void
-set_metric (RtopMetric *metric, const Sum *sum, const char *netdev)
-{
-  metric->present = TRUE;
-  metric->value = sum->value;
-  metric->has_rate = sum->all_rates;
-  metric->rate = sum->all_rates ? sum->rate : 0;
-  metric->source = describe_sum (sum, netdev);
-}
-
-/* ERRORS is the sum of the three error metrics that are present. */
-static void
-set_errors_metric (RtopPort *port)
-{
-  static const RtopMetricId parts[] = {
-    RTOP_METRIC_LINK_ERRORS, RTOP_METRIC_TRANSPORT_ERRORS, RTOP_METRIC_OPERATION_ERRORS,
-  };
-  RtopMetric *errors = &port->metrics[RTOP_METRIC_ERRORS];
-  g_autoptr(GString) source = g_string_new (NULL);
-  gboolean all_rates = TRUE;
-
-  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
-    {
-      const RtopMetric *part = &port->metrics[parts[i]];
-
-      if (!part->present)
-        continue;
-      errors->present = TRUE;
-      errors->value = add_saturating (errors->value, part->value);
-      errors->rate += part->rate;
-      all_rates = all_rates && part->has_rate;
-      if (source->len > 0)
-        g_string_append (source, " + ");
-      g_string_append (source, rtop_metric_id_to_string (parts[i]));
-    }
-  if (!errors->present)
-    return;
-  errors->has_rate = all_rates;
-  if (!all_rates)
-    errors->rate = 0;
-  errors->source = g_strdup (source->str);
-}
-
-static void
 clear_metrics (RtopPort *port)
 {
   for (guint m = 0; m < RTOP_METRIC_N; m++)
@@ -781,36 +738,221 @@ clear_metrics (RtopPort *port)
     }
 }
 
-void
-rtop_provider_apply (const char *provider, RtopPort *port)
-{
-  Sum sums[RTOP_METRIC_N][N_TIERS];
+/* One counter of a metric in a plan. */
+typedef struct {
+  guint index;               /* position in the port's counters */
+  guint32 scale;             /* >= 1 */
+  gboolean merged;           /* a generic-tier part added to the provider tier's */
+} PlanPart;
 
-  g_return_if_fail (port != NULL);
+typedef struct {
+  gboolean present;
+  guint first;               /* into parts */
+  guint n;
+  char *source;
+} PlanMetric;
+
+struct _RtopProviderPlan {
+  guint n_counters;
+  RtopCounterClass *klass;   /* per counter */
+  PlanPart *parts;
+  PlanMetric metrics[RTOP_METRIC_N];
+};
+
+/* The tier a metric is taken from, as rtop_provider_apply() always did:
+ * event metrics (drops, errors, ...) add the provider's and the generic
+ * rows; traffic takes the best tier that has the metric. */
+static gboolean
+plan_takes (RtopMetricId m, guint chosen, guint tier, gboolean *merged)
+{
+  *merged = FALSE;
+  if (tier == chosen)
+    return TRUE;
+  if (!metric_is_traffic (m) && chosen == TIER_PROVIDER && tier == TIER_GENERIC)
+    {
+      *merged = TRUE;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+RtopProviderPlan *
+rtop_provider_plan_new (const char *provider, GPtrArray *counters, const char *netdev)
+{
+  static const RtopMetricId error_parts[] = {
+    RTOP_METRIC_LINK_ERRORS, RTOP_METRIC_TRANSPORT_ERRORS, RTOP_METRIC_OPERATION_ERRORS,
+  };
+  RtopProviderPlan *plan = g_new0 (RtopProviderPlan, 1);
+  guint n = counters != NULL ? counters->len : 0;
+  g_autofree const RtopProviderRule **rule_of = g_new0 (const RtopProviderRule *, MAX (n, 1));
+  Sum sums[RTOP_METRIC_N][N_TIERS];
+  guint chosen[RTOP_METRIC_N];
+  g_autoptr(GArray) parts = g_array_new (FALSE, FALSE, sizeof (PlanPart));
+  g_autoptr(GString) errors = g_string_new (NULL);
 
   memset (sums, 0, sizeof sums);
-  clear_metrics (port);
-  for (guint i = 0; port->counters != NULL && i < port->counters->len; i++)
+  plan->n_counters = n;
+  plan->klass = g_new0 (RtopCounterClass, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
     {
-      RtopCounter *counter = g_ptr_array_index (port->counters, i);
+      const RtopCounter *counter = g_ptr_array_index (counters, i);
       const RtopProviderRule *rule = find_rule (provider, counter->name, counter->source, FALSE);
 
-      counter->klass = rule != NULL ? rule->klass : classify_by_pattern (counter->name);
+      plan->klass[i] = rule != NULL ? rule->klass : classify_by_pattern (counter->name);
       /* Unknown counters stay raw: guessing a unit would make up a metric. */
       if (rule != NULL && rule->metric < RTOP_METRIC_N && rule->metric != RTOP_METRIC_ERRORS)
-        sum_add (&sums[rule->metric][rule_tier (rule)], counter, rule->scale);
+        {
+          rule_of[i] = rule;
+          sum_add (&sums[rule->metric][rule_tier (rule)], counter, rule->scale);
+        }
     }
 
   for (guint m = 0; m < RTOP_METRIC_N; m++)
     {
+      PlanMetric *pm = &plan->metrics[m];
+
+      chosen[m] = N_TIERS;
       if (!metric_is_traffic (m))
         sum_merge (&sums[m][TIER_PROVIDER], &sums[m][TIER_GENERIC]);
-      for (guint t = 0; t < N_TIERS; t++)
+      for (guint t = 0; t < N_TIERS && chosen[m] == N_TIERS; t++)
         if (sums[m][t].n_parts > 0)
-          {
-            set_metric (&port->metrics[m], &sums[m][t], port->netdev);
-            break;
-          }
+          chosen[m] = t;
+      if (chosen[m] == N_TIERS)
+        continue;
+      pm->present = TRUE;
+      pm->source = describe_sum (&sums[m][chosen[m]], netdev);
+      pm->first = parts->len;
+      for (guint i = 0; i < n; i++)
+        {
+          PlanPart part = { i, 1, FALSE };
+
+          if (rule_of[i] == NULL || rule_of[i]->metric != m ||
+              !plan_takes (m, chosen[m], rule_tier (rule_of[i]), &part.merged))
+            continue;
+          part.scale = rule_of[i]->scale != 0 ? rule_of[i]->scale : 1;
+          g_array_append_val (parts, part);
+        }
+      pm->n = parts->len - pm->first;
     }
-  set_errors_metric (port);
+
+  /* ERRORS is the sum of the three error metrics that are present. */
+  for (guint i = 0; i < G_N_ELEMENTS (error_parts); i++)
+    if (plan->metrics[error_parts[i]].present)
+      {
+        if (errors->len > 0)
+          g_string_append (errors, " + ");
+        g_string_append (errors, rtop_metric_id_to_string (error_parts[i]));
+      }
+  if (errors->len > 0)
+    {
+      plan->metrics[RTOP_METRIC_ERRORS].present = TRUE;
+      plan->metrics[RTOP_METRIC_ERRORS].source = g_strdup (errors->str);
+    }
+  plan->parts = (PlanPart *) g_array_free (g_steal_pointer (&parts), FALSE);
+  return plan;
+}
+
+void
+rtop_provider_plan_free (RtopProviderPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  for (guint m = 0; m < RTOP_METRIC_N; m++)
+    g_free (plan->metrics[m].source);
+  g_free (plan->klass);
+  g_free (plan->parts);
+  g_free (plan);
+}
+
+guint
+rtop_provider_plan_get_n_counters (const RtopProviderPlan *plan)
+{
+  return plan->n_counters;
+}
+
+/* ERRORS is the sum of the three error metrics that are present. */
+static void
+run_errors_metric (RtopPort *port)
+{
+  static const RtopMetricId parts[] = {
+    RTOP_METRIC_LINK_ERRORS, RTOP_METRIC_TRANSPORT_ERRORS, RTOP_METRIC_OPERATION_ERRORS,
+  };
+  RtopMetric *errors = &port->metrics[RTOP_METRIC_ERRORS];
+  gboolean all_rates = TRUE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      const RtopMetric *part = &port->metrics[parts[i]];
+
+      if (!part->present)
+        continue;
+      errors->value = add_saturating (errors->value, part->value);
+      errors->rate += part->rate;
+      all_rates = all_rates && part->has_rate;
+    }
+  errors->has_rate = all_rates;
+  if (!all_rates)
+    errors->rate = 0;
+}
+
+void
+rtop_provider_plan_run (const RtopProviderPlan *plan, RtopPort *port, gboolean borrow_sources)
+{
+  g_return_if_fail (plan != NULL && port != NULL);
+  g_return_if_fail ((port->counters != NULL ? port->counters->len : 0) == plan->n_counters);
+
+  if (borrow_sources)
+    memset (port->metrics, 0, sizeof port->metrics);
+  else
+    clear_metrics (port);
+  for (guint i = 0; i < plan->n_counters; i++)
+    ((RtopCounter *) g_ptr_array_index (port->counters, i))->klass = plan->klass[i];
+
+  for (guint m = 0; m < RTOP_METRIC_N; m++)
+    {
+      const PlanMetric *pm = &plan->metrics[m];
+      RtopMetric *metric = &port->metrics[m];
+      double rate = 0, merged_rate = 0;
+      gboolean all_rates = TRUE, any_merged = FALSE;
+
+      if (!pm->present)
+        continue;
+      metric->present = TRUE;
+      metric->source = borrow_sources ? pm->source : g_strdup (pm->source);
+      if (m == RTOP_METRIC_ERRORS)
+        continue;     /* from the three error metrics, below */
+      for (guint p = pm->first; p < pm->first + pm->n; p++)
+        {
+          const PlanPart *part = &plan->parts[p];
+          const RtopCounter *counter = g_ptr_array_index (port->counters, part->index);
+
+          metric->value = add_saturating (metric->value, scale_saturating (counter->value, part->scale));
+          if (!counter->has_rate)
+            all_rates = FALSE;
+          /* The same additions, in the same order, as the tiers' sums. */
+          else if (part->merged)
+            merged_rate += counter->rate * part->scale;
+          else
+            rate += counter->rate * part->scale;
+          any_merged = any_merged || part->merged;
+        }
+      if (any_merged)
+        rate += merged_rate;
+      metric->has_rate = all_rates;
+      metric->rate = all_rates ? rate : 0;
+    }
+  if (plan->metrics[RTOP_METRIC_ERRORS].present)
+    run_errors_metric (port);
+}
+
+void
+rtop_provider_apply (const char *provider, RtopPort *port)
+{
+  RtopProviderPlan *plan;
+
+  g_return_if_fail (port != NULL);
+
+  plan = rtop_provider_plan_new (provider, port->counters, port->netdev);
+  rtop_provider_plan_run (plan, port, FALSE);
+  rtop_provider_plan_free (plan);
 }

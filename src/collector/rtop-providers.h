@@ -36,6 +36,27 @@ RtopCounterClass rtop_provider_classify (const char *provider, const char *count
  * source says so. */
 void rtop_provider_apply (const char *provider, RtopPort *port);
 
+/* What rtop_provider_apply() decides from the counters' names and sources
+ * alone: each counter's class, which counters (by position) make each
+ * metric, and the metrics' source texts.  A caller whose counters keep their
+ * names, sources and order from pass to pass (the collector) makes the plan
+ * once and runs it every pass, without table lookups or string building. */
+typedef struct _RtopProviderPlan RtopProviderPlan;
+
+/* counters: sorted like a port's (rtop_counters_sort()); only names and
+ * sources are read.  netdev names the netdev in source texts. */
+RtopProviderPlan *rtop_provider_plan_new (const char *provider, GPtrArray *counters,
+                                          const char *netdev);
+void rtop_provider_plan_free (RtopProviderPlan *plan);
+/* The number of counters the plan was made for. */
+guint rtop_provider_plan_get_n_counters (const RtopProviderPlan *plan);
+/* rtop_provider_apply() for a port whose counters match the plan's (same
+ * number, names, sources and order).  With borrow_sources the metrics'
+ * source strings point into the plan, which must then outlive the port and
+ * the port must not free them (see rtop_port_set_shared()). */
+void rtop_provider_plan_run (const RtopProviderPlan *plan, RtopPort *port,
+                             gboolean borrow_sources);
+
 /* Added by the providers owner (the functions above keep their meaning). */
 
 /* Sets klass on each counter of an array (device-level counters, which

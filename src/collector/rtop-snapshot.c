@@ -121,7 +121,13 @@ counter_cmp (gconstpointer a, gconstpointer b)
 void
 rtop_counters_sort (GPtrArray *counters)
 {
-  g_ptr_array_sort (counters, counter_cmp);
+  /* Usually sorted already (the collector builds them so): one look. */
+  for (guint i = 1; i < counters->len; i++)
+    if (counter_cmp (&counters->pdata[i - 1], &counters->pdata[i]) > 0)
+      {
+        g_ptr_array_sort (counters, counter_cmp);
+        return;
+      }
 }
 
 static int
@@ -293,6 +299,22 @@ rtop_metric_clear (RtopMetric *self)
 }
 
 void
+rtop_port_set_shared (RtopPort *port, RtopCounter *block, guint n,
+                      gpointer shared, GDestroyNotify release)
+{
+  g_return_if_fail (port != NULL && port->counters->len == 0 && port->shared_ == NULL);
+  g_return_if_fail (block != NULL || n == 0);
+
+  g_ptr_array_set_free_func (port->counters, NULL);
+  g_ptr_array_set_size (port->counters, n);
+  for (guint i = 0; i < n; i++)
+    port->counters->pdata[i] = &block[i];
+  port->counter_block_ = block;
+  port->shared_ = shared;
+  port->shared_release_ = release;
+}
+
+void
 rtop_port_free (RtopPort *self)
 {
   if (self == NULL)
@@ -302,8 +324,16 @@ rtop_port_free (RtopPort *self)
   g_free (self->rate_text);
   g_free (self->error);
   g_ptr_array_unref (self->counters);
-  for (guint i = 0; i < RTOP_METRIC_N; i++)
-    rtop_metric_clear (&self->metrics[i]);
+  if (self->shared_ != NULL)
+    {
+      /* Names and sources belong to shared. */
+      g_free (self->counter_block_);
+      if (self->shared_release_ != NULL)
+        self->shared_release_ (self->shared_);
+    }
+  else
+    for (guint i = 0; i < RTOP_METRIC_N; i++)
+      rtop_metric_clear (&self->metrics[i]);
   g_free (self);
 }
 

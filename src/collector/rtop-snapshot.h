@@ -123,6 +123,10 @@ typedef struct {
   GPtrArray *counters;       /* RtopCounter*, sorted by name (strcmp) */
   RtopMetric metrics[RTOP_METRIC_N];
   char *error;               /* non-NULL when this port's read failed this pass */
+  /* private: see rtop_port_set_shared() */
+  RtopCounter *counter_block_;
+  gpointer shared_;
+  GDestroyNotify shared_release_;
 } RtopPort;
 
 typedef struct {
@@ -198,6 +202,13 @@ RtopSnapshot *rtop_snapshot_ref (RtopSnapshot *self);
 void rtop_snapshot_unref (RtopSnapshot *self);
 /* Sort devices naturally, processes by pid, counters by name. Call once, when built. */
 void rtop_snapshot_seal (RtopSnapshot *self);
+/* For a builder that keeps strings from pass to pass (the collector): the
+ * port's counters become the n structs of block (taken), and the counter
+ * names and metric source strings are not the port's own but belong to
+ * shared, which the port releases with release when it is freed.  The port
+ * must have no counters and no metric sources yet. */
+void rtop_port_set_shared (RtopPort *port, RtopCounter *block, guint n,
+                           gpointer shared, GDestroyNotify release);
 
 RtopDevice *rtop_snapshot_find_device (const RtopSnapshot *self, const char *name);
 RtopPort *rtop_device_find_port (const RtopDevice *self, guint32 index);

@@ -447,12 +447,13 @@ read_counter (RtopCounterDir *self, guint i, guint64 *value)
 }
 
 void
-rtop_counter_dir_read (RtopCounterDir *self, GPtrArray *out, guint *n_failed)
+rtop_counter_dir_read_foreach (RtopCounterDir *self, RtopCounterDirFunc func,
+                               gpointer user_data, guint *n_failed)
 {
   guint failed = 0;
 
   g_return_if_fail (self != NULL);
-  g_return_if_fail (out != NULL);
+  g_return_if_fail (func != NULL);
 
   for (guint i = 0; i < self->n_files; i++)
     {
@@ -463,10 +464,25 @@ rtop_counter_dir_read (RtopCounterDir *self, GPtrArray *out, guint *n_failed)
           failed++;
           continue;
         }
-      g_ptr_array_add (out, rtop_counter_new (self->names[i], value, self->source));
+      func (self->names[i], value, self->source, user_data);
     }
   if (n_failed != NULL)
     *n_failed = failed;
+}
+
+static void
+append_counter (const char *name, guint64 value, RtopCounterSource source, gpointer user_data)
+{
+  g_ptr_array_add (user_data, rtop_counter_new (name, value, source));
+}
+
+void
+rtop_counter_dir_read (RtopCounterDir *self, GPtrArray *out, guint *n_failed)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (out != NULL);
+
+  rtop_counter_dir_read_foreach (self, append_counter, out, n_failed);
 }
 
 guint

@@ -43,6 +43,12 @@ RtopCounterDir *rtop_counter_dir_open_names (const char *path, RtopCounterSource
                                              guint max_files, const char * const *only,
                                              GError **error);
 void rtop_counter_dir_read (RtopCounterDir *self, GPtrArray *out, guint *n_failed);
+/* The same read, handing each counter to func instead of allocating it
+ * (name stays valid as long as the directory). */
+typedef void (*RtopCounterDirFunc) (const char *name, guint64 value, RtopCounterSource source,
+                                    gpointer user_data);
+void rtop_counter_dir_read_foreach (RtopCounterDir *self, RtopCounterDirFunc func,
+                                    gpointer user_data, guint *n_failed);
 guint rtop_counter_dir_get_n_files (RtopCounterDir *self);
 void rtop_counter_dir_free (RtopCounterDir *self);
 
