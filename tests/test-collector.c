@@ -346,6 +346,8 @@ test_discovery (Fixture *f, gconstpointer data)
   g_assert_cmpstr (rxe->netdev, ==, "d0");
   g_assert_cmpuint (rxe->state, ==, 4);
   g_assert_cmpstr (rtop_snapshot_find_device (snap, "rxe0")->provider, ==, "rxe");
+  /* As `rdma dev` prints it. */
+  g_assert_cmpstr (rtop_snapshot_find_device (snap, "rxe0")->node_guid, ==, "0002:c903:00a1:b2c3");
 
   /* rxe has no byte counters: bytes come from netdev d0, and say so. */
   g_assert_true (rxe->metrics[RTOP_METRIC_TX_BYTES].present);

@@ -19,6 +19,7 @@
 #include "rtop-error.h"
 #include "rtop-health.h"
 #include "rtop-nl.h"
+#include "rtop-port-key.h"
 #include "rtop-procfs.h"
 #include "rtop-providers.h"
 #include "rtop-rates.h"
@@ -245,12 +246,23 @@ device_wanted (RtopCollector *self, const char *name)
   return self->devices_filter == NULL || g_strv_contains ((const char * const *) self->devices_filter, name);
 }
 
+/* "0011:2233:4455:6677", as iproute2 prints it (every pass, every
+ * device: no printf). */
 static char *
 format_guid (guint64 guid)
 {
-  return g_strdup_printf ("%04x:%04x:%04x:%04x",
-                          (guint) (guid >> 48) & 0xffff, (guint) (guid >> 32) & 0xffff,
-                          (guint) (guid >> 16) & 0xffff, (guint) guid & 0xffff);
+  static const char hex[] = "0123456789abcdef";
+  char text[20];
+  guint n = 0;
+
+  for (int shift = 60; shift >= 0; shift -= 4)
+    {
+      text[n++] = hex[(guid >> shift) & 0xf];
+      if (shift % 16 == 0 && shift > 0)
+        text[n++] = ':';
+    }
+  text[n] = '\0';
+  return g_strndup (text, n);
 }
 
 static const char *
@@ -271,12 +283,13 @@ device_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
 
   if (!rtop_nl_parse_device (nlh, &nd, error))
     return FALSE;
-  dev = rtop_device_new (nd.index, nd.name);
+  dev = rtop_device_new (nd.index, NULL);
+  dev->name = g_steal_pointer (&nd.name);
   dev->port_count = nd.port_count;
   dev->node_type = g_strdup (node_type_name (nd.node_type));
-  dev->fw_version = g_strdup (nd.fw_version);
+  dev->fw_version = g_steal_pointer (&nd.fw_version);
   dev->node_guid = nd.node_guid ? format_guid (nd.node_guid) : NULL;
-  dev->protocol = g_strdup (nd.protocol);
+  dev->protocol = g_steal_pointer (&nd.protocol);
   g_ptr_array_add (out, dev);
   rtop_nl_device_clear (&nd);
   return TRUE;
@@ -722,15 +735,35 @@ collect_devices (RtopCollector *self, RtopSnapshot *snap, GError **error)
 
 typedef struct {
   RtopNlResKind kind;
-  GArray *entries;
+  const RtopDevice *dev;
+  GHashTable *owners;
+  RtopSnapshot *snap;
+  RtopProcess *last;
 } ResData;
+
+static void account (RtopProcess *proc, const RtopNlRes *r, const char *device);
+static RtopProcess *owner_for (GHashTable *owners, const RtopNlRes *r, gboolean *hidden);
+
+static gboolean
+res_entry_cb (const RtopNlRes *r, gpointer user_data, GError **error)
+{
+  ResData *rd = user_data;
+
+  if (r->dev_index != rd->dev->index)
+    return TRUE;
+  /* One process's QPs come one after another: skip the lookup. */
+  if (rd->last == NULL || !r->has_pid || rd->last->kernel || (guint32) rd->last->pid != r->pid)
+    rd->last = owner_for (rd->owners, r, &rd->snap->pids_hidden);
+  account (rd->last, r, rd->dev->name);
+  return TRUE;
+}
 
 static gboolean
 res_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
 {
   ResData *rd = user_data;
 
-  return rtop_nl_parse_res (nlh, rd->kind, rd->entries, error);
+  return rtop_nl_parse_res_foreach (nlh, rd->kind, res_entry_cb, rd, error);
 }
 
 /* Owners are keyed by pid, or by kernel name for kernel-owned objects, or
@@ -738,13 +771,17 @@ res_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
 static RtopProcess *
 owner_for (GHashTable *owners, const RtopNlRes *r, gboolean *hidden)
 {
-  char key[80];
+  char key[RTOP_PORT_KEY_SIZE];
   RtopProcess *proc;
 
+  /* "p/<pid>", "k<name>", "h": no printf, this runs per owner run. */
   if (r->has_pid)
-    g_snprintf (key, sizeof key, "p%u", r->pid);
+    rtop_port_key (key, "p", r->pid);
   else if (r->kern_name != NULL)
-    g_snprintf (key, sizeof key, "k%s", r->kern_name);
+    {
+      key[0] = 'k';
+      g_strlcpy (key + 1, r->kern_name, sizeof key - 1);
+    }
   else
     {
       g_strlcpy (key, "h", sizeof key);
@@ -826,7 +863,7 @@ enrich (RtopCollector *self, RtopProcess *proc)
  * DEV_INDEX), so the pass asks for the devices it already has. */
 static void
 dump_resources (RtopCollector *self, const RtopDevice *dev, GHashTable *owners,
-                GArray *entries, RtopSnapshot *snap)
+                RtopSnapshot *snap)
 {
   static const struct { RtopNlResKind kind; guint16 cmd; } dumps[] = {
     { RTOP_NL_RES_QP, RDMA_NLDEV_CMD_RES_QP_GET },
@@ -836,32 +873,22 @@ dump_resources (RtopCollector *self, const RtopDevice *dev, GHashTable *owners,
 
   for (guint d = 0; d < G_N_ELEMENTS (dumps); d++)
     {
-      ResData rd = { dumps[d].kind, entries };
+      ResData rd = { dumps[d].kind, dev, owners, snap, NULL };
       g_autoptr(GError) error = NULL;
-      RtopProcess *last = NULL;
 
-      g_array_set_size (entries, 0);
+      /* Entries are counted as they arrive, without copies; a dump that
+       * fails part-way keeps what it counted, and processes_error says
+       * the list is incomplete. */
       if (!rtop_nl_query (self->nl, dumps[d].cmd, TRUE, dev->index, 0, res_cb, &rd, &error))
         {
           /* A device that vanished since the device dump has nothing to
            * list; anything else leaves the process list incomplete, and
-           * the snapshot says so rather than showing fewer processes. */
+           * the snapshot says so rather than passing fewer processes off
+           * as all of them. */
           if (!g_error_matches (error, RTOP_ERROR, RTOP_ERROR_NO_DEVICE) &&
               snap->processes_error == NULL)
             snap->processes_error = g_strdup_printf (_("Listing the processes on %s failed: %s"),
                                                      dev->name, error->message);
-          continue;
-        }
-      for (guint i = 0; i < entries->len; i++)
-        {
-          const RtopNlRes *r = &g_array_index (entries, RtopNlRes, i);
-
-          if (r->dev_index != dev->index)
-            continue;
-          /* One process's QPs come one after another: skip the lookup. */
-          if (last == NULL || !r->has_pid || last->kernel || (guint32) last->pid != r->pid)
-            last = owner_for (owners, r, &snap->pids_hidden);
-          account (last, r, dev->name);
         }
     }
 }
@@ -870,13 +897,11 @@ static void
 collect_processes (RtopCollector *self, RtopSnapshot *snap)
 {
   g_autoptr(GHashTable) owners = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GArray) entries = g_array_new (FALSE, TRUE, sizeof (RtopNlRes));
   GHashTableIter iter;
   RtopProcess *proc;
 
-  g_array_set_clear_func (entries, (GDestroyNotify) rtop_nl_res_clear);
   for (guint i = 0; i < snap->devices->len; i++)
-    dump_resources (self, g_ptr_array_index (snap->devices, i), owners, entries, snap);
+    dump_resources (self, g_ptr_array_index (snap->devices, i), owners, snap);
 
   rtop_proc_cache_begin_pass (self->procs);
   g_hash_table_iter_init (&iter, owners);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rtop-health.h"
+#include "rtop-port-key.h"
 
 /* Which counter classes are watched, and how loud a rise is. */
 static const struct {
@@ -429,10 +430,10 @@ check_counters (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, gui
 static PortMemo *
 port_memo_get (RtopHealth *self, const RtopDevice *dev, guint32 port, gboolean *is_new)
 {
-  char key[128];
+  char key[RTOP_PORT_KEY_SIZE];
   PortMemo *pm;
 
-  g_snprintf (key, sizeof key, "%s/%u", dev->name, port);
+  rtop_port_key (key, dev->name, port);
   pm = g_hash_table_lookup (self->ports, key);
   *is_new = pm == NULL;
   if (pm == NULL)

@@ -388,11 +388,12 @@ typedef struct {
   RtopNlResKind kind;
   guint32 dev_index;
   const char *dev_name;
-  GArray *out;
+  RtopNlResFunc func;
+  gpointer user_data;
 } ResContext;
 
 static gboolean
-add_res_cb (const AttrTable *entry, gpointer data, GError **error)
+res_entry_cb (const AttrTable *entry, gpointer data, GError **error)
 {
   ResContext *ctx = data;
   RtopNlRes r = { 0, };
@@ -401,7 +402,7 @@ add_res_cb (const AttrTable *entry, gpointer data, GError **error)
     return FALSE;
   r.kind = ctx->kind;
   r.dev_index = ctx->dev_index;
-  r.dev_name = g_strdup (ctx->dev_name);
+  r.dev_name = (char *) ctx->dev_name;
   r.id = get_u32 (entry, res_layout[ctx->kind].id, 0);
   r.port = get_u32 (entry, SLOT_PORT_INDEX, 0);
   r.qp_type = get_u8 (entry, SLOT_RES_TYPE, 0);
@@ -409,22 +410,21 @@ add_res_cb (const AttrTable *entry, gpointer data, GError **error)
   r.mr_len = get_u64 (entry, SLOT_RES_MRLEN);
   r.has_pid = entry->tb[SLOT_RES_PID] != NULL;
   r.pid = get_u32 (entry, SLOT_RES_PID, 0);
-  r.kern_name = dup_str (entry, SLOT_RES_KERN_NAME);
-  g_array_append_val (ctx->out, r);
-  return TRUE;
+  r.kern_name = entry->tb[SLOT_RES_KERN_NAME]
+                ? (char *) mnl_attr_get_str (entry->tb[SLOT_RES_KERN_NAME]) : NULL;
+  return ctx->func (&r, ctx->user_data, error);
 }
 
 gboolean
-rtop_nl_parse_res (const struct nlmsghdr *nlh, RtopNlResKind kind, GArray *out, GError **error)
+rtop_nl_parse_res_foreach (const struct nlmsghdr *nlh, RtopNlResKind kind,
+                           RtopNlResFunc func, gpointer user_data, GError **error)
 {
   AttrTable t;
   ResContext ctx;
   const struct nlattr *list;
-  guint old_len;
 
   g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (res_layout), FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
-  g_return_val_if_fail (g_array_get_element_size (out) == sizeof (RtopNlRes), FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
 
   if (!parse_message (nlh, res_layout[kind].cmd, &t, error) ||
       !require (&t, SLOT_DEV_INDEX, error))
@@ -433,10 +433,34 @@ rtop_nl_parse_res (const struct nlmsghdr *nlh, RtopNlResKind kind, GArray *out, 
   ctx.kind = kind;
   ctx.dev_index = get_u32 (&t, SLOT_DEV_INDEX, 0);
   ctx.dev_name = t.tb[SLOT_DEV_NAME] ? mnl_attr_get_str (t.tb[SLOT_DEV_NAME]) : NULL;
-  ctx.out = out;
-  old_len = out->len;
+  ctx.func = func;
+  ctx.user_data = user_data;
   list = t.tb[res_layout[kind].list];
-  if (list != NULL && !parse_list (list, res_layout[kind].entry, add_res_cb, &ctx, error))
+  return list == NULL || parse_list (list, res_layout[kind].entry, res_entry_cb, &ctx, error);
+}
+
+static gboolean
+append_res_cb (const RtopNlRes *res, gpointer user_data, GError **error)
+{
+  RtopNlRes r = *res;
+
+  r.dev_name = g_strdup (res->dev_name);
+  r.kern_name = g_strdup (res->kern_name);
+  g_array_append_val ((GArray *) user_data, r);
+  return TRUE;
+}
+
+gboolean
+rtop_nl_parse_res (const struct nlmsghdr *nlh, RtopNlResKind kind, GArray *out, GError **error)
+{
+  guint old_len;
+
+  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (res_layout), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+  g_return_val_if_fail (g_array_get_element_size (out) == sizeof (RtopNlRes), FALSE);
+
+  old_len = out->len;
+  if (!rtop_nl_parse_res_foreach (nlh, kind, append_res_cb, out, error))
     {
       /* Leave the array as it was; clearing twice is safe if it has a clear func. */
       for (guint i = old_len; i < out->len; i++)

@@ -154,6 +154,13 @@ gboolean rtop_nl_parse_stat_foreach (const struct nlmsghdr *nlh, guint32 *dev_in
 /* Appends RtopNlRes entries of the nested RES_QP / RES_CTX / RES_MR list. */
 gboolean rtop_nl_parse_res (const struct nlmsghdr *nlh, RtopNlResKind kind,
                             GArray *out, GError **error);
+/* The same without copies (for the sampling pass): func gets each entry
+ * in message order with dev_name and kern_name pointing into the message
+ * (valid during the call only).  When it returns FALSE, func may already
+ * have seen entries of this message. */
+typedef gboolean (*RtopNlResFunc) (const RtopNlRes *res, gpointer user_data, GError **error);
+gboolean rtop_nl_parse_res_foreach (const struct nlmsghdr *nlh, RtopNlResKind kind,
+                                    RtopNlResFunc func, gpointer user_data, GError **error);
 gboolean rtop_nl_parse_sys (const struct nlmsghdr *nlh, RtopNlSys *out, GError **error);
 gboolean rtop_nl_parse_event (const struct nlmsghdr *nlh, RtopNlEvent *out, GError **error);
 

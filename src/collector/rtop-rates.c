@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rtop-rates.h"
+#include "rtop-port-key.h"
 
 typedef struct {
   guint64 value;
@@ -93,8 +94,8 @@ static PortState *
 lookup_port (RtopRates *self, const char *device, guint32 port, guint32 dev_index,
              gboolean *fresh)
 {
-  g_autofree char *key = g_strdup_printf ("%s/%u", device, port);
-  PortState *ps = g_hash_table_lookup (self->ports, key);
+  char key[RTOP_PORT_KEY_SIZE];
+  PortState *ps = g_hash_table_lookup (self->ports, rtop_port_key (key, device, port));
 
   *fresh = FALSE;
   if (ps != NULL && ps->dev_index != dev_index)
@@ -111,7 +112,7 @@ lookup_port (RtopRates *self, const char *device, guint32 port, guint32 dev_inde
       ps->dev_index = dev_index;
       ps->counters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, counter_state_free);
       ps->order = g_ptr_array_new ();
-      g_hash_table_insert (self->ports, g_steal_pointer (&key), ps);
+      g_hash_table_insert (self->ports, g_strdup (key), ps);
     }
   return ps;
 }
@@ -206,8 +207,8 @@ rtop_rates_update (RtopRates *self, const char *device, guint32 dev_index,
 void
 rtop_rates_keep (RtopRates *self, const char *device, guint32 port)
 {
-  g_autofree char *key = g_strdup_printf ("%s/%u", device, port);
-  PortState *ps = g_hash_table_lookup (self->ports, key);
+  char key[RTOP_PORT_KEY_SIZE];
+  PortState *ps = g_hash_table_lookup (self->ports, rtop_port_key (key, device, port));
 
   if (ps != NULL)
     ps->pass = self->pass;
