@@ -43,6 +43,7 @@
 #define NO_INDEX UINT32_MAX
 #define MAX_DATAGRAM (256 * 1024)   /* rtop-nl.c's limit */
 #define BULK_AFTER 16                /* rtop-nl.c's rule for the bulk socket */
+#define BULK_FILL 2048               /* ... for datagrams this full on average */
 #define BULK_IOV (32 * 1024)
 #define MAX_BULK_KEYS 4096
 
@@ -174,6 +175,7 @@ request (Floor *f, uint16_t cmd, int dump, uint32_t dev, uint32_t port, mnl_cb_t
   uint32_t portid = f->portid;
   size_t min_iov = 0;
   unsigned datagrams = 0;
+  size_t bytes = 0;
   int ret;
 
   if (bulk_index >= 0)
@@ -202,10 +204,12 @@ request (Floor *f, uint16_t cmd, int dump, uint32_t dev, uint32_t port, mnl_cb_t
       if (n < 0)
         return -1;
       datagrams++;
+      bytes += (size_t) n;
       ret = mnl_cb_run (f->buf, n, nlh->nlmsg_seq, portid, cb, f);
     }
   while (ret > 0);
-  if (dump && bulk_index < 0 && datagrams > BULK_AFTER && f->n_bulk_keys < MAX_BULK_KEYS)
+  if (dump && bulk_index < 0 && datagrams > BULK_AFTER && bytes / datagrams >= BULK_FILL &&
+      f->n_bulk_keys < MAX_BULK_KEYS)
     f->bulk_keys[f->n_bulk_keys++] = key;
   else if (bulk_index >= 0 && datagrams <= 1)
     f->bulk_keys[bulk_index] = f->bulk_keys[--f->n_bulk_keys];
