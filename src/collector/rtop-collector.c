@@ -614,7 +614,7 @@ build_port_counters (PortCache *pc, CounterReader *r, const char *provider, Rtop
 }
 
 static void
-fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, const RtopNlPort *np)
+fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, RtopNlPort *np)
 {
   RtopPort *port = rtop_port_new (np->port);
   PortCache *pc = port_cache_get (self, dev, dc, np->port);
@@ -623,7 +623,7 @@ fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, const RtopNlPo
 
   port->state = np->state;
   port->phys_state = np->phys_state;
-  port->netdev = g_strdup (np->ndev_name);
+  port->netdev = g_steal_pointer (&np->ndev_name);
   port->netdev_index = np->ndev_index;
   refresh_port_info (self, dev, pc, np->port, now);
   port->link_layer = g_strdup (pc->info.link_layer);
@@ -633,7 +633,7 @@ fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, const RtopNlPo
     port->state = pc->info.state;     /* state fallback from sysfs */
   if (np->phys_state == 0 && pc->info.phys_state >= 0)
     port->phys_state = pc->info.phys_state;
-  refresh_netdev_dir (self, pc, dc->provider, np->ndev_name);
+  refresh_netdev_dir (self, pc, dc->provider, port->netdev);
 
   if (pc->values == NULL)
     pc->values = g_array_new (FALSE, TRUE, sizeof (guint64));
@@ -685,7 +685,7 @@ collect_ports (RtopCollector *self, RtopDevice *dev, GError **error)
     return FALSE;
   for (guint j = 0; j < ports->len; j++)
     {
-      const RtopNlPort *np = &g_array_index (ports, RtopNlPort, j);
+      RtopNlPort *np = &g_array_index (ports, RtopNlPort, j);
       if (np->dev_index == dev->index && np->port > 0)
         fill_port (self, dev, dc, np);
     }

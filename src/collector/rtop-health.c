@@ -42,6 +42,7 @@ typedef struct {
 typedef struct {
   guint32 index;
   char *name;
+  guint64 pass;              /* last pass that listed it */
 } DeviceMemo;
 
 struct _RtopHealth {
@@ -189,7 +190,6 @@ check_processes (RtopHealth *self, RtopSnapshot *snap)
 static void
 check_devices (RtopHealth *self, RtopSnapshot *snap)
 {
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   GHashTableIter iter;
   DeviceMemo *dm;
 
@@ -197,10 +197,12 @@ check_devices (RtopHealth *self, RtopSnapshot *snap)
     {
       RtopDevice *dev = g_ptr_array_index (snap->devices, i);
 
-      g_hash_table_add (seen, dev->name);
       dm = g_hash_table_lookup (self->devices, dev->name);
       if (dm != NULL && dm->index == dev->index)
-        continue;
+        {
+          dm->pass = self->pass;
+          continue;
+        }
       if (dm == NULL)
         {
           /* A device that vanished under one name and is here with the same
@@ -236,12 +238,13 @@ check_devices (RtopHealth *self, RtopSnapshot *snap)
       dm = g_new0 (DeviceMemo, 1);
       dm->index = dev->index;
       dm->name = g_strdup (dev->name);
+      dm->pass = self->pass;
       g_hash_table_replace (self->devices, dm->name, dm);
     }
 
   g_hash_table_iter_init (&iter, self->devices);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &dm))
-    if (!g_hash_table_contains (seen, dm->name))
+    if (dm->pass != self->pass)
       {
         add_event (snap, RTOP_EVENT_DEVICE_REMOVED, RTOP_SEVERITY_WARNING, dm->name, 0, NULL, NULL,
                    g_strdup_printf (_("Device %s was removed."), dm->name));
@@ -311,10 +314,17 @@ remember_port (PortMemo *pm, const RtopPort *port, guint64 pass)
     {
       pm->state = port->state;
       pm->phys_state = port->phys_state;
-      g_free (pm->rate_text);
-      pm->rate_text = g_strdup (port->rate_text);
-      g_free (pm->netdev);
-      pm->netdev = g_strdup (port->netdev);
+      /* Copied only when they change (every pass, every port). */
+      if (g_strcmp0 (pm->rate_text, port->rate_text) != 0)
+        {
+          g_free (pm->rate_text);
+          pm->rate_text = g_strdup (port->rate_text);
+        }
+      if (g_strcmp0 (pm->netdev, port->netdev) != 0)
+        {
+          g_free (pm->netdev);
+          pm->netdev = g_strdup (port->netdev);
+        }
     }
   pm->failing = port->error != NULL;
   pm->pass = pass;

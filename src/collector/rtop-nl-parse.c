@@ -84,7 +84,6 @@ typedef struct {
   const struct nlattr *tb[N_SLOTS];
   const guint8 *start;
   gsize end;                 /* offset just past the last whole attribute */
-  guint16 bad_type;
 } AttrTable;
 
 static gboolean
@@ -122,40 +121,41 @@ attr_is_valid (const struct nlattr *attr, enum mnl_attr_data_type type)
     }
 }
 
-static int
-attr_cb (const struct nlattr *attr, void *data)
-{
-  AttrTable *t = data;
-  guint16 type = mnl_attr_get_type (attr);
-
-  guint slot;
-
-  t->end = (gsize) ((const guint8 *) attr - t->start) + MNL_ALIGN (attr->nla_len);
-  if (type >= G_N_ELEMENTS (slot_of) || slot_of[type] == 0)
-    return MNL_CB_OK;
-  slot = slot_of[type] - 1;
-  if (!attr_is_valid (attr, policy[slot].type))
-    {
-      t->bad_type = type;
-      return MNL_CB_ERROR;
-    }
-  t->tb[slot] = attr;
-  return MNL_CB_OK;
-}
-
+/* One level of attributes into t.  The walk is libmnl's
+ * (mnl_attr_parse_payload(): an attribute is whole when its header fits,
+ * its length covers the header and stays inside the payload; the next one
+ * starts at the aligned end), written out because it runs for every
+ * attribute of every reply, where the callback per attribute showed. */
 static gboolean
 parse_attrs (const void *payload, gsize len, AttrTable *t, GError **error)
 {
+  const guint8 *start = payload;
+  gsize off = 0;
+
   memset (t, 0, sizeof *t);
   t->start = payload;
   if (len > G_MAXINT)
     return malformed (error, _("oversized message"));
-  if (mnl_attr_parse_payload (payload, len, attr_cb, t) == MNL_CB_ERROR)
+  while (off + sizeof (struct nlattr) <= len)
     {
-      g_autofree char *what = g_strdup_printf (_("attribute %s (%u) has a wrong size or format"),
-                                               policy[slot_of[t->bad_type] - 1].name,
-                                               t->bad_type);
-      return malformed (error, what);
+      const struct nlattr *attr = (const struct nlattr *) (gconstpointer) (start + off);
+      guint16 type = attr->nla_type & NLA_TYPE_MASK;
+      guint slot;
+
+      if (attr->nla_len < sizeof (struct nlattr) || attr->nla_len > len - off)
+        break;
+      off += MNL_ALIGN (attr->nla_len);
+      t->end = off;
+      if (type >= G_N_ELEMENTS (slot_of) || slot_of[type] == 0)
+        continue;
+      slot = slot_of[type] - 1;
+      if (!attr_is_valid (attr, policy[slot].type))
+        {
+          g_autofree char *what = g_strdup_printf (_("attribute %s (%u) has a wrong size or format"),
+                                                   policy[slot].name, type);
+          return malformed (error, what);
+        }
+      t->tb[slot] = attr;
     }
   if (MIN (t->end, len) != len)
     return malformed (error, _("truncated attribute"));
