@@ -568,6 +568,37 @@ test_large_datagram (Fixture *f, gconstpointer data)
   sink_clear (&sink);
 }
 
+/* A reply larger than the receive size is lost once, with an error that
+ * gives both sizes; the channel then reads such replies whole. */
+static void
+test_receive_size_grows (Fixture *f, gconstpointer data)
+{
+  static const AnswerFunc answers[] = { answer_many_devices, answer_many_devices, answer_devices };
+  g_autoptr(GError) error = NULL;
+  Sink sink;
+
+  sink_init (&sink);
+  g_assert_true (raise_sndbuf (f, LARGE + 4096));
+  rtop_nl_set_receive_size (f->nl, 4096);
+  fixture_start (f, G_N_ELEMENTS (answers), answers);
+  g_assert_false (rtop_nl_query (f->nl, RDMA_NLDEV_CMD_GET, TRUE, RTOP_NL_NO_INDEX, 0,
+                                 device_cb, &sink, &error));
+  g_assert_error (error, RTOP_ERROR, RTOP_ERROR_MALFORMED);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, " 4096 "));
+  g_assert_cmpuint (sink.names->len, ==, 0);
+  g_clear_error (&error);
+
+  g_assert_true (rtop_nl_query (f->nl, RDMA_NLDEV_CMD_GET, TRUE, RTOP_NL_NO_INDEX, 0,
+                                device_cb, &sink, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (sink.names->len, >, 100);
+  g_assert_true (rtop_nl_query (f->nl, RDMA_NLDEV_CMD_GET, TRUE, RTOP_NL_NO_INDEX, 0,
+                                device_cb, &sink, &error));
+  g_assert_no_error (error);
+  sink_clear (&sink);
+}
+
 /* A datagram beyond the limit is dropped with an error that says so, and
  * the socket stays in step. */
 static void
@@ -812,6 +843,7 @@ main (int argc, char **argv)
   ADD ("callback-error-drains", test_callback_error_drains);
   ADD ("large-datagram", test_large_datagram);
   ADD ("oversized-datagram", test_oversized_datagram);
+  ADD ("receive-size-grows", test_receive_size_grows);
   ADD ("per-device-dump-fans-out", test_per_device_dump_fans_out);
   ADD ("per-device-dump-skips-vanished", test_per_device_dump_skips_vanished);
   ADD ("monitor", test_monitor);

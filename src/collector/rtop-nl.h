@@ -33,6 +33,11 @@ int rtop_nl_get_fd (RtopNl *self);
 /* The socket's netlink port id (what the kernel puts in nlmsg_pid). */
 guint32 rtop_nl_get_portid (RtopNl *self);
 void rtop_nl_set_timeout_ms (RtopNl *self, guint timeout_ms);  /* default 2000 */
+/* The iov length reads start with: MNL_SOCKET_BUFFER_SIZE for the sockets
+ * rtop_nl_open*() make (see rtop-nl.c for why), the largest for one from
+ * rtop_nl_new_for_fd().  A datagram that does not fit is lost with an
+ * error, and later ones of its size are read whole. */
+void rtop_nl_set_receive_size (RtopNl *self, gsize size);
 
 /* cmd is an RDMA_NLDEV_CMD_*; dev_index/port are added as attributes unless
  * RTOP_NL_NO_INDEX / 0.  dump=TRUE sets NLM_F_DUMP, otherwise NLM_F_ACK is set

@@ -13,14 +13,12 @@
  * (CLOCK_PROCESS_CPUTIME_ID) on a line of its own before it.  One long-lived
  * socket, like rdmatop.
  *
- * It receives the way rdmatop does (src/collector/rtop-nl.c), so the two are
- * compared with the same receive policy: the kernel sizes every dump skb by
- * the largest iov length the socket was read with, and zeroing those skbs is
- * a large part of a pass.  Like a libmnl program it starts with a page-sized
- * buffer; each datagram is first peeked with an empty iov (MSG_PEEK |
- * MSG_TRUNC gives its length without widening what the kernel allocates),
- * then read with an iov of exactly that length, the buffer grown when a
- * datagram is larger.  A dump that took more than 16 datagrams is asked on a
+ * It receives the way rdmatop does (src/collector/rtop-nl.c), which is
+ * libmnl's own way: one mnl_socket_recvfrom() per datagram into a
+ * MNL_SOCKET_BUFFER_SIZE (page) buffer.  The kernel sizes every dump skb
+ * by the largest iov length the socket was read with, and zeroing those
+ * skbs is a large part of a pass, so both use the same.  A dump that took
+ * more than 16 datagrams averaging at least half a page is asked on a
  * second socket read with 32 KiB from the next pass on (and moves back when
  * it fits one datagram), as rdmatop does for large resource dumps.
  *
@@ -41,7 +39,6 @@
 
 #define MAX_DEVICES 1024
 #define NO_INDEX UINT32_MAX
-#define MAX_DATAGRAM (256 * 1024)   /* rtop-nl.c's limit */
 #define BULK_AFTER 16                /* rtop-nl.c's rule for the bulk socket */
 #define BULK_FILL 2048               /* ... for datagrams this full on average */
 #define BULK_IOV (32 * 1024)
@@ -108,32 +105,13 @@ discard_cb (const struct nlmsghdr *nlh, void *data)
   return MNL_CB_OK;
 }
 
-/* One datagram into f->buf, read with an iov of its own length. */
+/* One datagram into f->buf with one read: MNL_SOCKET_BUFFER_SIZE on the
+ * main socket (what libmnl's examples read with), BULK_IOV on the bulk one,
+ * as rdmatop does. */
 static ssize_t
-receive (Floor *f, struct mnl_socket *nl, size_t min_iov)
+receive (Floor *f, struct mnl_socket *nl, size_t iov)
 {
-  ssize_t len;
-
-  do
-    len = recv (mnl_socket_get_fd (nl), NULL, 0, MSG_PEEK | MSG_TRUNC);
-  while (len < 0 && errno == EINTR);
-  if (len < 0)
-    return -1;
-  if ((size_t) len < min_iov)
-    len = (ssize_t) min_iov;
-  if ((size_t) len > f->buf_size)
-    {
-      char *bigger;
-
-      if (len > MAX_DATAGRAM || (bigger = realloc (f->buf, (size_t) len)) == NULL)
-        {
-          errno = EMSGSIZE;
-          return -1;
-        }
-      f->buf = bigger;
-      f->buf_size = (size_t) len;
-    }
-  return mnl_socket_recvfrom (nl, f->buf, (size_t) len);
+  return mnl_socket_recvfrom (nl, f->buf, iov);
 }
 
 static int
@@ -173,7 +151,7 @@ request (Floor *f, uint16_t cmd, int dump, uint32_t dev, uint32_t port, mnl_cb_t
   int bulk_index = dump ? find_bulk_key (f, key) : -1;
   struct mnl_socket *nl = f->nl;
   uint32_t portid = f->portid;
-  size_t min_iov = 0;
+  size_t iov = MNL_SOCKET_BUFFER_SIZE;
   unsigned datagrams = 0;
   size_t bytes = 0;
   int ret;
@@ -184,7 +162,7 @@ request (Floor *f, uint16_t cmd, int dump, uint32_t dev, uint32_t port, mnl_cb_t
         return -1;
       nl = f->bulk;
       portid = f->bulk_portid;
-      min_iov = BULK_IOV;
+      iov = BULK_IOV;
     }
 
   nlh->nlmsg_type = RDMA_NL_GET_TYPE (RDMA_NL_NLDEV, cmd);
@@ -199,7 +177,7 @@ request (Floor *f, uint16_t cmd, int dump, uint32_t dev, uint32_t port, mnl_cb_t
     return -1;
   do
     {
-      ssize_t n = receive (f, nl, min_iov);
+      ssize_t n = receive (f, nl, iov);
 
       if (n < 0)
         return -1;
@@ -280,7 +258,7 @@ open_floor (Floor *f)
   if (open_socket (&f->nl, &f->portid) < 0)
     return -1;
   f->seq = (uint32_t) time (NULL);
-  f->buf_size = (size_t) getpagesize ();   /* grown by receive() when needed */
+  f->buf_size = BULK_IOV;   /* the largest iov either socket reads with */
   f->buf = malloc (f->buf_size);
   return f->buf ? 0 : -1;
 }
