@@ -163,7 +163,10 @@ rtop_snapshot_seal (RtopSnapshot *self)
       for (guint j = 0; j < dev->ports->len; j++)
         {
           RtopPort *port = g_ptr_array_index (dev->ports, j);
-          rtop_counters_sort (port->counters);
+
+          /* A shared block is built in order (rtop_port_set_shared()). */
+          if (port->shared_ == NULL)
+            rtop_counters_sort (port->counters);
         }
     }
   g_ptr_array_sort (self->processes, process_cmp);

@@ -203,7 +203,8 @@ void rtop_snapshot_unref (RtopSnapshot *self);
 /* Sort devices naturally, processes by pid, counters by name. Call once, when built. */
 void rtop_snapshot_seal (RtopSnapshot *self);
 /* For a builder that keeps strings from pass to pass (the collector): the
- * port's counters become the n structs of block (taken), and the counter
+ * port's counters become the n structs of block (taken, sorted as
+ * rtop_counters_sort() sorts: seal leaves them as they are), and the counter
  * names and metric source strings are not the port's own but belong to
  * shared, which the port releases with release when it is freed.  The port
  * must have no counters and no metric sources yet. */
