@@ -804,9 +804,11 @@ process_device_for (RtopProcess *proc, const char *device)
 {
   RtopProcessDevice pd = { 0 };
 
-  for (guint i = 0; i < proc->devices->len; i++)
+  /* From the end: devices are dumped one after another, so the device of
+   * this entry is nearly always the one added last. */
+  for (guint i = proc->devices->len; i > 0; i--)
     {
-      RtopProcessDevice *d = &g_array_index (proc->devices, RtopProcessDevice, i);
+      RtopProcessDevice *d = &g_array_index (proc->devices, RtopProcessDevice, i - 1);
       if (g_strcmp0 (d->device, device) == 0)
         return d;
     }
