@@ -3,18 +3,20 @@
 # in the windows of the application with process id PID has an accessible
 # name: buttons, toggles, drop-downs, entries, spin buttons, tables.
 # Prints one line per control ("role: name" or "role: UNNAMED") and exits 1
-# when a control has no name or the app never shows a window in time.
+# when a control has no name, a name a screen reader would read wrongly (a
+# mnemonic underscore, "_Try Again", or the same words twice, "Try Again
+# Try Again": what GTK 4.8 makes of mnemonic labels unless the app mends
+# it), or the app never shows a window in time.
 #
 # Usage: gui-a11y-check.py PID [TIMEOUT]
 
+import os
 import re
 import sys
 import time
 
-import gi
-
-gi.require_version("Atspi", "2.0")
-from gi.repository import Atspi, GLib  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from a11y_tree import Atspi, GLib, walk_app  # noqa: E402
 
 CONTROLS = {
     Atspi.Role.PAGE_TAB,
@@ -28,57 +30,44 @@ CONTROLS = {
     Atspi.Role.TABLE,
     Atspi.Role.TREE_TABLE,
 }
-MAX_DEPTH = 60
-MAX_NODES = 20000
-
-
-def walk(acc, depth, found, budget):
-    if depth > MAX_DEPTH or budget[0] <= 0:
-        return
-    budget[0] -= 1
-    try:
-        role = acc.get_role()
-        states = acc.get_state_set()
-        count = acc.get_child_count()
-    except GLib.Error:
-        return
-    # GTK 4.8 sets no SHOWING state on children, and keeps every stack page
-    # in the tree: all views are checked, which is what we want here.
-    if not states.contains(Atspi.StateType.VISIBLE) and depth > 0:
-        return
-    if role in CONTROLS:
-        try:
-            name = acc.get_name()
-        except GLib.Error:
-            name = ""
-        # A bare type name ("GtkToggleButton") is GTK's fallback: no name.
-        if re.fullmatch(r"Gtk[A-Za-z]+", name or ""):
-            name = ""
-        found.append((acc.get_role_name(), name))
-    if role == Atspi.Role.COMBO_BOX:
-        return      # its parts are GTK's own; the combo box carries the name
-    for i in range(count):
-        try:
-            child = acc.get_child_at_index(i)
-        except GLib.Error:
-            continue
-        if child is not None:
-            walk(child, depth + 1, found, budget)
 
 
 def controls_of(pid):
-    desktop = Atspi.get_desktop(0)
-    for i in range(desktop.get_child_count()):
-        app = desktop.get_child_at_index(i)
-        try:
-            if app is None or app.get_process_id() != pid:
-                continue
-        except GLib.Error:
-            continue
-        found = []
-        walk(app, 0, found, [MAX_NODES])
-        return found
-    return []
+    found = []
+
+    def visit(acc, depth):
+        role = acc.get_role()
+        # GTK 4.8 sets no SHOWING state on children, and keeps every stack
+        # page in the tree: all views are checked, which is what we want.
+        if depth > 0 and not acc.get_state_set().contains(Atspi.StateType.VISIBLE):
+            return False
+        if role in CONTROLS:
+            try:
+                name = acc.get_name()
+            except GLib.Error:
+                name = ""
+            # A bare type name ("GtkToggleButton") is GTK's fallback: no name.
+            if re.fullmatch(r"Gtk[A-Za-z]+", name or ""):
+                name = ""
+            found.append((acc.get_role_name(), name))
+        # A combo box's parts are GTK's own; the combo box carries the name.
+        return role != Atspi.Role.COMBO_BOX
+
+    walk_app(pid, visit)
+    return found
+
+
+def misread(name):
+    """Why a screen reader would read this name wrongly, or None."""
+    if not name:
+        return "no name"
+    if re.search(r"(^|[\s(])_[^\s_]", name):
+        return "mnemonic underscore"
+    words = name.split()
+    half = len(words) // 2
+    if len(words) % 2 == 0 and half > 0 and words[:half] == words[half:]:
+        return "said twice"
+    return None
 
 
 def main():
@@ -94,11 +83,12 @@ def main():
     if not found:
         print("no controls found: the app showed no window over AT-SPI")
         return 1
-    unnamed = 0
+    bad = 0
     for role, name in found:
-        print(f"{role}: {name if name else 'UNNAMED'}")
-        unnamed += not name
-    return 1 if unnamed else 0
+        problem = misread(name)
+        print(f"{role}: {name if name else 'UNNAMED'}{'  <- ' + problem if problem else ''}")
+        bad += bool(problem)
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

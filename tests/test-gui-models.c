@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
+#include "rtop-a11y.h"
 #include "rtop-columns.h"
 #include "rtop-counter-item.h"
 #include "rtop-event-item.h"
@@ -448,11 +449,30 @@ test_detail_counters (void)
   g_assert_null (history);
 }
 
+/* What a screen reader gets instead of a mnemonic label. */
+static void
+test_strip_mnemonic (void)
+{
+  static const struct { const char *in, *out; } cases[] = {
+    { "_Overview", "Overview" }, { "Health _Events", "Health Events" },
+    { "Save __as_ file", "Save _as file" }, { "plain", "plain" }, { "", "" },
+    { "trailing_", "trailing" }, { "_\xc3\x9c" "bersicht", "\xc3\x9c" "bersicht" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = rtop_a11y_strip_mnemonic (cases[i].in);
+      g_assert_cmpstr (out, ==, cases[i].out);
+    }
+  g_assert_null (rtop_a11y_strip_mnemonic (NULL));
+}
+
 int
 main (int argc, char *argv[])
 {
   gtk_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/gui/a11y/strip-mnemonic", test_strip_mnemonic);
   g_test_add_func ("/gui/history/ports-natural-order", test_ports_natural_order);
   g_test_add_func ("/gui/history/device-vanishes-and-returns", test_device_vanishes_and_returns);
   g_test_add_func ("/gui/history/processes-update-in-place", test_processes_update_in_place);

@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "rtop-a11y.h"
 #include "rtop-preferences.h"
 
 static const int window_minutes[] = { 1, 5, 15, 60 };
@@ -134,6 +135,7 @@ static void
 rtop_preferences_init (RtopPreferences *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  rtop_a11y_fix_mnemonics (GTK_WIDGET (self));
 }
 
 GtkWidget *

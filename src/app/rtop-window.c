@@ -4,6 +4,7 @@
 #include <math.h>
 #include <glib/gi18n.h>
 
+#include "rtop-a11y.h"
 #include "rtop-application.h"
 #include "rtop-events-view.h"
 #include "rtop-overview.h"
@@ -615,6 +616,7 @@ rtop_window_init (RtopWindow *self)
 {
   ensure_style (GTK_WIDGET (self));
   gtk_widget_init_template (GTK_WIDGET (self));
+  rtop_a11y_fix_mnemonics (GTK_WIDGET (self));
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
   setup_intervals (self);
   rtop_window_set_replay (self, NULL);

@@ -6,51 +6,24 @@
 #
 # Usage: a11y-names.py PID [TIMEOUT]
 
+import os
 import sys
 import time
 
-import gi
-
-gi.require_version("Atspi", "2.0")
-from gi.repository import Atspi  # noqa: E402
-
-MAX_DEPTH = 60
-MAX_NODES = 20000
-
-
-def walk(acc, depth, names, budget):
-    if depth > MAX_DEPTH or budget[0] <= 0:
-        return
-    budget[0] -= 1
-    try:
-        name = acc.get_name()
-        count = acc.get_child_count()
-    except gi.repository.GLib.Error:
-        return
-    if name:
-        names.append(name)
-    for i in range(count):
-        try:
-            child = acc.get_child_at_index(i)
-        except gi.repository.GLib.Error:
-            continue
-        if child is not None:
-            walk(child, depth + 1, names, budget)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from a11y_tree import walk_app  # noqa: E402
 
 
 def app_names(pid):
-    desktop = Atspi.get_desktop(0)
-    for i in range(desktop.get_child_count()):
-        app = desktop.get_child_at_index(i)
-        try:
-            if app is None or app.get_process_id() != pid:
-                continue
-        except gi.repository.GLib.Error:
-            continue
-        names = []
-        walk(app, 0, names, [MAX_NODES])
-        return names
-    return None
+    names = []
+
+    def visit(acc, depth):
+        name = acc.get_name()
+        if name:
+            names.append(name)
+        return True
+
+    return names if walk_app(pid, visit) else None
 
 
 def main():
