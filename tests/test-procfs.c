@@ -362,10 +362,24 @@ test_cache_eviction (void)
 }
 
 /* The real /proc: this test process, and a child that exits. */
+static guint
+count_fds (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while (g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
 static void
 test_cache_real_proc (void)
 {
+  guint fds = count_fds ();
   g_autoptr(RtopProcCache) cache = rtop_proc_cache_new ("/proc");
+  guint64 before;
   const RtopProcInfo *self_info;
   struct passwd *pw = getpwuid (getuid ());
   pid_t child;
@@ -394,11 +408,20 @@ test_cache_real_proc (void)
       _exit (0);
     }
   g_assert_nonnull (rtop_proc_cache_lookup (cache, child));
+  /* The real procfs: both stat files stay open for the next pass. */
+  g_assert_cmpuint (count_fds (), ==, fds + 2);
   kill (child, SIGKILL);
   g_assert_cmpint (waitpid (child, NULL, 0), ==, child);
   rtop_proc_cache_begin_pass (cache);
+  before = rtop_proc_cache_get_n_reads (cache);
   g_assert_null (rtop_proc_cache_lookup (cache, child));
   g_assert_nonnull (rtop_proc_cache_lookup (cache, getpid ()));
+  /* The child's open stat said it is gone, and its pid opened nothing;
+   * ours was read again with one pread. */
+  g_assert_cmpuint (rtop_proc_cache_get_n_reads (cache) - before, ==, 3);
+  g_assert_cmpuint (count_fds (), ==, fds + 1);
+  g_clear_pointer (&cache, rtop_proc_cache_free);
+  g_assert_cmpuint (count_fds (), ==, fds);
 }
 
 /* Random bytes and mangled real lines: an answer, never a crash (the

@@ -14,6 +14,7 @@
 #include <pwd.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <glib/gi18n-lib.h>
@@ -43,10 +44,20 @@ typedef struct {
   guint64 pass;              /* last pass it was looked up in */
   gboolean gone;             /* stat unreadable this pass: lookups answer NULL */
   gboolean have_static;      /* cmdline, uid and user read for this start time */
+  int stat_fd;               /* <pid>/stat kept open (real procfs only), or -1 */
 } CacheEntry;
+
+/* On the real procfs a process's stat file stays open between passes and
+ * is re-read with pread(): one system call per process per pass instead of
+ * open, fstat, two reads and close.  The open file belongs to that process,
+ * not to the pid: once the process is gone it reads ESRCH, and the pid is
+ * opened again (maybe a new process: its start time tells).  Fixture trees
+ * (tests) are opened every time, as their files are replaced. */
+#define PROC_SUPER_MAGIC 0x9fa0
 
 struct _RtopProcCache {
   char *root;
+  gboolean keep_open;
   GHashTable *entries;       /* GINT_TO_POINTER (pid) -> CacheEntry* */
   guint64 pass;
   guint64 n_reads;
@@ -195,14 +206,26 @@ rtop_proc_cache_new (const char *proc_root)
 {
   RtopProcCache *self = g_new0 (RtopProcCache, 1);
 
+  struct statfs fs;
+
   self->root = g_strdup (proc_root != NULL ? proc_root : "/proc");
   self->entries = g_hash_table_new (NULL, NULL);
+  self->keep_open = statfs (self->root, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
   return self;
+}
+
+static void
+close_stat (CacheEntry *entry)
+{
+  if (entry->stat_fd >= 0)
+    close (entry->stat_fd);
+  entry->stat_fd = -1;
 }
 
 static void
 cache_entry_free (CacheEntry *entry)
 {
+  close_stat (entry);
   rtop_proc_info_clear (&entry->info);
   g_free (entry);
 }
@@ -249,7 +272,7 @@ rtop_proc_cache_begin_pass (RtopProcCache *self)
 /* Reads /proc/<pid>/<name> into buf (NUL-terminated); length, or -1. */
 static gssize
 read_proc_file (RtopProcCache *self, gint32 pid, const char *name,
-                char *buf, gsize size, struct stat *owner)
+                char *buf, gsize size, struct stat *owner, int *keep_fd)
 {
   char rel[64];
   g_autofree char *path = NULL;
@@ -280,7 +303,10 @@ read_proc_file (RtopProcCache *self, gint32 pid, const char *name,
         break;
       total += n;
     }
-  close (fd);
+  if (keep_fd != NULL)
+    *keep_fd = fd;
+  else
+    close (fd);
   buf[total] = '\0';
   return total;
 }
@@ -338,10 +364,10 @@ read_static_facts (RtopProcCache *self, CacheEntry *entry, const struct stat *st
   g_autofree char *buf = g_malloc (MAX (CMDLINE_MAX, STATUS_BUF_SIZE) + 1);
   gssize n;
 
-  n = read_proc_file (self, entry->info.pid, "cmdline", buf, CMDLINE_MAX + 1, NULL);
+  n = read_proc_file (self, entry->info.pid, "cmdline", buf, CMDLINE_MAX + 1, NULL, NULL);
   entry->info.cmdline = n > 0 ? rtop_proc_parse_cmdline (buf, n) : NULL;
 
-  n = read_proc_file (self, entry->info.pid, "status", buf, STATUS_BUF_SIZE + 1, NULL);
+  n = read_proc_file (self, entry->info.pid, "status", buf, STATUS_BUF_SIZE + 1, NULL, NULL);
   if (n <= 0 || !parse_status_uid (buf, &entry->info.uid))
     entry->info.uid = stat_owner->st_uid;
   entry->info.user = lookup_user (entry->info.uid);
@@ -366,10 +392,25 @@ refresh_entry (RtopProcCache *self, CacheEntry *entry, gint32 pid)
   struct stat owner = { 0 };
   gssize n;
 
-  n = read_proc_file (self, pid, "stat", buf, sizeof buf, &owner);
+  n = -1;
+  if (entry->stat_fd >= 0)
+    {
+      self->n_reads++;
+      do
+        n = pread (entry->stat_fd, buf, sizeof buf - 1, 0);
+      while (n < 0 && errno == EINTR);
+      if (n <= 0)
+        close_stat (entry);   /* that process is gone; the pid may be another's */
+      else
+        buf[n] = '\0';
+    }
+  if (n <= 0)
+    n = read_proc_file (self, pid, "stat", buf, sizeof buf, &owner,
+                        self->keep_open ? &entry->stat_fd : NULL);
   if (n <= 0 || !rtop_proc_parse_stat (buf, n, &parsed, NULL) || parsed.pid != pid)
     {
       rtop_proc_info_clear (&parsed);
+      close_stat (entry);
       return FALSE;
     }
   if (entry->have_static && entry->info.start_time != parsed.start_time)
@@ -383,7 +424,11 @@ refresh_entry (RtopProcCache *self, CacheEntry *entry, gint32 pid)
   entry->info.threads = parsed.threads;
   entry->info.rss_bytes = parsed.rss_bytes;
   if (!entry->have_static)
-    read_static_facts (self, entry, &owner);
+    {
+      if (owner.st_ino == 0 && entry->stat_fd >= 0 && fstat (entry->stat_fd, &owner) != 0)
+        memset (&owner, 0, sizeof owner);
+      read_static_facts (self, entry, &owner);
+    }
   return TRUE;
 }
 
@@ -403,6 +448,7 @@ rtop_proc_cache_lookup (RtopProcCache *self, gint32 pid)
   if (entry == NULL)
     {
       entry = g_new0 (CacheEntry, 1);
+      entry->stat_fd = -1;
       g_hash_table_insert (self->entries, GINT_TO_POINTER (pid), entry);
     }
   entry->pass = self->pass;
