@@ -407,6 +407,8 @@ typedef struct {
   GPtrArray *fresh;          /* RtopCounter*, read order, once the layout differs */
 } CounterReader;
 
+/* From here on every read is collected for a new layout, starting with the
+ * k that matched the old one (none when there was no layout). */
 static void
 reader_go_fresh (CounterReader *r)
 {
@@ -440,10 +442,7 @@ reader_add (const char *name, guint64 value, RtopCounterSource source, gpointer 
               return;
             }
         }
-      if (l == NULL)
-        r->fresh = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_counter_free);
-      else
-        reader_go_fresh (r);
+      reader_go_fresh (r);
     }
   g_ptr_array_add (r->fresh, rtop_counter_new (name, value, source));
   r->k++;
@@ -582,21 +581,17 @@ read_port_counters (RtopCollector *self, RtopDevice *dev, PortCache *pc, RtopPor
 static void
 build_port_counters (PortCache *pc, CounterReader *r, const char *provider, RtopPort *port)
 {
+  gboolean unchanged = r->fresh == NULL && r->layout != NULL && r->k == r->layout->n &&
+                       g_strcmp0 (r->layout->netdev, port->netdev) == 0;
   PortLayout *layout;
   RtopCounter *block;
 
-  if (r->fresh == NULL && r->layout != NULL && r->k != r->layout->n)
-    reader_go_fresh (r);      /* fewer counters than last time */
-  if (r->fresh != NULL || r->layout == NULL ||
-      g_strcmp0 (r->layout->netdev, port->netdev) != 0)
+  if (!unchanged)
     {
+      /* A counter came or went (or fewer were read), or the metrics'
+       * sources name another netdev: a new layout from this pass's reads. */
       if (r->fresh == NULL)
-        {
-          if (r->layout == NULL)
-            r->fresh = g_ptr_array_new ();
-          else
-            reader_go_fresh (r);
-        }
+        reader_go_fresh (r);
       port_layout_unref (pc->layout);
       pc->layout = port_layout_new (r->fresh, provider, port->netdev, pc->values);
       reader_clear (r);

@@ -56,7 +56,6 @@ typedef struct {
   unsigned n_bulk_keys;
   uint32_t seq;
   char *buf;
-  size_t buf_size;
   Device devices[MAX_DEVICES];
   unsigned n_devices;
   unsigned long n_requests, n_messages, n_errors;
@@ -103,15 +102,6 @@ discard_cb (const struct nlmsghdr *nlh, void *data)
   (void) nlh;
   f->n_messages++;
   return MNL_CB_OK;
-}
-
-/* One datagram into f->buf with one read: MNL_SOCKET_BUFFER_SIZE on the
- * main socket (what libmnl's examples read with), BULK_IOV on the bulk one,
- * as rdmatop does. */
-static ssize_t
-receive (Floor *f, struct mnl_socket *nl, size_t iov)
-{
-  return mnl_socket_recvfrom (nl, f->buf, iov);
 }
 
 static int
@@ -177,7 +167,8 @@ request (Floor *f, uint16_t cmd, int dump, uint32_t dev, uint32_t port, mnl_cb_t
     return -1;
   do
     {
-      ssize_t n = receive (f, nl, iov);
+      /* One read per datagram, as rdmatop reads. */
+      ssize_t n = mnl_socket_recvfrom (nl, f->buf, iov);
 
       if (n < 0)
         return -1;
@@ -258,8 +249,7 @@ open_floor (Floor *f)
   if (open_socket (&f->nl, &f->portid) < 0)
     return -1;
   f->seq = (uint32_t) time (NULL);
-  f->buf_size = BULK_IOV;   /* the largest iov either socket reads with */
-  f->buf = malloc (f->buf_size);
+  f->buf = malloc (BULK_IOV);   /* the largest iov either socket reads with */
   return f->buf ? 0 : -1;
 }
 
