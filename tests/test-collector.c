@@ -453,6 +453,28 @@ test_counter_layout_changes (Fixture *f, gconstpointer data)
   g_assert_true (port->metrics[RTOP_METRIC_TX_BYTES].present);
   g_assert_nonnull (strstr (port->metrics[RTOP_METRIC_TX_BYTES].source, "netdev d0 "));
 
+  /* Values change, names do not: the same layout, replies matched by
+   * their bytes, and the values and rates still right. */
+  for (guint i = 1; i <= 3; i++)
+    {
+      g_autoptr(RtopSnapshot) next = NULL;
+
+      g_usleep (10000);
+      LOCKED (f, f->devs[1].sent += 100 * i; f->devs[1].rcvd = 7 * i);
+      next = rtop_collector_sample (f->collector, 1.0);
+      port = port_of (next, "rxe0");
+      g_assert_cmpuint (port->counter_layout, !=, 0);
+      g_assert_cmpuint (port->counter_layout, ==, port_of (fourth, "rxe0")->counter_layout);
+      c = rtop_counters_find (port->counters, "sent_pkts");
+      g_assert_true (c->has_rate);
+      g_assert_cmpuint (c->delta, ==, 100 * i);
+      c = rtop_counters_find (port->counters, "rcvd_pkts");
+      g_assert_cmpuint (c->value, ==, 7 * i);
+      g_assert_true (c->reset == (i == 1));      /* 4000 -> 7 went backwards */
+      g_assert_cmpuint (port->metrics[RTOP_METRIC_RX_PACKETS].value, ==, 7 * i);
+      g_assert_cmpuint (port->counter_layout, !=, port_of (next, "rxe2")->counter_layout);
+    }
+
   /* The first snapshot's strings are its own still (ASan checks). */
   port = port_of (first, "rxe0");
   g_assert_cmpstr (((RtopCounter *) g_ptr_array_index (port->counters, 0))->name, ==, "rcvd_pkts");

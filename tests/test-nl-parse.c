@@ -283,6 +283,64 @@ test_hwcounters_foreach (void)
   g_string_free (sink.names, TRUE);
 }
 
+/* A reply equal to the template in all but values (and sequence number)
+ * gives its values; any other difference is no match. */
+static void
+test_stat_template (void)
+{
+  static const NlTestCounter first[] = {
+    { "sent_pkts", 1 }, { "rcvd_pkts", 2 }, { "rcvd_seq_err", G_MAXUINT64 },
+  };
+  static const NlTestCounter later[] = {
+    { "sent_pkts", 10 }, { "rcvd_pkts", 0 }, { "rcvd_seq_err", 30 },
+  };
+  static const NlTestCounter renamed[] = {
+    { "sent_pkts", 10 }, { "rcvd_pkts", 0 }, { "rcvd_seq_ERR", 30 },
+  };
+  static const NlTestCounter more[] = {
+    { "sent_pkts", 10 }, { "rcvd_pkts", 0 }, { "rcvd_seq_err", 30 }, { "ack_deferred", 4 },
+  };
+  NlTestBuf buf = { { 0 } };
+  g_autoptr(RtopNlStatTemplate) t = NULL;
+  guint64 values[3] = { 0 };
+  struct nlmsghdr *nlh;
+
+  nl_test_stat (buf.bytes, SEQ, PORTID, 2, "rxe0", 1, first, G_N_ELEMENTS (first));
+  t = rtop_nl_stat_template_new (&buf.align);
+  g_assert_nonnull (t);
+  g_assert_cmpuint (rtop_nl_stat_template_get_n_counters (t), ==, 3);
+  g_assert_true (rtop_nl_stat_template_match (t, &buf.align, values));
+  g_assert_cmpuint (values[0], ==, 1);
+  g_assert_cmpuint (values[2], ==, G_MAXUINT64);
+
+  nlh = nl_test_stat (buf.bytes, SEQ + 7, PORTID, 2, "rxe0", 1, later, G_N_ELEMENTS (later));
+  g_assert_true (rtop_nl_stat_template_match (t, nlh, values));
+  g_assert_cmpuint (values[0], ==, 10);
+  g_assert_cmpuint (values[1], ==, 0);
+  g_assert_cmpuint (values[2], ==, 30);
+
+  /* Another name of the same length, another port, another device, one
+   * more counter, another message type: the full parse must run. */
+  nlh = nl_test_stat (buf.bytes, SEQ, PORTID, 2, "rxe0", 1, renamed, G_N_ELEMENTS (renamed));
+  g_assert_false (rtop_nl_stat_template_match (t, nlh, values));
+  nlh = nl_test_stat (buf.bytes, SEQ, PORTID, 2, "rxe0", 2, later, G_N_ELEMENTS (later));
+  g_assert_false (rtop_nl_stat_template_match (t, nlh, values));
+  nlh = nl_test_stat (buf.bytes, SEQ, PORTID, 2, "rxe1", 1, later, G_N_ELEMENTS (later));
+  g_assert_false (rtop_nl_stat_template_match (t, nlh, values));
+  nlh = nl_test_stat (buf.bytes, SEQ, PORTID, 2, "rxe0", 1, more, G_N_ELEMENTS (more));
+  g_assert_false (rtop_nl_stat_template_match (t, nlh, values));
+  nlh = nl_test_stat (buf.bytes, SEQ, PORTID, 2, "rxe0", 1, later, G_N_ELEMENTS (later));
+  nlh->nlmsg_type = RDMA_NL_GET_TYPE (RDMA_NL_NLDEV, RDMA_NLDEV_CMD_PORT_GET);
+  g_assert_false (rtop_nl_stat_template_match (t, nlh, values));
+  /* Values were only written on a match. */
+  g_assert_cmpuint (values[2], ==, 30);
+
+  /* No template from a reply that does not parse. */
+  nlh = nl_test_header (buf.bytes, RDMA_NLDEV_CMD_STAT_GET, SEQ, PORTID, FALSE);
+  nl_test_put_handle (nlh, 1, "rxe0");
+  g_assert_null (rtop_nl_stat_template_new (nlh));   /* no PORT_INDEX */
+}
+
 static void
 test_hwcounters_empty (void)
 {
@@ -685,6 +743,30 @@ test_bad_strings (void)
   mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
   mnl_attr_put_strz (nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe\xff\xfe");
   device_rejected (nlh);
+
+  /* ... also where the check takes eight bytes at a time. */
+  nlh = nl_test_header (buf.bytes, RDMA_NLDEV_CMD_GET, SEQ, PORTID, TRUE);
+  mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
+  mnl_attr_put_strz (nlh, RDMA_NLDEV_ATTR_DEV_NAME, "abcdefg\xc3xyz0123456");
+  device_rejected (nlh);
+}
+
+static void
+test_utf8_strings (void)
+{
+  NlTestBuf buf = { { 0 } };
+  g_autoptr(GError) error = NULL;
+  struct nlmsghdr *nlh;
+  RtopNlDevice dev;
+
+  /* Valid UTF-8 beyond ASCII goes through, whole. */
+  nlh = nl_test_header (buf.bytes, RDMA_NLDEV_CMD_GET, SEQ, PORTID, TRUE);
+  mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
+  mnl_attr_put_strz (nlh, RDMA_NLDEV_ATTR_DEV_NAME, "r\xc3\xa9seau_longer_than_8");
+  g_assert_true (rtop_nl_parse_device (nlh, &dev, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (dev.name, ==, "r\xc3\xa9seau_longer_than_8");
+  rtop_nl_device_clear (&dev);
 }
 
 static void
@@ -1096,6 +1178,8 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/netlink/hwcounters", test_hwcounters);
   g_test_add_func ("/collector/netlink/hwcounters-foreach", test_hwcounters_foreach);
   g_test_add_func ("/collector/netlink/hwcounters-empty", test_hwcounters_empty);
+  g_test_add_func ("/collector/netlink/stat-template", test_stat_template);
+  g_test_add_func ("/collector/netlink/utf8-strings", test_utf8_strings);
   g_test_add_func ("/collector/netlink/res-qp", test_res_qp);
   g_test_add_func ("/collector/netlink/res-ctx", test_res_ctx);
   g_test_add_func ("/collector/netlink/res-mr", test_res_mr);

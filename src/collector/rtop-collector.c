@@ -39,6 +39,12 @@ typedef struct {
   gboolean stat_unsupported; /* STAT_GET said EOPNOTSUPP: use sysfs */
   struct _PortLayout *layout; /* the counters as the last pass read them */
   GArray *values;            /* guint64 per layout slot: this pass's reads */
+  /* The last STAT_GET reply, valid for the layout with id stat_layout: a
+   * reply that matches it fills the first counters of that layout. */
+  RtopNlStatTemplate *stat_template;
+  guint64 stat_layout;
+  RtopNlStatTemplate *stat_pending; /* from this pass's reply, until its layout is known */
+  guint64 *stat_values;      /* scratch: one per template counter */
 } PortCache;
 
 /* A port's counters are the same names, from the same places, in the same
@@ -49,6 +55,7 @@ typedef struct {
  * reads with the layout's and stores the value. */
 typedef struct _PortLayout {
   gatomicrefcount ref;
+  guint64 id;                /* never reused: RtopPort.counter_layout */
   guint n;
   char **names;              /* by name (rtop_counters_sort() order) */
   RtopCounterSource *sources;
@@ -111,6 +118,9 @@ port_cache_free (gpointer data)
   g_free (pc->hw_path);
   g_free (pc->netdev_name);
   rtop_sysfs_port_info_clear (&pc->info);
+  rtop_nl_stat_template_free (pc->stat_template);
+  rtop_nl_stat_template_free (pc->stat_pending);
+  g_free (pc->stat_values);
   g_free (pc);
 }
 
@@ -469,12 +479,14 @@ read_order_cmp (gconstpointer a, gconstpointer b, gpointer user_data)
 static PortLayout *
 port_layout_new (GPtrArray *fresh, const char *provider, const char *netdev, GArray *values)
 {
+  static guint64 last_id;
   PortLayout *layout = g_new0 (PortLayout, 1);
   guint n = fresh->len;
   g_autofree guint *by_name = g_new (guint, MAX (n, 1));
   g_autoptr(GPtrArray) sorted = g_ptr_array_sized_new (n);
 
   g_atomic_ref_count_init (&layout->ref);
+  layout->id = __atomic_add_fetch (&last_id, 1, __ATOMIC_RELAXED);
   layout->n = n;
   layout->names = g_new (char *, MAX (n, 1));
   layout->sources = g_new (RtopCounterSource, MAX (n, 1));
@@ -500,6 +512,7 @@ port_layout_new (GPtrArray *fresh, const char *provider, const char *netdev, GAr
 
 typedef struct {
   CounterReader *reader;
+  PortCache *pc;
   guint32 dev_index, port_index;   /* asked for */
   guint32 got_dev, got_port;       /* answered */
 } StatData;
@@ -515,12 +528,38 @@ stat_counter_cb (const char *name, guint64 value, gpointer user_data, GError **e
   return TRUE;
 }
 
+/* A reply equal to the port's last one but for the values goes straight
+ * into the layout's slots; any other is parsed, and kept as the template
+ * once this pass's layout is known (fill_port()). */
 static gboolean
 stat_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
 {
   StatData *sd = user_data;
+  CounterReader *r = sd->reader;
+  PortCache *pc = sd->pc;
 
-  return rtop_nl_parse_stat_foreach (nlh, &sd->got_dev, &sd->got_port, stat_counter_cb, sd, error);
+  if (pc->stat_template != NULL && r->k == 0 && r->fresh == NULL && r->layout != NULL &&
+      r->layout->id == pc->stat_layout &&
+      rtop_nl_stat_template_match (pc->stat_template, nlh, pc->stat_values))
+    {
+      guint n = rtop_nl_stat_template_get_n_counters (pc->stat_template);
+
+      for (guint k = 0; k < n; k++)
+        r->values[r->layout->slot[k]] = pc->stat_values[k];
+      r->k = n;
+      return TRUE;
+    }
+  if (!rtop_nl_parse_stat_foreach (nlh, &sd->got_dev, &sd->got_port, stat_counter_cb, sd, error))
+    return FALSE;
+  g_clear_pointer (&pc->stat_pending, rtop_nl_stat_template_free);
+  if (sd->got_dev == sd->dev_index && sd->got_port == sd->port_index && r->k > 0)
+    {
+      pc->stat_pending = rtop_nl_stat_template_new (nlh);
+      /* Only a reply that holds all of the port's netlink counters. */
+      if (pc->stat_pending != NULL && rtop_nl_stat_template_get_n_counters (pc->stat_pending) != r->k)
+        g_clear_pointer (&pc->stat_pending, rtop_nl_stat_template_free);
+    }
+  return TRUE;
 }
 
 static void
@@ -536,8 +575,10 @@ read_port_counters (RtopCollector *self, RtopDevice *dev, PortCache *pc, RtopPor
                     CounterReader *r)
 {
   g_autoptr(GError) error = NULL;
-  StatData sd = { r, dev->index, port->index, 0, 0 };
+  StatData sd = { r, pc, dev->index, port->index, 0, 0 };
   guint failed = 0;
+
+  g_clear_pointer (&pc->stat_pending, rtop_nl_stat_template_free);
 
   if (!pc->stat_unsupported &&
       !rtop_nl_query (self->nl, RDMA_NLDEV_CMD_STAT_GET, FALSE, dev->index, port->index,
@@ -606,6 +647,21 @@ build_port_counters (PortCache *pc, CounterReader *r, const char *provider, Rtop
     };
   g_atomic_ref_count_inc (&layout->ref);
   rtop_port_set_shared (port, block, layout->n, layout, port_layout_unref);
+  port->counter_layout = layout->id;
+}
+
+/* This pass's STAT_GET reply, when it was parsed, is the template for the
+ * layout the pass ended with: its counters are that layout's first ones. */
+static void
+adopt_stat_template (PortCache *pc)
+{
+  if (pc->stat_pending == NULL)
+    return;
+  rtop_nl_stat_template_free (pc->stat_template);
+  pc->stat_template = g_steal_pointer (&pc->stat_pending);
+  pc->stat_layout = pc->layout->id;
+  g_free (pc->stat_values);
+  pc->stat_values = g_new (guint64, MAX (rtop_nl_stat_template_get_n_counters (pc->stat_template), 1));
 }
 
 static void
@@ -639,8 +695,10 @@ fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, RtopNlPort *np
   else
     {
       build_port_counters (pc, &r, dc->provider, port);
-      port->elapsed_s = rtop_rates_update (self->rates, dev->name, dev->index, port->index,
-                                           port->read_time_us, port->counters, NULL);
+      adopt_stat_template (pc);
+      port->elapsed_s = rtop_rates_update_layout (self->rates, dev->name, dev->index, port->index,
+                                                  port->read_time_us, port->counter_layout,
+                                                  port->counters, NULL);
       rtop_provider_plan_run (pc->layout->plan, port, TRUE);
     }
   reader_clear (&r);

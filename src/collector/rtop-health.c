@@ -37,6 +37,7 @@ typedef struct {
   guint64 pass;
   GHashTable *counters;      /* "source:name" -> CounterMemo, watched classes only */
   GPtrArray *order;          /* CounterMemo by position in the last read (or NULL) */
+  guint64 layout;            /* RtopPort.counter_layout of the last read */
 } PortMemo;
 
 typedef struct {
@@ -360,12 +361,13 @@ check_resets (RtopSnapshot *snap, const RtopDevice *dev, guint32 port, GPtrArray
  * position is almost always the right one, so the hash table (and its key)
  * is only for the first pass and for a changed layout. */
 static CounterMemo *
-counter_memo_for (PortMemo *pm, guint i, const RtopCounter *c)
+counter_memo_for (PortMemo *pm, gboolean same_layout, guint i, const RtopCounter *c)
 {
   char key[256];
   CounterMemo *cm = i < pm->order->len ? g_ptr_array_index (pm->order, i) : NULL;
 
-  if (cm != NULL && cm->source == c->source && strcmp (cm->name, c->name) == 0)
+  /* The same layout: the same names at the same positions. */
+  if (cm != NULL && (same_layout || (cm->source == c->source && strcmp (cm->name, c->name) == 0)))
     return cm;
   g_snprintf (key, sizeof key, "%d:%s", c->source, c->name);
   cm = g_hash_table_lookup (pm->counters, key);
@@ -384,13 +386,13 @@ counter_memo_for (PortMemo *pm, guint i, const RtopCounter *c)
 
 static void
 check_counter (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, guint32 port,
-               PortMemo *pm, guint i, const RtopCounter *c)
+               PortMemo *pm, gboolean same_layout, guint i, const RtopCounter *c)
 {
   CounterMemo *cm;
 
   if (!rtop_health_class_is_watched (c->klass))
     return;
-  cm = counter_memo_for (pm, i, c);
+  cm = counter_memo_for (pm, same_layout, i, c);
   if (c->has_rate && c->delta > 0)
     {
       if (!cm->rising)
@@ -429,11 +431,14 @@ check_counter (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, guin
 
 static void
 check_counters (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, guint32 port,
-                PortMemo *pm, GPtrArray *counters)
+                PortMemo *pm, guint64 layout, GPtrArray *counters)
 {
+  gboolean same_layout = layout != 0 && pm->layout == layout;
+
   check_resets (snap, dev, port, counters);
   for (guint k = 0; k < counters->len; k++)
-    check_counter (self, snap, dev, port, pm, k, g_ptr_array_index (counters, k));
+    check_counter (self, snap, dev, port, pm, same_layout, k, g_ptr_array_index (counters, k));
+  pm->layout = layout;
 }
 
 
@@ -464,7 +469,7 @@ check_ports (RtopHealth *self, RtopSnapshot *snap)
       gboolean is_new;
       PortMemo *pm = port_memo_get (self, dev, 0, &is_new);
 
-      check_counters (self, snap, dev, 0, pm, dev->counters);
+      check_counters (self, snap, dev, 0, pm, 0, dev->counters);
       for (guint j = 0; j < dev->ports->len; j++)
         {
           RtopPort *port = g_ptr_array_index (dev->ports, j);
@@ -473,7 +478,7 @@ check_ports (RtopHealth *self, RtopSnapshot *snap)
           if (!is_new)
             check_port_changes (snap, dev, port, pm);
           remember_port (pm, port, self->pass);
-          check_counters (self, snap, dev, port->index, pm, port->counters);
+          check_counters (self, snap, dev, port->index, pm, port->counter_layout, port->counters);
         }
     }
 }

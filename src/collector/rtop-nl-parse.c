@@ -12,6 +12,7 @@
 #include "rtop-error.h"
 #include "uapi/rdma/rdma_netlink.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 #include <libmnl/libmnl.h>
@@ -94,14 +95,72 @@ malformed (GError **error, const char *what)
   return FALSE;
 }
 
+/* libmnl's accessors, inline: they are one addition each, and called
+ * through the PLT for every attribute of every reply they showed up in
+ * profiles of a pass.  Payloads are only 4-byte aligned, hence memcpy. */
+static inline const char *
+attr_data (const struct nlattr *attr)
+{
+  return (const char *) attr + MNL_ATTR_HDRLEN;
+}
+
+static inline gsize
+attr_data_len (const struct nlattr *attr)
+{
+  return attr->nla_len - MNL_ATTR_HDRLEN;   /* nla_len >= header: checked by every walk */
+}
+
+static inline guint64
+attr_u64 (const struct nlattr *attr)
+{
+  guint64 v;
+
+  memcpy (&v, attr_data (attr), sizeof v);
+  return v;
+}
+
+static inline guint32
+attr_u32 (const struct nlattr *attr)
+{
+  guint32 v;
+
+  memcpy (&v, attr_data (attr), sizeof v);
+  return v;
+}
+
+/* A NUL-terminated string of len bytes (NUL included) that is valid UTF-8
+ * up to its first NUL, as g_utf8_validate (data, -1) judges.  Counter and
+ * device names are ASCII: eight bytes at a time decide that, and only a
+ * string with a byte >= 0x80 goes to the full check. */
+static gboolean
+string_is_valid (const char *data, gsize len)
+{
+  guint64 high = 0;
+  gsize i = 0;
+
+  if (len == 0 || data[len - 1] != '\0')
+    return FALSE;
+  for (; i + sizeof (guint64) <= len - 1; i += sizeof (guint64))
+    {
+      guint64 w;
+
+      memcpy (&w, data + i, sizeof w);
+      high |= w;
+    }
+  for (; i < len - 1; i++)
+    high |= (guchar) data[i];
+  if ((high & G_GUINT64_CONSTANT (0x8080808080808080)) == 0)
+    return TRUE;
+  return g_utf8_validate (data, -1, NULL);
+}
+
 /* The same checks as mnl_attr_validate() (exact sizes for integers, a
  * header at least for a non-empty nest, a terminating NUL for strings), done
  * inline: this runs for every attribute of every reply. */
 static gboolean
 attr_is_valid (const struct nlattr *attr, enum mnl_attr_data_type type)
 {
-  gsize len = attr->nla_len - MNL_ATTR_HDRLEN;   /* nla_len >= header: mnl_attr_ok() */
-  const char *data = mnl_attr_get_payload (attr);
+  gsize len = attr_data_len (attr);
 
   switch (type)
     {
@@ -115,10 +174,19 @@ attr_is_valid (const struct nlattr *attr, enum mnl_attr_data_type type)
       return len == 0 || len >= MNL_ATTR_HDRLEN;
     case MNL_TYPE_NUL_STRING:
       /* Strings end up in labels and JSON: only valid UTF-8 gets through. */
-      return len > 0 && data[len - 1] == '\0' && g_utf8_validate (data, -1, NULL);
+      return string_is_valid (attr_data (attr), len);
     default:
       return FALSE;
     }
+}
+
+static gboolean
+invalid_attr (Slot slot, guint16 type, GError **error)
+{
+  g_autofree char *what = g_strdup_printf (_("attribute %s (%u) has a wrong size or format"),
+                                           policy[slot].name, type);
+
+  return malformed (error, what);
 }
 
 /* One level of attributes into t.  The walk is libmnl's
@@ -150,11 +218,7 @@ parse_attrs (const void *payload, gsize len, AttrTable *t, GError **error)
         continue;
       slot = slot_of[type] - 1;
       if (!attr_is_valid (attr, policy[slot].type))
-        {
-          g_autofree char *what = g_strdup_printf (_("attribute %s (%u) has a wrong size or format"),
-                                                   policy[slot].name, type);
-          return malformed (error, what);
-        }
+        return invalid_attr (slot, type, error);
       t->tb[slot] = attr;
     }
   if (MIN (t->end, len) != len)
@@ -173,70 +237,76 @@ parse_message (const struct nlmsghdr *nlh, guint16 cmd, AttrTable *t, GError **e
                                                nlh->nlmsg_type, rtop_nl_command_name (cmd));
       return malformed (error, what);
     }
-  return parse_attrs (mnl_nlmsg_get_payload (nlh), mnl_nlmsg_get_payload_len (nlh), t, error);
+  return parse_attrs ((const guint8 *) nlh + MNL_NLMSG_HDRLEN, nlh->nlmsg_len - MNL_NLMSG_HDRLEN,
+                      t, error);
+}
+
+static gboolean
+missing (Slot slot, GError **error)
+{
+  g_autofree char *what = g_strdup_printf (_("%s is missing"), policy[slot].name);
+
+  return malformed (error, what);
 }
 
 static gboolean
 require (const AttrTable *t, Slot slot, GError **error)
 {
-  if (t->tb[slot] != NULL)
-    return TRUE;
-  g_autofree char *what = g_strdup_printf (_("%s is missing"), policy[slot].name);
-  return malformed (error, what);
+  return t->tb[slot] != NULL || missing (slot, error);
 }
 
 static guint8
 get_u8 (const AttrTable *t, Slot slot, guint8 fallback)
 {
-  return t->tb[slot] ? mnl_attr_get_u8 (t->tb[slot]) : fallback;
+  return t->tb[slot] ? (guint8) attr_data (t->tb[slot])[0] : fallback;
 }
 
 static guint32
 get_u32 (const AttrTable *t, Slot slot, guint32 fallback)
 {
-  return t->tb[slot] ? mnl_attr_get_u32 (t->tb[slot]) : fallback;
+  return t->tb[slot] ? attr_u32 (t->tb[slot]) : fallback;
 }
 
 static guint64
 get_u64 (const AttrTable *t, Slot slot)
 {
-  return t->tb[slot] ? mnl_attr_get_u64 (t->tb[slot]) : 0;
+  return t->tb[slot] ? attr_u64 (t->tb[slot]) : 0;
 }
 
 static char *
 dup_str (const AttrTable *t, Slot slot)
 {
-  return t->tb[slot] ? g_strdup (mnl_attr_get_str (t->tb[slot])) : NULL;
+  return t->tb[slot] ? g_strdup (attr_data (t->tb[slot])) : NULL;
 }
 
-/* Calls func for every entry_type nest inside list; other types are skipped. */
-typedef gboolean (*EntryFunc) (const AttrTable *entry, gpointer data, GError **error);
+/* Calls func for every entry_type nest inside list (checked to be a nest);
+ * other types are skipped.  func parses the entry. */
+typedef gboolean (*EntryFunc) (const struct nlattr *entry, gpointer data, GError **error);
 
 static gboolean
 parse_list (const struct nlattr *list, guint16 entry_type,
             EntryFunc func, gpointer data, GError **error)
 {
-  const guint8 *start = mnl_attr_get_payload (list);
-  gsize len = mnl_attr_get_payload_len (list);
-  const struct nlattr *attr;
-  gsize end = 0;
+  const guint8 *start = (const guint8 *) attr_data (list);
+  gsize len = attr_data_len (list);
+  gsize off = 0;
 
-  mnl_attr_for_each_nested (attr, list)
+  /* The same walk as parse_attrs(). */
+  while (off + sizeof (struct nlattr) <= len)
     {
-      AttrTable entry;
+      const struct nlattr *attr = (const struct nlattr *) (gconstpointer) (start + off);
 
-      end = (gsize) ((const guint8 *) attr - start) + MNL_ALIGN (attr->nla_len);
-      if (mnl_attr_get_type (attr) != entry_type)
+      if (attr->nla_len < sizeof (struct nlattr) || attr->nla_len > len - off)
+        break;
+      off += MNL_ALIGN (attr->nla_len);
+      if ((attr->nla_type & NLA_TYPE_MASK) != entry_type)
         continue;
       if (!attr_is_valid (attr, MNL_TYPE_NESTED))
         return malformed (error, _("bad list entry"));
-      if (!parse_attrs (mnl_attr_get_payload (attr), mnl_attr_get_payload_len (attr),
-                        &entry, error))
-        return FALSE;
-      if (!func (&entry, data, error))
+      if (!func (attr, data, error))
         return FALSE;
     }
-  if (MIN (end, len) != len)
+  if (MIN (off, len) != len)
     return malformed (error, _("truncated list entry"));
   return TRUE;
 }
@@ -287,28 +357,64 @@ rtop_nl_parse_port (const struct nlmsghdr *nlh, RtopNlPort *out, GError **error)
 typedef struct {
   RtopNlCounterFunc func;
   gpointer user_data;
+  const guint8 *msg;         /* with offsets: where each value sits in msg */
+  GArray *offsets;
 } CounterCall;
 
+/* One counter entry: parse_attrs() without the table, since a port has
+ * dozens to hundreds of these per pass and only two attributes matter.
+ * Every attribute the policy knows is checked all the same. */
 static gboolean
-counter_entry_cb (const AttrTable *entry, gpointer data, GError **error)
+counter_entry_cb (const struct nlattr *entry, gpointer data, GError **error)
 {
   CounterCall *call = data;
+  const guint8 *start = (const guint8 *) attr_data (entry);
+  gsize len = attr_data_len (entry);
+  const struct nlattr *name = NULL, *value = NULL;
+  gsize off = 0;
 
-  if (!require (entry, SLOT_STAT_HWCOUNTER_ENTRY_NAME, error) ||
-      !require (entry, SLOT_STAT_HWCOUNTER_ENTRY_VALUE, error))
-    return FALSE;
-  return call->func (mnl_attr_get_str (entry->tb[SLOT_STAT_HWCOUNTER_ENTRY_NAME]),
-                     mnl_attr_get_u64 (entry->tb[SLOT_STAT_HWCOUNTER_ENTRY_VALUE]),
-                     call->user_data, error);
+  while (off + sizeof (struct nlattr) <= len)
+    {
+      const struct nlattr *attr = (const struct nlattr *) (gconstpointer) (start + off);
+      guint16 type = attr->nla_type & NLA_TYPE_MASK;
+      guint slot;
+
+      if (attr->nla_len < sizeof (struct nlattr) || attr->nla_len > len - off)
+        break;
+      off += MNL_ALIGN (attr->nla_len);
+      if (type >= G_N_ELEMENTS (slot_of) || slot_of[type] == 0)
+        continue;
+      slot = slot_of[type] - 1;
+      if (!attr_is_valid (attr, policy[slot].type))
+        return invalid_attr (slot, type, error);
+      if (slot == SLOT_STAT_HWCOUNTER_ENTRY_NAME)
+        name = attr;
+      else if (slot == SLOT_STAT_HWCOUNTER_ENTRY_VALUE)
+        value = attr;
+    }
+  if (MIN (off, len) != len)
+    return malformed (error, _("truncated attribute"));
+  if (name == NULL)
+    return missing (SLOT_STAT_HWCOUNTER_ENTRY_NAME, error);
+  if (value == NULL)
+    return missing (SLOT_STAT_HWCOUNTER_ENTRY_VALUE, error);
+  if (call->offsets != NULL)
+    {
+      guint32 at = (guint32) ((const guint8 *) attr_data (value) - call->msg);
+
+      g_array_append_val (call->offsets, at);
+    }
+  return call->func == NULL ||
+         call->func (attr_data (name), attr_u64 (value), call->user_data, error);
 }
 
 /* Reads the header attributes into t and the out parameters, then walks
  * the counter table. */
 static gboolean
 stat_walk (const struct nlmsghdr *nlh, AttrTable *t, guint32 *dev_index, guint32 *port,
-           RtopNlCounterFunc func, gpointer user_data, GError **error)
+           RtopNlCounterFunc func, gpointer user_data, GArray *offsets, GError **error)
 {
-  CounterCall call = { func, user_data };
+  CounterCall call = { func, user_data, (const guint8 *) nlh, offsets };
 
   if (!parse_message (nlh, RDMA_NLDEV_CMD_STAT_GET, t, error) ||
       !require (t, SLOT_DEV_INDEX, error) ||
@@ -330,7 +436,74 @@ rtop_nl_parse_stat_foreach (const struct nlmsghdr *nlh, guint32 *dev_index, guin
 {
   AttrTable t;
 
-  return stat_walk (nlh, &t, dev_index, port, func, user_data, error);
+  return stat_walk (nlh, &t, dev_index, port, func, user_data, NULL, error);
+}
+
+/* A STAT_GET reply as it came, and where its counter values sit. */
+struct _RtopNlStatTemplate {
+  guint32 len;
+  guint n;
+  guint8 *bytes;
+  guint32 *offsets;          /* of each value payload (8 bytes), ascending */
+};
+
+RtopNlStatTemplate *
+rtop_nl_stat_template_new (const struct nlmsghdr *nlh)
+{
+  g_autoptr(GArray) offsets = g_array_new (FALSE, FALSE, sizeof (guint32));
+  RtopNlStatTemplate *t;
+  AttrTable table;
+
+  if (!stat_walk (nlh, &table, NULL, NULL, NULL, NULL, offsets, NULL))
+    return NULL;
+  t = g_new0 (RtopNlStatTemplate, 1);
+  t->len = nlh->nlmsg_len;
+  t->n = offsets->len;
+  t->bytes = g_memdup2 (nlh, nlh->nlmsg_len);
+  t->offsets = (guint32 *) (gpointer) g_array_free (g_steal_pointer (&offsets), FALSE);
+  return t;
+}
+
+void
+rtop_nl_stat_template_free (RtopNlStatTemplate *t)
+{
+  if (t == NULL)
+    return;
+  g_free (t->bytes);
+  g_free (t->offsets);
+  g_free (t);
+}
+
+guint
+rtop_nl_stat_template_get_n_counters (const RtopNlStatTemplate *t)
+{
+  return t->n;
+}
+
+/* Every byte but the header's sequence number and port id (the transport
+ * checked those) and the counter values must be the template's; then the
+ * message parses to the same counters in the same order, and only the
+ * values are read. */
+gboolean
+rtop_nl_stat_template_match (const RtopNlStatTemplate *t, const struct nlmsghdr *nlh,
+                             guint64 *values)
+{
+  const guint8 *msg = (const guint8 *) nlh;
+  gsize from = offsetof (struct nlmsghdr, nlmsg_seq) + sizeof nlh->nlmsg_seq + sizeof nlh->nlmsg_pid;
+
+  if (nlh->nlmsg_len != t->len || memcmp (msg, t->bytes, offsetof (struct nlmsghdr, nlmsg_seq)) != 0)
+    return FALSE;
+  for (guint k = 0; k < t->n; k++)
+    {
+      if (memcmp (msg + from, t->bytes + from, t->offsets[k] - from) != 0)
+        return FALSE;
+      from = t->offsets[k] + sizeof (guint64);
+    }
+  if (memcmp (msg + from, t->bytes + from, t->len - from) != 0)
+    return FALSE;
+  for (guint k = 0; k < t->n; k++)
+    memcpy (&values[k], msg + t->offsets[k], sizeof (guint64));
+  return TRUE;
 }
 
 static gboolean
@@ -359,7 +532,8 @@ rtop_nl_parse_stat (const struct nlmsghdr *nlh, RtopNlStat *out, GError **error)
   /* Providers have 15 (rxe) to ~100 (mlx5) counters: start big enough. */
   out->counters = g_array_sized_new (FALSE, FALSE, sizeof (RtopNlCounter), 64);
   g_array_set_clear_func (out->counters, counter_clear);
-  if (!stat_walk (nlh, &t, &out->dev_index, &out->port, append_counter_cb, out->counters, error))
+  if (!stat_walk (nlh, &t, &out->dev_index, &out->port, append_counter_cb, out->counters, NULL,
+                  error))
     {
       rtop_nl_stat_clear (out);
       out->dev_index = out->port = 0;
@@ -393,12 +567,15 @@ typedef struct {
 } ResContext;
 
 static gboolean
-res_entry_cb (const AttrTable *entry, gpointer data, GError **error)
+res_entry_cb (const struct nlattr *attr, gpointer data, GError **error)
 {
   ResContext *ctx = data;
   RtopNlRes r = { 0, };
+  AttrTable t;
+  const AttrTable *entry = &t;
 
-  if (!require (entry, res_layout[ctx->kind].id, error))
+  if (!parse_attrs (attr_data (attr), attr_data_len (attr), &t, error) ||
+      !require (entry, res_layout[ctx->kind].id, error))
     return FALSE;
   r.kind = ctx->kind;
   r.dev_index = ctx->dev_index;
@@ -411,7 +588,7 @@ res_entry_cb (const AttrTable *entry, gpointer data, GError **error)
   r.has_pid = entry->tb[SLOT_RES_PID] != NULL;
   r.pid = get_u32 (entry, SLOT_RES_PID, 0);
   r.kern_name = entry->tb[SLOT_RES_KERN_NAME]
-                ? (char *) mnl_attr_get_str (entry->tb[SLOT_RES_KERN_NAME]) : NULL;
+                ? (char *) attr_data (entry->tb[SLOT_RES_KERN_NAME]) : NULL;
   return ctx->func (&r, ctx->user_data, error);
 }
 
@@ -432,7 +609,7 @@ rtop_nl_parse_res_foreach (const struct nlmsghdr *nlh, RtopNlResKind kind,
 
   ctx.kind = kind;
   ctx.dev_index = get_u32 (&t, SLOT_DEV_INDEX, 0);
-  ctx.dev_name = t.tb[SLOT_DEV_NAME] ? mnl_attr_get_str (t.tb[SLOT_DEV_NAME]) : NULL;
+  ctx.dev_name = t.tb[SLOT_DEV_NAME] ? attr_data (t.tb[SLOT_DEV_NAME]) : NULL;
   ctx.func = func;
   ctx.user_data = user_data;
   list = t.tb[res_layout[kind].list];

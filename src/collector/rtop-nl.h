@@ -156,6 +156,20 @@ typedef gboolean (*RtopNlCounterFunc) (const char *name, guint64 value,
 gboolean rtop_nl_parse_stat_foreach (const struct nlmsghdr *nlh, guint32 *dev_index,
                                      guint32 *port, RtopNlCounterFunc func,
                                      gpointer user_data, GError **error);
+/* A port's STAT_GET reply is the same bytes pass after pass but for the
+ * counter values.  A template keeps a valid reply (NULL when it is not
+ * one); match() is TRUE when a message equals it in every byte but its
+ * sequence number, port id and the counter values, and then stores the
+ * values in message order (get_n_counters() of them): the message parses to
+ * the same counters, and the walk is skipped. */
+typedef struct _RtopNlStatTemplate RtopNlStatTemplate;
+RtopNlStatTemplate *rtop_nl_stat_template_new (const struct nlmsghdr *nlh);
+guint rtop_nl_stat_template_get_n_counters (const RtopNlStatTemplate *t);
+gboolean rtop_nl_stat_template_match (const RtopNlStatTemplate *t, const struct nlmsghdr *nlh,
+                                      guint64 *values);
+void rtop_nl_stat_template_free (RtopNlStatTemplate *t);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopNlStatTemplate, rtop_nl_stat_template_free)
+
 /* Appends RtopNlRes entries of the nested RES_QP / RES_CTX / RES_MR list. */
 gboolean rtop_nl_parse_res (const struct nlmsghdr *nlh, RtopNlResKind kind,
                             GArray *out, GError **error);

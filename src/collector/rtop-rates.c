@@ -19,6 +19,7 @@ typedef struct {
   guint64 pass;              /* last pass this port was seen or kept */
   GHashTable *counters;      /* "source:name" -> CounterState */
   GPtrArray *order;          /* CounterState of the last read, in its order */
+  guint64 layout;            /* of the last read, 0 when unknown */
 } PortState;
 
 struct _RtopRates {
@@ -122,12 +123,15 @@ lookup_port (RtopRates *self, const char *device, guint32 port, guint32 dev_inde
  * the hash table (and building its key) is only for the first read and for
  * a changed layout. */
 static CounterState *
-counter_state_for (PortState *ps, guint i, const RtopCounter *c, gboolean *is_new)
+counter_state_for (PortState *ps, gboolean same_layout, guint i, const RtopCounter *c,
+                   gboolean *is_new)
 {
   char key[256];
   CounterState *cs;
 
   *is_new = FALSE;
+  if (same_layout)
+    return g_ptr_array_index (ps->order, i);
   if (i < ps->order->len)
     {
       cs = g_ptr_array_index (ps->order, i);
@@ -153,11 +157,11 @@ counter_state_for (PortState *ps, guint i, const RtopCounter *c, gboolean *is_ne
 }
 
 static void
-update_counter (PortState *ps, guint i, RtopCounter *c, double elapsed, gboolean fresh,
-                guint *n_resets)
+update_counter (PortState *ps, gboolean same_layout, guint i, RtopCounter *c, double elapsed,
+                gboolean fresh, guint *n_resets)
 {
   gboolean is_new;
-  CounterState *cs = counter_state_for (ps, i, c, &is_new);
+  CounterState *cs = counter_state_for (ps, same_layout, i, c, &is_new);
 
   c->delta = 0;
   c->rate = 0;
@@ -186,16 +190,28 @@ rtop_rates_update (RtopRates *self, const char *device, guint32 dev_index,
                    guint32 port, gint64 read_time_us, GPtrArray *counters,
                    guint *n_resets)
 {
+  return rtop_rates_update_layout (self, device, dev_index, port, read_time_us, 0, counters,
+                                   n_resets);
+}
+
+double
+rtop_rates_update_layout (RtopRates *self, const char *device, guint32 dev_index,
+                          guint32 port, gint64 read_time_us, guint64 layout,
+                          GPtrArray *counters, guint *n_resets)
+{
   gboolean fresh;
   PortState *ps = lookup_port (self, device, port, dev_index, &fresh);
+  gboolean same_layout = layout != 0 && ps->layout == layout && ps->order->len == counters->len;
   double elapsed = 0;
   guint resets = 0;
 
   if (ps->has_read && read_time_us > ps->last_read_us)
     elapsed = (read_time_us - ps->last_read_us) / (double) G_USEC_PER_SEC;
   for (guint i = 0; i < counters->len; i++)
-    update_counter (ps, i, g_ptr_array_index (counters, i), elapsed, fresh, &resets);
+    update_counter (ps, same_layout, i, g_ptr_array_index (counters, i), elapsed, fresh,
+                    &resets);
   g_ptr_array_set_size (ps->order, counters->len);
+  ps->layout = layout;
   ps->last_read_us = read_time_us;
   ps->has_read = TRUE;
   ps->pass = self->pass;

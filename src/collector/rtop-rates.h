@@ -28,6 +28,13 @@ double rtop_rates_update (RtopRates *self, const char *device, guint32 dev_index
                           guint32 port, gint64 read_time_us, GPtrArray *counters,
                           guint *n_resets);
 
+/* The same for counters whose layout id (RtopPort.counter_layout) is
+ * known: while it stays the same, each counter's state is the one at its
+ * position, found without comparing names.  0 means unknown. */
+double rtop_rates_update_layout (RtopRates *self, const char *device, guint32 dev_index,
+                                 guint32 port, gint64 read_time_us, guint64 layout,
+                                 GPtrArray *counters, guint *n_resets);
+
 /* Keeps a port's state through a pass in which its read failed, so the next
  * good read measures over the whole gap instead of restarting. */
 void rtop_rates_keep (RtopRates *self, const char *device, guint32 port);

@@ -121,6 +121,8 @@ typedef struct {
   gint64 read_time_us;       /* g_get_monotonic_time() of this port's counter read */
   double elapsed_s;          /* since this port's previous read; 0 on the first */
   GPtrArray *counters;       /* RtopCounter*, sorted by name (strcmp) */
+  guint64 counter_layout;    /* 0, or an id shared only by ports whose counters have the
+                                same names and sources in the same order */
   RtopMetric metrics[RTOP_METRIC_N];
   char *error;               /* non-NULL when this port's read failed this pass */
   /* private: see rtop_port_set_shared() */

@@ -57,8 +57,21 @@ all_parsers_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
   g_clear_error (&e);
   {
     guint n = 0;
-    rtop_nl_parse_stat_foreach (nlh, NULL, NULL, count_cb, &n, &e);
+    gboolean parsed = rtop_nl_parse_stat_foreach (nlh, NULL, NULL, count_cb, &n, &e);
+    RtopNlStatTemplate *t = rtop_nl_stat_template_new (nlh);
+
     g_clear_error (&e);
+    /* A template exactly when the reply parses, and it matches itself
+     * with the values the parse saw. */
+    g_assert_true ((t != NULL) == parsed);
+    if (t != NULL)
+      {
+        g_autofree guint64 *values = g_new (guint64, MAX (rtop_nl_stat_template_get_n_counters (t), 1));
+
+        g_assert_cmpuint (rtop_nl_stat_template_get_n_counters (t), ==, n);
+        g_assert_true (rtop_nl_stat_template_match (t, nlh, values));
+        rtop_nl_stat_template_free (t);
+      }
   }
   run_res_parser (nlh, RTOP_NL_RES_QP, res);
   run_res_parser (nlh, RTOP_NL_RES_CTX, res);
