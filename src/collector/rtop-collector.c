@@ -61,13 +61,26 @@ typedef struct _PortLayout {
   RtopCounterSource *sources;
   guint *slot;               /* read position -> position by name */
   char *netdev;              /* the netdev named in the metrics' sources */
+  char *link_layer;          /* and the port's other strings, lent to its snapshots */
+  char *rate_text;
   RtopProviderPlan *plan;
 } PortLayout;
+
+/* What a device's GET reply said, with the strings its snapshots borrow;
+ * kept while the replies say the same. */
+typedef struct {
+  gatomicrefcount ref;
+  guint32 port_count;
+  guint8 node_type_number;
+  guint64 guid_number;
+  char *name, *provider, *node_type, *fw_version, *node_guid, *protocol;
+} DeviceFacts;
 
 /* ... and per device, keyed by name; dropped when the kernel index changes. */
 typedef struct {
   guint32 index;
   char *provider;
+  DeviceFacts *facts;
   RtopCounterDir *hw;        /* <dev>/hw_counters (device-level) */
   GHashTable *ports;         /* port number -> PortCache */
   guint64 pass;
@@ -100,6 +113,8 @@ port_layout_unref (gpointer data)
   g_free (layout->sources);
   g_free (layout->slot);
   g_free (layout->netdev);
+  g_free (layout->link_layer);
+  g_free (layout->rate_text);
   rtop_provider_plan_free (layout->plan);
   g_free (layout);
 }
@@ -125,10 +140,27 @@ port_cache_free (gpointer data)
 }
 
 static void
+device_facts_unref (gpointer data)
+{
+  DeviceFacts *f = data;
+
+  if (f == NULL || !g_atomic_ref_count_dec (&f->ref))
+    return;
+  g_free (f->name);
+  g_free (f->provider);
+  g_free (f->node_type);
+  g_free (f->fw_version);
+  g_free (f->node_guid);
+  g_free (f->protocol);
+  g_free (f);
+}
+
+static void
 device_cache_free (gpointer data)
 {
   DeviceCache *dc = data;
 
+  device_facts_unref (dc->facts);
   g_free (dc->provider);
   g_clear_pointer (&dc->hw, rtop_counter_dir_free);
   g_hash_table_unref (dc->ports);
@@ -285,23 +317,74 @@ node_type_name (guint8 type)
 }
 
 static gboolean
+device_facts_match (const DeviceFacts *f, const RtopNlDeviceView *v)
+{
+  return f->port_count == v->port_count && f->node_type_number == v->node_type &&
+         f->guid_number == v->node_guid && strcmp (f->name, v->name) == 0 &&
+         g_strcmp0 (f->fw_version, v->fw_version) == 0 && g_strcmp0 (f->protocol, v->protocol) == 0;
+}
+
+static DeviceFacts *
+device_facts_new (const RtopNlDeviceView *v, const char *provider)
+{
+  DeviceFacts *f = g_new0 (DeviceFacts, 1);
+
+  g_atomic_ref_count_init (&f->ref);
+  f->port_count = v->port_count;
+  f->node_type_number = v->node_type;
+  f->guid_number = v->node_guid;
+  f->name = g_strdup (v->name);
+  f->provider = g_strdup (provider);
+  f->node_type = g_strdup (node_type_name (v->node_type));
+  f->fw_version = g_strdup (v->fw_version);
+  f->node_guid = v->node_guid ? format_guid (v->node_guid) : NULL;
+  f->protocol = g_strdup (v->protocol);
+  return f;
+}
+
+/* The devices of one GET dump, wanted ones only, with their caches. */
+typedef struct {
+  RtopCollector *self;
+  GPtrArray *devices;        /* RtopDevice* */
+  GPtrArray *caches;         /* DeviceCache*, one per device */
+} DeviceList;
+
+static DeviceCache *device_cache_get (RtopCollector *self, guint32 index, const char *name);
+
+static gboolean
 device_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
 {
-  GPtrArray *out = user_data;
-  RtopNlDevice nd = { 0 };
+  DeviceList *list = user_data;
+  RtopNlDeviceView v;
+  DeviceCache *dc;
   RtopDevice *dev;
+  DeviceFacts *f;
 
-  if (!rtop_nl_parse_device (nlh, &nd, error))
+  if (!rtop_nl_parse_device_view (nlh, &v, error))
     return FALSE;
-  dev = rtop_device_new (nd.index, NULL);
-  dev->name = g_steal_pointer (&nd.name);
-  dev->port_count = nd.port_count;
-  dev->node_type = g_strdup (node_type_name (nd.node_type));
-  dev->fw_version = g_steal_pointer (&nd.fw_version);
-  dev->node_guid = nd.node_guid ? format_guid (nd.node_guid) : NULL;
-  dev->protocol = g_steal_pointer (&nd.protocol);
-  g_ptr_array_add (out, dev);
-  rtop_nl_device_clear (&nd);
+  if (!device_wanted (list->self, v.name))
+    return TRUE;
+  dc = device_cache_get (list->self, v.index, v.name);
+  if (dc == NULL)
+    return TRUE;
+  if (dc->facts == NULL || !device_facts_match (dc->facts, &v))
+    {
+      device_facts_unref (dc->facts);
+      dc->facts = device_facts_new (&v, dc->provider);
+    }
+  f = dc->facts;
+  dev = rtop_device_new (v.index, NULL);
+  dev->port_count = v.port_count;
+  g_atomic_ref_count_inc (&f->ref);
+  rtop_device_set_shared (dev, f, device_facts_unref);
+  dev->name = f->name;
+  dev->provider = f->provider;
+  dev->node_type = f->node_type;
+  dev->fw_version = f->fw_version;
+  dev->node_guid = f->node_guid;
+  dev->protocol = f->protocol;
+  g_ptr_array_add (list->devices, dev);
+  g_ptr_array_add (list->caches, dc);
   return TRUE;
 }
 
@@ -317,28 +400,32 @@ port_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
   return TRUE;
 }
 
+/* NULL for a second device of the same name in one dump (the kernel
+ * would not send that; the first one stays). */
 static DeviceCache *
-device_cache_get (RtopCollector *self, RtopDevice *dev)
+device_cache_get (RtopCollector *self, guint32 index, const char *name)
 {
-  DeviceCache *dc = g_hash_table_lookup (self->devices, dev->name);
+  DeviceCache *dc = g_hash_table_lookup (self->devices, name);
 
-  if (dc != NULL && dc->index != dev->index)
+  if (dc != NULL && dc->pass == self->pass && dc->index != index)
+    return NULL;
+  if (dc != NULL && dc->index != index)
     {
       /* Re-added or renamed onto this name: its files are new files. */
-      g_hash_table_remove (self->devices, dev->name);
+      g_hash_table_remove (self->devices, name);
       dc = NULL;
     }
   if (dc == NULL)
     {
-      g_autofree char *driver = rtop_sysfs_read_driver (self->sysfs_root, dev->name);
-      g_autofree char *hw_path = rtop_sysfs_device_hw_counters_path (self->sysfs_root, dev->name);
+      g_autofree char *driver = rtop_sysfs_read_driver (self->sysfs_root, name);
+      g_autofree char *hw_path = rtop_sysfs_device_hw_counters_path (self->sysfs_root, name);
 
       dc = g_new0 (DeviceCache, 1);
-      dc->index = dev->index;
-      dc->provider = g_strdup (rtop_provider_detect (dev->name, driver));
+      dc->index = index;
+      dc->provider = g_strdup (rtop_provider_detect (name, driver));
       dc->hw = rtop_counter_dir_open (hw_path, RTOP_COUNTER_SOURCE_SYSFS_DEVICE, NULL);
       dc->ports = g_hash_table_new_full (NULL, NULL, NULL, port_cache_free);
-      g_hash_table_insert (self->devices, g_strdup (dev->name), dc);
+      g_hash_table_insert (self->devices, g_strdup (name), dc);
     }
   dc->pass = self->pass;
   return dc;
@@ -477,7 +564,8 @@ read_order_cmp (gconstpointer a, gconstpointer b, gpointer user_data)
 /* A layout for counters read in this order (fresh), with their values
  * stored by slot into values. */
 static PortLayout *
-port_layout_new (GPtrArray *fresh, const char *provider, const char *netdev, GArray *values)
+port_layout_new (GPtrArray *fresh, const char *provider, const char *netdev,
+                 const RtopSysfsPortInfo *info, GArray *values)
 {
   static guint64 last_id;
   PortLayout *layout = g_new0 (PortLayout, 1);
@@ -492,6 +580,8 @@ port_layout_new (GPtrArray *fresh, const char *provider, const char *netdev, GAr
   layout->sources = g_new (RtopCounterSource, MAX (n, 1));
   layout->slot = g_new (guint, MAX (n, 1));
   layout->netdev = g_strdup (netdev);
+  layout->link_layer = g_strdup (info->link_layer);
+  layout->rate_text = g_strdup (info->rate_text);
   for (guint i = 0; i < n; i++)
     by_name[i] = i;
   g_qsort_with_data (by_name, (gint) n, sizeof (guint), read_order_cmp, fresh);
@@ -618,12 +708,16 @@ read_port_counters (RtopCollector *self, RtopDevice *dev, PortCache *pc, RtopPor
 }
 
 /* The port's counters, by name, from this pass's reads: the same layout as
- * last time when every name matched, a new one otherwise. */
+ * last time when every name matched (and the port's strings are the same),
+ * a new one otherwise.  The port's strings are the layout's. */
 static void
-build_port_counters (PortCache *pc, CounterReader *r, const char *provider, RtopPort *port)
+build_port_counters (PortCache *pc, CounterReader *r, const char *provider, const char *netdev,
+                     RtopPort *port)
 {
   gboolean unchanged = r->fresh == NULL && r->layout != NULL && r->k == r->layout->n &&
-                       g_strcmp0 (r->layout->netdev, port->netdev) == 0;
+                       g_strcmp0 (r->layout->netdev, netdev) == 0 &&
+                       g_strcmp0 (r->layout->link_layer, pc->info.link_layer) == 0 &&
+                       g_strcmp0 (r->layout->rate_text, pc->info.rate_text) == 0;
   PortLayout *layout;
   RtopCounter *block;
 
@@ -634,7 +728,7 @@ build_port_counters (PortCache *pc, CounterReader *r, const char *provider, Rtop
       if (r->fresh == NULL)
         reader_go_fresh (r);
       port_layout_unref (pc->layout);
-      pc->layout = port_layout_new (r->fresh, provider, port->netdev, pc->values);
+      pc->layout = port_layout_new (r->fresh, provider, netdev, &pc->info, pc->values);
       reader_clear (r);
     }
   layout = pc->layout;
@@ -648,6 +742,9 @@ build_port_counters (PortCache *pc, CounterReader *r, const char *provider, Rtop
   g_atomic_ref_count_inc (&layout->ref);
   rtop_port_set_shared (port, block, layout->n, layout, port_layout_unref);
   port->counter_layout = layout->id;
+  port->netdev = layout->netdev;
+  port->link_layer = layout->link_layer;
+  port->rate_text = layout->rate_text;
 }
 
 /* This pass's STAT_GET reply, when it was parsed, is the template for the
@@ -674,27 +771,30 @@ fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, RtopNlPort *np
 
   port->state = np->state;
   port->phys_state = np->phys_state;
-  port->netdev = g_steal_pointer (&np->ndev_name);
   port->netdev_index = np->ndev_index;
   refresh_port_info (self, dev, pc, np->port, now);
-  port->link_layer = g_strdup (pc->info.link_layer);
-  port->rate_text = g_strdup (pc->info.rate_text);
   port->rate_gbps = pc->info.rate_gbps;
   if (np->state == 0 && pc->info.state >= 0)
     port->state = pc->info.state;     /* state fallback from sysfs */
   if (np->phys_state == 0 && pc->info.phys_state >= 0)
     port->phys_state = pc->info.phys_state;
-  refresh_netdev_dir (self, pc, dc->provider, port->netdev);
+  refresh_netdev_dir (self, pc, dc->provider, np->ndev_name);
 
   if (pc->values == NULL)
     pc->values = g_array_new (FALSE, TRUE, sizeof (guint64));
   r.layout = pc->layout;
   r.values = (guint64 *) (gpointer) pc->values->data;
   if (!read_port_counters (self, dev, pc, port, &r))
-    rtop_rates_keep (self->rates, dev->name, port->index);
+    {
+      /* No counters, so no layout to lend the strings. */
+      port->netdev = g_steal_pointer (&np->ndev_name);
+      port->link_layer = g_strdup (pc->info.link_layer);
+      port->rate_text = g_strdup (pc->info.rate_text);
+      rtop_rates_keep (self->rates, dev->name, port->index);
+    }
   else
     {
-      build_port_counters (pc, &r, dc->provider, port);
+      build_port_counters (pc, &r, dc->provider, np->ndev_name, port);
       adopt_stat_template (pc);
       port->elapsed_s = rtop_rates_update_layout (self->rates, dev->name, dev->index, port->index,
                                                   port->read_time_us, port->counter_layout,
@@ -726,12 +826,10 @@ cache_is_stale_cb (gpointer key, gpointer value, gpointer user_data)
 
 /* The kernel dumps ports one device at a time (PORT_GET needs DEV_INDEX). */
 static gboolean
-collect_ports (RtopCollector *self, RtopDevice *dev, GError **error)
+collect_ports (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, GError **error)
 {
   g_autoptr(GArray) ports = g_array_new (FALSE, TRUE, sizeof (RtopNlPort));
-  DeviceCache *dc = device_cache_get (self, dev);
 
-  dev->provider = g_strdup (dc->provider);
   g_array_set_clear_func (ports, (GDestroyNotify) rtop_nl_port_clear);
   if (!rtop_nl_query (self->nl, RDMA_NLDEV_CMD_PORT_GET, TRUE, dev->index, 0,
                       port_cb, ports, error))
@@ -750,9 +848,11 @@ static gboolean
 collect_devices (RtopCollector *self, RtopSnapshot *snap, GError **error)
 {
   g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_device_free);
+  g_autoptr(GPtrArray) caches = g_ptr_array_new ();
+  DeviceList list = { self, devices, caches };
 
   if (!rtop_nl_query (self->nl, RDMA_NLDEV_CMD_GET, TRUE, RTOP_NL_NO_INDEX, 0,
-                      device_cb, devices, error))
+                      device_cb, &list, error))
     return FALSE;
 
   for (guint i = 0; i < devices->len; i++)
@@ -760,9 +860,7 @@ collect_devices (RtopCollector *self, RtopSnapshot *snap, GError **error)
       RtopDevice *dev = g_ptr_array_index (devices, i);
       g_autoptr(GError) port_error = NULL;
 
-      if (!device_wanted (self, dev->name))
-        continue;
-      if (!collect_ports (self, dev, &port_error))
+      if (!collect_ports (self, dev, g_ptr_array_index (caches, i), &port_error))
         {
           /* Gone between the two dumps: the next pass will not list it. */
           if (g_error_matches (port_error, RTOP_ERROR, RTOP_ERROR_NO_DEVICE))
@@ -777,8 +875,8 @@ collect_devices (RtopCollector *self, RtopSnapshot *snap, GError **error)
               g_ptr_array_add (dev->ports, port);
             }
         }
-      g_ptr_array_add (snap->devices, g_ptr_array_steal_index (devices, i));
-      i--;
+      g_ptr_array_add (snap->devices, g_ptr_array_index (devices, i));
+      devices->pdata[i] = NULL;
     }
   g_hash_table_foreach_remove (self->devices, cache_is_stale_cb, self);
   return TRUE;

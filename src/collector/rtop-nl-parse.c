@@ -311,8 +311,14 @@ parse_list (const struct nlattr *list, guint16 entry_type,
   return TRUE;
 }
 
+static const char *
+get_str (const AttrTable *t, Slot slot)
+{
+  return t->tb[slot] ? attr_data (t->tb[slot]) : NULL;
+}
+
 gboolean
-rtop_nl_parse_device (const struct nlmsghdr *nlh, RtopNlDevice *out, GError **error)
+rtop_nl_parse_device_view (const struct nlmsghdr *nlh, RtopNlDeviceView *out, GError **error)
 {
   AttrTable t;
 
@@ -323,13 +329,32 @@ rtop_nl_parse_device (const struct nlmsghdr *nlh, RtopNlDevice *out, GError **er
     return FALSE;
 
   out->index = get_u32 (&t, SLOT_DEV_INDEX, 0);
-  out->name = dup_str (&t, SLOT_DEV_NAME);
+  out->name = get_str (&t, SLOT_DEV_NAME);
   out->port_count = get_u32 (&t, SLOT_PORT_INDEX, 0);
   out->node_type = get_u8 (&t, SLOT_DEV_NODE_TYPE, 0);
-  out->fw_version = dup_str (&t, SLOT_FW_VERSION);
+  out->fw_version = get_str (&t, SLOT_FW_VERSION);
   out->node_guid = get_u64 (&t, SLOT_NODE_GUID);
   out->sys_image_guid = get_u64 (&t, SLOT_SYS_IMAGE_GUID);
-  out->protocol = dup_str (&t, SLOT_DEV_PROTOCOL);
+  out->protocol = get_str (&t, SLOT_DEV_PROTOCOL);
+  return TRUE;
+}
+
+gboolean
+rtop_nl_parse_device (const struct nlmsghdr *nlh, RtopNlDevice *out, GError **error)
+{
+  RtopNlDeviceView v;
+
+  memset (out, 0, sizeof *out);
+  if (!rtop_nl_parse_device_view (nlh, &v, error))
+    return FALSE;
+  out->index = v.index;
+  out->name = g_strdup (v.name);
+  out->port_count = v.port_count;
+  out->node_type = v.node_type;
+  out->fw_version = g_strdup (v.fw_version);
+  out->node_guid = v.node_guid;
+  out->sys_image_guid = v.sys_image_guid;
+  out->protocol = g_strdup (v.protocol);
   return TRUE;
 }
 

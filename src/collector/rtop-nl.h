@@ -86,6 +86,19 @@ typedef struct {
   char *protocol;            /* DEV_PROTOCOL, NULL when absent */
 } RtopNlDevice;
 
+/* The same, with strings pointing into the message (for the sampling
+ * pass, which keeps a device's strings from pass to pass). */
+typedef struct {
+  guint32 index;
+  const char *name;
+  guint32 port_count;
+  guint8 node_type;
+  const char *fw_version;
+  guint64 node_guid;
+  guint64 sys_image_guid;
+  const char *protocol;
+} RtopNlDeviceView;
+
 typedef struct {
   guint32 dev_index;
   char *dev_name;
@@ -143,6 +156,8 @@ typedef struct {
  * (size, NUL-terminated UTF-8 strings, nesting) and skips unknown ones.  On
  * failure the output is left cleared (parse_res leaves the array as it was). */
 gboolean rtop_nl_parse_device (const struct nlmsghdr *nlh, RtopNlDevice *out, GError **error);
+gboolean rtop_nl_parse_device_view (const struct nlmsghdr *nlh, RtopNlDeviceView *out,
+                                    GError **error);
 gboolean rtop_nl_parse_port (const struct nlmsghdr *nlh, RtopNlPort *out, GError **error);
 gboolean rtop_nl_parse_stat (const struct nlmsghdr *nlh, RtopNlStat *out, GError **error);
 /* The same without copies, for the sampling hot path: func gets each hw

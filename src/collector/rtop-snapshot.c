@@ -118,16 +118,35 @@ counter_cmp (gconstpointer a, gconstpointer b)
   return c != 0 ? c : (int) ca->source - (int) cb->source;
 }
 
+/* Sorts only what is not in order already: every pass lists devices,
+ * ports and counters the same way, and it is usually the right order. */
+static void
+sort_if_needed (GPtrArray *array, GCompareFunc cmp)
+{
+  for (guint i = 1; i < array->len; i++)
+    if (cmp (&array->pdata[i - 1], &array->pdata[i]) > 0)
+      {
+        g_ptr_array_sort (array, cmp);
+        return;
+      }
+}
+
+static void
+sort_array_if_needed (GArray *array, GCompareFunc cmp)
+{
+  for (guint i = 1; i < array->len; i++)
+    if (cmp (array->data + (i - 1) * g_array_get_element_size (array),
+             array->data + i * g_array_get_element_size (array)) > 0)
+      {
+        g_array_sort (array, cmp);
+        return;
+      }
+}
+
 void
 rtop_counters_sort (GPtrArray *counters)
 {
-  /* Usually sorted already (the collector builds them so): one look. */
-  for (guint i = 1; i < counters->len; i++)
-    if (counter_cmp (&counters->pdata[i - 1], &counters->pdata[i]) > 0)
-      {
-        g_ptr_array_sort (counters, counter_cmp);
-        return;
-      }
+  sort_if_needed (counters, counter_cmp);
 }
 
 static int
@@ -153,12 +172,12 @@ rtop_snapshot_seal (RtopSnapshot *self)
 {
   g_return_if_fail (self != NULL);
 
-  g_ptr_array_sort (self->devices, device_cmp);
+  sort_if_needed (self->devices, device_cmp);
   for (guint i = 0; i < self->devices->len; i++)
     {
       RtopDevice *dev = g_ptr_array_index (self->devices, i);
 
-      g_ptr_array_sort (dev->ports, port_cmp);
+      sort_if_needed (dev->ports, port_cmp);
       rtop_counters_sort (dev->counters);
       for (guint j = 0; j < dev->ports->len; j++)
         {
@@ -169,11 +188,11 @@ rtop_snapshot_seal (RtopSnapshot *self)
             rtop_counters_sort (port->counters);
         }
     }
-  g_ptr_array_sort (self->processes, process_cmp);
+  sort_if_needed (self->processes, process_cmp);
   for (guint i = 0; i < self->processes->len; i++)
     {
       RtopProcess *proc = g_ptr_array_index (self->processes, i);
-      g_array_sort (proc->devices, process_device_cmp);
+      sort_array_if_needed (proc->devices, process_device_cmp);
     }
 }
 
@@ -268,17 +287,36 @@ rtop_device_new (guint32 index, const char *name)
   return self;
 }
 
+static void
+device_clear_strings (RtopDevice *self)
+{
+  g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->provider, g_free);
+  g_clear_pointer (&self->node_type, g_free);
+  g_clear_pointer (&self->fw_version, g_free);
+  g_clear_pointer (&self->node_guid, g_free);
+  g_clear_pointer (&self->protocol, g_free);
+}
+
+void
+rtop_device_set_shared (RtopDevice *dev, gpointer shared, GDestroyNotify release)
+{
+  g_return_if_fail (dev != NULL && dev->shared_ == NULL && shared != NULL);
+
+  device_clear_strings (dev);
+  dev->shared_ = shared;
+  dev->shared_release_ = release;
+}
+
 void
 rtop_device_free (RtopDevice *self)
 {
   if (self == NULL)
     return;
-  g_free (self->name);
-  g_free (self->provider);
-  g_free (self->node_type);
-  g_free (self->fw_version);
-  g_free (self->node_guid);
-  g_free (self->protocol);
+  if (self->shared_ == NULL)
+    device_clear_strings (self);
+  else if (self->shared_release_ != NULL)
+    self->shared_release_ (self->shared_);   /* the strings were its */
   g_ptr_array_unref (self->ports);
   g_ptr_array_unref (self->counters);
   g_free (self);
@@ -322,21 +360,23 @@ rtop_port_free (RtopPort *self)
 {
   if (self == NULL)
     return;
-  g_free (self->netdev);
-  g_free (self->link_layer);
-  g_free (self->rate_text);
   g_free (self->error);
   g_ptr_array_unref (self->counters);
   if (self->shared_ != NULL)
     {
-      /* Names and sources belong to shared. */
+      /* Names, sources and the port's strings belong to shared. */
       g_free (self->counter_block_);
       if (self->shared_release_ != NULL)
         self->shared_release_ (self->shared_);
     }
   else
-    for (guint i = 0; i < RTOP_METRIC_N; i++)
-      rtop_metric_clear (&self->metrics[i]);
+    {
+      g_free (self->netdev);
+      g_free (self->link_layer);
+      g_free (self->rate_text);
+      for (guint i = 0; i < RTOP_METRIC_N; i++)
+        rtop_metric_clear (&self->metrics[i]);
+    }
   g_free (self);
 }
 

@@ -142,6 +142,9 @@ typedef struct {
   guint32 port_count;
   GPtrArray *ports;          /* RtopPort*, by port index */
   GPtrArray *counters;       /* device-level RtopCounter* (sysfs <dev>/hw_counters), sorted */
+  /* private: see rtop_device_set_shared() */
+  gpointer shared_;
+  GDestroyNotify shared_release_;
 } RtopDevice;
 
 typedef struct {
@@ -207,11 +210,16 @@ void rtop_snapshot_seal (RtopSnapshot *self);
 /* For a builder that keeps strings from pass to pass (the collector): the
  * port's counters become the n structs of block (taken, sorted as
  * rtop_counters_sort() sorts: seal leaves them as they are), and the counter
- * names and metric source strings are not the port's own but belong to
- * shared, which the port releases with release when it is freed.  The port
- * must have no counters and no metric sources yet. */
+ * names, the metric source strings and the port's netdev, link_layer and
+ * rate_text are not the port's own but belong to shared, which the port
+ * releases with release when it is freed.  The port must have no counters
+ * and no metric sources yet; the caller points the strings into shared. */
 void rtop_port_set_shared (RtopPort *port, RtopCounter *block, guint n,
                            gpointer shared, GDestroyNotify release);
+/* The same for a device: its name, provider, node_type, fw_version,
+ * node_guid and protocol belong to shared from now on (set them to point
+ * into it; any the device had are freed first). */
+void rtop_device_set_shared (RtopDevice *dev, gpointer shared, GDestroyNotify release);
 
 RtopDevice *rtop_snapshot_find_device (const RtopSnapshot *self, const char *name);
 RtopPort *rtop_device_find_port (const RtopDevice *self, guint32 index);
