@@ -12,6 +12,8 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
 
 #include "nl-test-msgs.h"
 #include "rtop-collector.h"
@@ -482,6 +484,179 @@ test_counter_layout_changes (Fixture *f, gconstpointer data)
   g_assert_cmpuint (port->metrics[RTOP_METRIC_TX_PACKETS].value, ==, 2000);
 }
 
+/* A fake routing netlink kernel: link 7 is called route_name and has the
+ * counters below; link 1 is lo.  RTM_GETSTATS fails with stats_errno. */
+typedef struct {
+  GMutex lock;
+  int fd;
+  GThread *thread;
+  char route_name[16];
+  guint64 tx_bytes, rx_bytes;
+  int stats_errno;
+  guint n_getlink, n_getstats;
+} FakeRoute;
+
+static void
+route_send (FakeRoute *r, const struct nlmsghdr *nlh)
+{
+  g_assert_cmpint (send (r->fd, nlh, nlh->nlmsg_len, 0), ==, (gssize) nlh->nlmsg_len);
+}
+
+static void
+route_answer (FakeRoute *r, const struct nlmsghdr *req)
+{
+  NlTestBuf b = { { 0 } };
+  struct nlmsghdr *nlh = mnl_nlmsg_put_header (b.bytes);
+
+  nlh->nlmsg_seq = req->nlmsg_seq;
+  nlh->nlmsg_pid = PORTID;
+  if (req->nlmsg_type == RTM_GETLINK)
+    {
+      const struct ifinfomsg *want = mnl_nlmsg_get_payload (req);
+      struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header (nlh, sizeof *ifi);
+
+      r->n_getlink++;
+      nlh->nlmsg_type = RTM_NEWLINK;
+      ifi->ifi_index = want->ifi_index;
+      mnl_attr_put_strz (nlh, IFLA_IFNAME, want->ifi_index == 7 ? r->route_name : "lo");
+      route_send (r, nlh);
+      route_send (r, nl_test_error (b.bytes, req->nlmsg_seq, PORTID, 0, NULL));
+      return;
+    }
+  g_assert_cmpuint (req->nlmsg_type, ==, RTM_GETSTATS);
+  r->n_getstats++;
+  if (r->stats_errno != 0)
+    {
+      route_send (r, nl_test_error (b.bytes, req->nlmsg_seq, PORTID, r->stats_errno, "no stats"));
+      return;
+    }
+  for (guint32 ifindex = 1; ifindex <= 7; ifindex += 6)
+    {
+      struct if_stats_msg *ifsm;
+      struct rtnl_link_stats64 st = { 0 };
+
+      nlh = mnl_nlmsg_put_header (b.bytes);
+      nlh->nlmsg_type = RTM_NEWSTATS;
+      nlh->nlmsg_flags = NLM_F_MULTI;
+      nlh->nlmsg_seq = req->nlmsg_seq;
+      nlh->nlmsg_pid = PORTID;
+      ifsm = mnl_nlmsg_put_extra_header (nlh, sizeof *ifsm);
+      ifsm->ifindex = ifindex;
+      st.tx_bytes = ifindex == 7 ? r->tx_bytes : 1;
+      st.rx_bytes = ifindex == 7 ? r->rx_bytes : 1;
+      mnl_attr_put (nlh, IFLA_STATS_LINK_64, sizeof st, &st);
+      route_send (r, nlh);
+    }
+  route_send (r, nl_test_done (b.bytes, req->nlmsg_seq, PORTID));
+}
+
+static gpointer
+fake_route_thread (gpointer data)
+{
+  FakeRoute *r = data;
+  struct timeval tv = { 30, 0 };
+
+  setsockopt (r->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  for (;;)
+    {
+      NlTestBuf req = { { 0 } };
+      gssize n = recv (r->fd, req.bytes, sizeof req.bytes, 0);
+
+      if (n <= 0)
+        return NULL;
+      g_mutex_lock (&r->lock);
+      route_answer (r, &req.align);
+      g_mutex_unlock (&r->lock);
+    }
+}
+
+static FakeRoute *
+fake_route_start (Fixture *f, const char *name)
+{
+  FakeRoute *r = g_new0 (FakeRoute, 1);
+  int sv[2];
+
+  g_mutex_init (&r->lock);
+  g_strlcpy (r->route_name, name, sizeof r->route_name);
+  r->tx_bytes = 5000;
+  r->rx_bytes = 6000;
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv), ==, 0);
+  r->fd = sv[1];
+  rtop_collector_set_route (f->collector, rtop_nl_new_for_fd (sv[0], PORTID));
+  r->thread = g_thread_new ("fake-route", fake_route_thread, r);
+  return r;
+}
+
+static void
+fake_route_stop (Fixture *f, FakeRoute *r)
+{
+  rtop_collector_set_route (f->collector, NULL);    /* closes our end */
+  shutdown (r->fd, SHUT_RDWR);                      /* wakes the thread */
+  g_thread_join (r->thread);
+  close (r->fd);
+  g_mutex_clear (&r->lock);
+  g_free (r);
+}
+
+/* Soft-RoCE's byte counters come from its netdev: over routing netlink
+ * (one dump per pass) when the link of that index is that netdev here. */
+static void
+test_netdev_route (Fixture *f, gconstpointer data)
+{
+  FakeRoute *r = fake_route_start (f, "d0");
+  g_autoptr(RtopSnapshot) first = rtop_collector_sample (f->collector, 1.0);
+  g_autoptr(RtopSnapshot) second = NULL;
+  g_autoptr(RtopSnapshot) third = NULL;
+  g_autoptr(RtopSnapshot) fourth = NULL;
+  RtopPort *port = port_of (first, "rxe0");
+  RtopCounter *c = rtop_counters_find (port->counters, "tx_bytes");
+
+  g_assert_nonnull (c);
+  g_assert_cmpuint (c->value, ==, 5000);                 /* not sysfs's 2097152 */
+  g_assert_cmpint (c->source, ==, RTOP_COUNTER_SOURCE_NETDEV);
+  g_assert_cmpuint (rtop_counters_find (port->counters, "rx_bytes")->value, ==, 6000);
+  g_assert_cmpuint (port->metrics[RTOP_METRIC_TX_BYTES].value, ==, 5000);
+  g_assert_nonnull (strstr (port->metrics[RTOP_METRIC_TX_BYTES].source, "netdev d0 "));
+  g_assert_cmpuint (r->n_getlink, ==, 1);
+  g_assert_cmpuint (r->n_getstats, ==, 1);
+
+  g_usleep (10000);
+  LOCKED (r, r->tx_bytes += 1000);
+  second = rtop_collector_sample (f->collector, 1.0);
+  c = rtop_counters_find (port_of (second, "rxe0")->counters, "tx_bytes");
+  g_assert_true (c->has_rate);
+  g_assert_cmpuint (c->delta, ==, 1000);
+  /* The name was checked once; the counters come in one dump per pass. */
+  g_assert_cmpuint (r->n_getlink, ==, 1);
+  g_assert_cmpuint (r->n_getstats, ==, 2);
+
+  /* The kernel cannot dump link counters: this pass has none, the next
+   * reads sysfs. */
+  LOCKED (r, r->stats_errno = EOPNOTSUPP);
+  third = rtop_collector_sample (f->collector, 1.0);
+  g_assert_null (rtop_counters_find (port_of (third, "rxe0")->counters, "tx_bytes"));
+  fourth = rtop_collector_sample (f->collector, 1.0);
+  c = rtop_counters_find (port_of (fourth, "rxe0")->counters, "tx_bytes");
+  g_assert_nonnull (c);
+  g_assert_cmpuint (c->value, ==, 2097152);
+  g_assert_cmpuint (r->n_getstats, ==, 3);
+  fake_route_stop (f, r);
+}
+
+/* Link 7 here is another netdev (d0 lives in another namespace): sysfs. */
+static void
+test_netdev_route_other_namespace (Fixture *f, gconstpointer data)
+{
+  FakeRoute *r = fake_route_start (f, "eth9");
+  g_autoptr(RtopSnapshot) snap = rtop_collector_sample (f->collector, 1.0);
+  RtopCounter *c = rtop_counters_find (port_of (snap, "rxe0")->counters, "tx_bytes");
+
+  g_assert_nonnull (c);
+  g_assert_cmpuint (c->value, ==, 2097152);
+  g_assert_cmpuint (r->n_getstats, ==, 0);
+  fake_route_stop (f, r);
+}
+
 static void
 test_processes (Fixture *f, gconstpointer data)
 {
@@ -646,6 +821,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 #define ADD(path, fn) g_test_add ("/collector/pass/" path, Fixture, NULL, set_up, fn, tear_down)
   ADD ("counter-layout-changes", test_counter_layout_changes);
+  ADD ("netdev-route", test_netdev_route);
+  ADD ("netdev-route-other-namespace", test_netdev_route_other_namespace);
   ADD ("discovery", test_discovery);
   ADD ("rates", test_rates_second_pass);
   ADD ("processes", test_processes);

@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <string.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
 
 #define SEQ 4242
 #define PORTID 777
@@ -339,6 +341,96 @@ test_stat_template (void)
   nlh = nl_test_header (buf.bytes, RDMA_NLDEV_CMD_STAT_GET, SEQ, PORTID, FALSE);
   nl_test_put_handle (nlh, 1, "rxe0");
   g_assert_null (rtop_nl_stat_template_new (nlh));   /* no PORT_INDEX */
+}
+
+static struct nlmsghdr *
+link_stats_msg (void *buf, guint32 ifindex, gsize stats_len)
+{
+  struct nlmsghdr *nlh = mnl_nlmsg_put_header (buf);
+  struct if_stats_msg *ifsm;
+  struct rtnl_link_stats64 st = { 0 };
+
+  nlh->nlmsg_type = RTM_NEWSTATS;
+  nlh->nlmsg_flags = NLM_F_MULTI;
+  ifsm = mnl_nlmsg_put_extra_header (nlh, sizeof *ifsm);
+  ifsm->ifindex = ifindex;
+  st.rx_packets = 1;
+  st.tx_packets = 2;
+  st.rx_bytes = 3;
+  st.tx_bytes = G_MAXUINT64;
+  mnl_attr_put_u32 (nlh, IFLA_STATS_UNSPEC + 40, 9);      /* unknown: skipped */
+  if (stats_len > 0)
+    mnl_attr_put (nlh, IFLA_STATS_LINK_64, stats_len, &st);
+  return nlh;
+}
+
+static void
+test_link_stats (void)
+{
+  NlTestBuf buf = { { 0 } };
+  g_autoptr(GError) error = NULL;
+  RtopNlLinkStats st;
+  struct nlmsghdr *nlh;
+  const char *name;
+  guint32 ifindex;
+  struct ifinfomsg *ifi;
+
+  g_assert_true (rtop_nl_parse_link_stats (link_stats_msg (buf.bytes, 7, sizeof (struct rtnl_link_stats64)),
+                                           &st, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (st.ifindex, ==, 7);
+  g_assert_true (st.has_stats);
+  g_assert_cmpuint (st.rx_packets, ==, 1);
+  g_assert_cmpuint (st.tx_packets, ==, 2);
+  g_assert_cmpuint (st.rx_bytes, ==, 3);
+  g_assert_cmpuint (st.tx_bytes, ==, G_MAXUINT64);
+
+  /* Too short for the four counters, or absent: a link without them. */
+  g_assert_true (rtop_nl_parse_link_stats (link_stats_msg (buf.bytes, 8, 24), &st, &error));
+  g_assert_false (st.has_stats);
+  g_assert_true (rtop_nl_parse_link_stats (link_stats_msg (buf.bytes, 8, 0), &st, &error));
+  g_assert_false (st.has_stats);
+  g_assert_cmpuint (st.ifindex, ==, 8);
+
+  /* A cut attribute, a cut header, another message type. */
+  nlh = link_stats_msg (buf.bytes, 7, sizeof (struct rtnl_link_stats64));
+  nlh->nlmsg_len -= 3;
+  g_assert_false (rtop_nl_parse_link_stats (nlh, &st, &error));
+  assert_malformed (error);
+  g_clear_error (&error);
+  nlh->nlmsg_len = MNL_NLMSG_HDRLEN + 4;
+  g_assert_false (rtop_nl_parse_link_stats (nlh, &st, &error));
+  assert_malformed (error);
+  g_clear_error (&error);
+  nlh = link_stats_msg (buf.bytes, 7, sizeof (struct rtnl_link_stats64));
+  nlh->nlmsg_type = RTM_NEWLINK;
+  g_assert_false (rtop_nl_parse_link_stats (nlh, &st, &error));
+  assert_malformed (error);
+  g_clear_error (&error);
+
+  /* RTM_NEWLINK: index and name. */
+  nlh = mnl_nlmsg_put_header (buf.bytes);
+  nlh->nlmsg_type = RTM_NEWLINK;
+  ifi = mnl_nlmsg_put_extra_header (nlh, sizeof *ifi);
+  ifi->ifi_index = 7;
+  mnl_attr_put_u32 (nlh, IFLA_MTU, 1500);
+  mnl_attr_put_strz (nlh, IFLA_IFNAME, "d0");
+  g_assert_true (rtop_nl_parse_link_name (nlh, &ifindex, &name, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ifindex, ==, 7);
+  g_assert_cmpstr (name, ==, "d0");
+
+  /* Without a name, or with one that is not a string. */
+  nlh = mnl_nlmsg_put_header (buf.bytes);
+  nlh->nlmsg_type = RTM_NEWLINK;
+  mnl_nlmsg_put_extra_header (nlh, sizeof *ifi);
+  g_assert_false (rtop_nl_parse_link_name (nlh, &ifindex, &name, &error));
+  assert_malformed (error);
+  g_clear_error (&error);
+  mnl_attr_put (nlh, IFLA_IFNAME, 2, "d0");
+  g_assert_false (rtop_nl_parse_link_name (nlh, &ifindex, &name, &error));
+  assert_malformed (error);
+  g_assert_null (name);
 }
 
 static void
@@ -1179,6 +1271,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/netlink/hwcounters-foreach", test_hwcounters_foreach);
   g_test_add_func ("/collector/netlink/hwcounters-empty", test_hwcounters_empty);
   g_test_add_func ("/collector/netlink/stat-template", test_stat_template);
+  g_test_add_func ("/collector/netlink/link-stats", test_link_stats);
   g_test_add_func ("/collector/netlink/utf8-strings", test_utf8_strings);
   g_test_add_func ("/collector/netlink/res-qp", test_res_qp);
   g_test_add_func ("/collector/netlink/res-ctx", test_res_ctx);

@@ -13,6 +13,9 @@
 #include <poll.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
 
 #include "uapi/rdma/rdma_netlink.h"
 #include "rtop-collector.h"
@@ -34,6 +37,10 @@ typedef struct {
   char *hw_path;
   RtopCounterDir *netdev;    /* /sys/class/net/<nd>/statistics (providers without byte counters) */
   char *netdev_name;
+  guint32 netdev_index;
+  guint64 netdev_route_serial; /* RtopCollector.route_serial when the above was decided */
+  guint32 netdev_ifindex;    /* nonzero: the netdev's counters come over routing netlink */
+  gboolean netdev_packets;   /* ... packets too, not only bytes */
   RtopSysfsPortInfo info;
   gint64 info_read_us;
   gboolean stat_unsupported; /* STAT_GET said EOPNOTSUPP: use sysfs */
@@ -93,6 +100,10 @@ struct _RtopCollector {
   gboolean no_processes;
   RtopNl *nl;
   RtopNl *monitor;
+  RtopNl *route;             /* netdev counters; NULL: from sysfs */
+  guint64 route_serial;      /* changes when route does */
+  GArray *link_stats;        /* RtopNlLinkStats of this pass's RTM_GETSTATS dump */
+  guint64 link_stats_pass;
   RtopRates *rates;
   RtopHealth *health;
   RtopProcCache *procs;
@@ -184,7 +195,19 @@ rtop_collector_new_for_nl (const RtopCollectorOptions *options, RtopNl *nl)
   self->health = rtop_health_new ();
   self->procs = rtop_proc_cache_new (self->proc_root);
   self->devices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, device_cache_free);
+  self->link_stats = g_array_new (FALSE, FALSE, sizeof (RtopNlLinkStats));
   return self;
+}
+
+void
+rtop_collector_set_route (RtopCollector *self, RtopNl *route)
+{
+  g_return_if_fail (self != NULL);
+
+  g_clear_pointer (&self->route, rtop_nl_free);
+  self->route = route;
+  self->route_serial++;
+  self->link_stats_pass = 0;
 }
 
 /* sysfs counter files stay open (one pread per pass instead of three
@@ -226,6 +249,18 @@ rtop_collector_new (const RtopCollectorOptions *options, GError **error)
     /* Without monitor support (old kernel) discovery is by polling, which
      * every pass does anyway; events then only make it faster. */
     self->monitor = rtop_nl_open_monitor (NULL);
+  /* Netdev counters of the live system: one routing netlink dump per pass
+   * rather than two sysfs reads per port; sysfs when that is not possible
+   * or when sysfs is not the live one. */
+  if (g_strcmp0 (self->sysfs_root, "/sys") == 0)
+    {
+      g_autoptr(GError) local = NULL;
+      RtopNl *route = rtop_nl_open_route (&local);
+
+      if (route == NULL)
+        g_debug ("Netdev counters come from sysfs: %s", local->message);
+      rtop_collector_set_route (self, route);
+    }
   return self;
 }
 
@@ -239,6 +274,8 @@ rtop_collector_free (RtopCollector *self)
   g_strfreev (self->devices_filter);
   g_clear_pointer (&self->nl, rtop_nl_free);
   g_clear_pointer (&self->monitor, rtop_nl_free);
+  g_clear_pointer (&self->route, rtop_nl_free);
+  g_array_unref (self->link_stats);
   rtop_rates_free (self->rates);
   rtop_health_free (self->health);
   rtop_proc_cache_free (self->procs);
@@ -458,27 +495,125 @@ static const char * const netdev_bytes_packets[] = {
   "tx_bytes", "rx_bytes", "tx_packets", "rx_packets", NULL,
 };
 
+static gboolean
+link_name_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
+{
+  char **name = user_data;
+  const char *n;
+  guint32 ifindex;
+
+  if (!rtop_nl_parse_link_name (nlh, &ifindex, &n, error))
+    return FALSE;
+  g_free (*name);
+  *name = g_strdup (n);
+  return TRUE;
+}
+
+/* Whether the link with this index in our network namespace is the netdev
+ * the RDMA port names (it may sit in another namespace). */
+static gboolean
+route_link_is (RtopCollector *self, guint32 ifindex, const char *netdev)
+{
+  struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = (int) ifindex };
+  g_autoptr(GError) local = NULL;
+  g_autofree char *name = NULL;
+
+  if (ifindex == 0 || ifindex > G_MAXINT32)
+    return FALSE;
+  if (!rtop_nl_query_message (self->route, RTM_GETLINK, FALSE, &ifi, sizeof ifi,
+                              IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS, link_name_cb, &name, &local))
+    {
+      g_debug ("Netdev %s: %s", netdev, local->message);
+      return FALSE;
+    }
+  return g_strcmp0 (name, netdev) == 0;
+}
+
 static void
-refresh_netdev_dir (RtopCollector *self, PortCache *pc, const char *provider, const char *netdev)
+refresh_netdev_dir (RtopCollector *self, PortCache *pc, const char *provider, const char *netdev,
+                    guint32 ifindex)
 {
   g_autofree char *path = NULL;
+  gboolean packets;
 
-  if (g_strcmp0 (pc->netdev_name, netdev) == 0)
+  if (g_strcmp0 (pc->netdev_name, netdev) == 0 && pc->netdev_index == ifindex &&
+      pc->netdev_route_serial == self->route_serial)
     return;
   g_clear_pointer (&pc->netdev, rtop_counter_dir_free);
   g_free (pc->netdev_name);
   pc->netdev_name = g_strdup (netdev);
+  pc->netdev_index = ifindex;
+  pc->netdev_route_serial = self->route_serial;
+  pc->netdev_ifindex = 0;
   /* Providers whose hw counters have no byte counts get the attached
    * netdev's, labelled as such by the provider table. */
   if (netdev == NULL || rtop_provider_has_byte_counters (provider) || pc->pma != NULL)
     return;
+  packets = !rtop_provider_has_metric (provider, RTOP_METRIC_TX_PACKETS);
+  if (self->route != NULL && route_link_is (self, ifindex, netdev))
+    {
+      pc->netdev_ifindex = ifindex;
+      pc->netdev_packets = packets;
+      return;
+    }
   path = rtop_sysfs_netdev_stats_path (self->sysfs_root, netdev);
   /* Only what the provider table can use: a netdev has two dozen files. */
   pc->netdev = rtop_counter_dir_open_names (path, RTOP_COUNTER_SOURCE_NETDEV,
                                             RTOP_COUNTER_DIR_MAX_FILES,
-                                            rtop_provider_has_metric (provider, RTOP_METRIC_TX_PACKETS)
-                                            ? netdev_bytes : netdev_bytes_packets,
+                                            packets ? netdev_bytes_packets : netdev_bytes,
                                             NULL);
+}
+
+static gboolean
+link_stats_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
+{
+  RtopNlLinkStats st;
+
+  if (!rtop_nl_parse_link_stats (nlh, &st, error))
+    return FALSE;
+  g_array_append_val ((GArray *) user_data, st);
+  return TRUE;
+}
+
+/* A dump of every link costs per link: past this many, sysfs (two files
+ * per RDMA port) is cheaper. */
+#define MAX_DUMPED_LINKS 512
+
+/* This pass's counters of the link with this index, from one RTM_GETSTATS
+ * dump per pass; NULL when it is not listed (gone) or has none. */
+static const RtopNlLinkStats *
+link_stats_for (RtopCollector *self, guint32 ifindex)
+{
+  if (self->link_stats_pass != self->pass)
+    {
+      struct if_stats_msg ifsm = {
+        .family = AF_UNSPEC,
+        .filter_mask = IFLA_STATS_FILTER_BIT (IFLA_STATS_LINK_64),
+      };
+      g_autoptr(GError) local = NULL;
+
+      g_array_set_size (self->link_stats, 0);
+      self->link_stats_pass = self->pass;
+      if (!rtop_nl_query_message (self->route, RTM_GETSTATS, TRUE, &ifsm, sizeof ifsm, 0, 0,
+                                  link_stats_cb, self->link_stats, &local) ||
+          self->link_stats->len > MAX_DUMPED_LINKS)
+        {
+          /* From the next pass on every port reads sysfs again. */
+          g_debug ("Netdev counters come from sysfs from now on: %s",
+                   local ? local->message : "too many links");
+          rtop_collector_set_route (self, NULL);
+          self->link_stats_pass = self->pass;
+          return NULL;
+        }
+    }
+  for (guint i = 0; i < self->link_stats->len; i++)
+    {
+      const RtopNlLinkStats *st = &g_array_index (self->link_stats, RtopNlLinkStats, i);
+
+      if (st->ifindex == ifindex)
+        return st->has_stats ? st : NULL;
+    }
+  return NULL;
 }
 
 static void
@@ -694,6 +829,23 @@ read_port_counters (RtopCollector *self, RtopDevice *dev, PortCache *pc, RtopPor
     rtop_counter_dir_read_foreach (pc->hw, reader_add, r, &failed);
   if (pc->pma != NULL)
     rtop_counter_dir_read_foreach (pc->pma, reader_add, r, &failed);
+  if (pc->netdev_ifindex != 0)
+    {
+      const RtopNlLinkStats *st = link_stats_for (self, pc->netdev_ifindex);
+
+      if (st != NULL)
+        {
+          reader_add ("tx_bytes", st->tx_bytes, RTOP_COUNTER_SOURCE_NETDEV, r);
+          reader_add ("rx_bytes", st->rx_bytes, RTOP_COUNTER_SOURCE_NETDEV, r);
+          if (pc->netdev_packets)
+            {
+              reader_add ("tx_packets", st->tx_packets, RTOP_COUNTER_SOURCE_NETDEV, r);
+              reader_add ("rx_packets", st->rx_packets, RTOP_COUNTER_SOURCE_NETDEV, r);
+            }
+        }
+      else
+        g_clear_pointer (&pc->netdev_name, g_free);   /* gone: look again next pass */
+    }
   if (pc->netdev != NULL)
     {
       rtop_counter_dir_read_foreach (pc->netdev, reader_add, r, &failed);
@@ -778,7 +930,7 @@ fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, RtopNlPort *np
     port->state = pc->info.state;     /* state fallback from sysfs */
   if (np->phys_state == 0 && pc->info.phys_state >= 0)
     port->phys_state = pc->info.phys_state;
-  refresh_netdev_dir (self, pc, dc->provider, np->ndev_name);
+  refresh_netdev_dir (self, pc, dc->provider, np->ndev_name, np->ndev_index);
 
   if (pc->values == NULL)
     pc->values = g_array_new (FALSE, TRUE, sizeof (guint64));

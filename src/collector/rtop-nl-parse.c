@@ -16,6 +16,8 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 #include <libmnl/libmnl.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
 
 /* The attributes rdmatop reads, with the type the kernel puts them as
  * (drivers/infiniband/core/nldev.c).  Everything else is skipped.  Parsed
@@ -706,6 +708,108 @@ rtop_nl_parse_event (const struct nlmsghdr *nlh, RtopNlEvent *out, GError **erro
   out->port = get_u32 (&t, SLOT_PORT_INDEX, 0);
   out->ndev_index = get_u32 (&t, SLOT_NDEV_INDEX, 0);
   out->ndev_name = dup_str (&t, SLOT_NDEV_NAME);
+  return TRUE;
+}
+
+/* Walks the attributes after a family header of hdr_len bytes; calls
+ * func for each whole one; FALSE when bytes are left that are no whole
+ * attribute. */
+static gboolean
+walk_family_attrs (const struct nlmsghdr *nlh, gsize hdr_len,
+                   void (*func) (const struct nlattr *attr, gpointer data), gpointer data)
+{
+  const guint8 *start = (const guint8 *) nlh + MNL_NLMSG_HDRLEN + MNL_ALIGN (hdr_len);
+  gsize len = nlh->nlmsg_len - MNL_NLMSG_HDRLEN - MNL_ALIGN (hdr_len);
+  gsize off = 0;
+
+  while (off + sizeof (struct nlattr) <= len)
+    {
+      const struct nlattr *attr = (const struct nlattr *) (gconstpointer) (start + off);
+
+      if (attr->nla_len < sizeof (struct nlattr) || attr->nla_len > len - off)
+        break;
+      off += MNL_ALIGN (attr->nla_len);
+      func (attr, data);
+    }
+  return MIN (off, len) == len;
+}
+
+static void
+link_stats_attr (const struct nlattr *attr, gpointer data)
+{
+  RtopNlLinkStats *out = data;
+  guint64 first[4];
+
+  /* struct rtnl_link_stats64 starts rx_packets, tx_packets, rx_bytes,
+   * tx_bytes and has only grown since. */
+  if ((attr->nla_type & NLA_TYPE_MASK) != IFLA_STATS_LINK_64 || attr_data_len (attr) < sizeof first)
+    return;
+  memcpy (first, attr_data (attr), sizeof first);
+  out->rx_packets = first[0];
+  out->tx_packets = first[1];
+  out->rx_bytes = first[2];
+  out->tx_bytes = first[3];
+  out->has_stats = TRUE;
+}
+
+gboolean
+rtop_nl_parse_link_stats (const struct nlmsghdr *nlh, RtopNlLinkStats *out, GError **error)
+{
+  struct if_stats_msg ifsm;
+
+  memset (out, 0, sizeof *out);
+  if (nlh->nlmsg_type != RTM_NEWSTATS)
+    return malformed (error, _("not a link statistics message"));
+  if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + MNL_ALIGN (sizeof ifsm))
+    return malformed (error, _("truncated message header"));
+  memcpy (&ifsm, (const guint8 *) nlh + MNL_NLMSG_HDRLEN, sizeof ifsm);
+  out->ifindex = ifsm.ifindex;
+  if (!walk_family_attrs (nlh, sizeof ifsm, link_stats_attr, out))
+    {
+      memset (out, 0, sizeof *out);
+      return malformed (error, _("truncated attribute"));
+    }
+  return TRUE;
+}
+
+typedef struct {
+  const char *name;
+  gboolean bad;
+} LinkName;
+
+static void
+link_name_attr (const struct nlattr *attr, gpointer data)
+{
+  LinkName *ln = data;
+
+  if ((attr->nla_type & NLA_TYPE_MASK) != IFLA_IFNAME)
+    return;
+  if (string_is_valid (attr_data (attr), attr_data_len (attr)))
+    ln->name = attr_data (attr);
+  else
+    ln->bad = TRUE;
+}
+
+gboolean
+rtop_nl_parse_link_name (const struct nlmsghdr *nlh, guint32 *ifindex, const char **name,
+                         GError **error)
+{
+  struct ifinfomsg ifi;
+  LinkName ln = { NULL, FALSE };
+
+  *ifindex = 0;
+  *name = NULL;
+  if (nlh->nlmsg_type != RTM_NEWLINK)
+    return malformed (error, _("not a link message"));
+  if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + MNL_ALIGN (sizeof ifi))
+    return malformed (error, _("truncated message header"));
+  memcpy (&ifi, (const guint8 *) nlh + MNL_NLMSG_HDRLEN, sizeof ifi);
+  if (!walk_family_attrs (nlh, sizeof ifi, link_name_attr, &ln))
+    return malformed (error, _("truncated attribute"));
+  if (ln.bad || ln.name == NULL)
+    return malformed (error, _("IFLA_IFNAME is missing or not a string"));
+  *ifindex = (guint32) ifi.ifi_index;
+  *name = ln.name;
   return TRUE;
 }
 

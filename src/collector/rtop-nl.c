@@ -147,16 +147,18 @@ set_flag_option (int fd, int option)
 }
 
 static int
-open_socket (int extra_flags, guint32 *portid, GError **error)
+open_socket_for (int protocol, int extra_flags, guint32 *portid, GError **error)
 {
   struct sockaddr_nl addr = { .nl_family = AF_NETLINK };
   socklen_t addr_len = sizeof addr;
   int fd;
 
-  fd = socket (AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | extra_flags, NETLINK_RDMA);
+  fd = socket (AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | extra_flags, protocol);
   if (fd < 0)
     {
-      socket_error (error, errno, _("Could not open an RDMA netlink socket"));
+      socket_error (error, errno, protocol == NETLINK_RDMA
+                                  ? _("Could not open an RDMA netlink socket")
+                                  : _("Could not open a routing netlink socket"));
       return -1;
     }
   set_flag_option (fd, NETLINK_EXT_ACK);
@@ -171,6 +173,12 @@ open_socket (int extra_flags, guint32 *portid, GError **error)
     }
   *portid = addr.nl_pid;
   return fd;
+}
+
+static int
+open_socket (int extra_flags, guint32 *portid, GError **error)
+{
+  return open_socket_for (NETLINK_RDMA, extra_flags, portid, error);
 }
 
 RtopNl *
@@ -211,6 +219,20 @@ rtop_nl_open (GError **error)
   self = rtop_nl_new_for_fd (fd, portid);
   rtop_nl_set_receive_size (self, MNL_SOCKET_BUFFER_SIZE);
   self->bulk_allowed = TRUE;
+  return self;
+}
+
+RtopNl *
+rtop_nl_open_route (GError **error)
+{
+  guint32 portid = 0;
+  int fd = open_socket_for (NETLINK_ROUTE, 0, &portid, error);
+  RtopNl *self;
+
+  if (fd < 0)
+    return NULL;
+  self = rtop_nl_new_for_fd (fd, portid);
+  rtop_nl_set_receive_size (self, MNL_SOCKET_BUFFER_SIZE);
   return self;
 }
 
@@ -820,6 +842,39 @@ rtop_nl_query (RtopNl *self, guint16 cmd, gboolean dump,
   if (dev_index == RTOP_NL_NO_INDEX && is_per_device_dump (cmd, dump))
     return query_all_devices (self, cmd, port, func, user_data, error);
   return query_one (self, cmd, dump, dev_index, port, func, user_data, error);
+}
+
+gboolean
+rtop_nl_query_message (RtopNl *self, guint16 type, gboolean dump,
+                       const void *header, gsize header_len,
+                       guint16 attr_type, guint32 attr_value,
+                       RtopNlMsgFunc func, gpointer user_data, GError **error)
+{
+  union { guint8 bytes[128]; struct nlmsghdr align; } buf;
+  struct nlmsghdr *nlh = &buf.align;
+  guint32 seq;
+  guint n_datagrams = 0;
+  gsize n_bytes = 0;
+  gssize n;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (header_len <= 64, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  memset (&buf, 0, sizeof buf);
+  nlh->nlmsg_len = MNL_NLMSG_HDRLEN;
+  nlh->nlmsg_type = type;
+  nlh->nlmsg_flags = NLM_F_REQUEST | (dump ? NLM_F_DUMP : NLM_F_ACK);
+  nlh->nlmsg_seq = seq = next_seq (self);
+  memcpy (mnl_nlmsg_put_extra_header (nlh, header_len), header, header_len);
+  if (attr_type != 0)
+    mnl_attr_put_u32 (nlh, attr_type, attr_value);
+  do
+    n = send (self->main.fd, nlh, nlh->nlmsg_len, 0);
+  while (n < 0 && errno == EINTR);
+  if (n < 0)
+    return socket_error (error, errno, _("Could not send to a netlink socket"));
+  return receive_reply (self, &self->main, seq, func, user_data, &n_datagrams, &n_bytes, error);
 }
 
 gboolean

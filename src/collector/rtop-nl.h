@@ -22,6 +22,8 @@ typedef gboolean (*RtopNlMsgFunc) (const struct nlmsghdr *nlh, gpointer user_dat
 
 /* Opens NETLINK_RDMA. RTOP_ERROR_NO_NETLINK when the kernel lacks it. */
 RtopNl *rtop_nl_open (GError **error);
+/* A routing (NETLINK_ROUTE) socket, for netdev statistics. */
+RtopNl *rtop_nl_open_route (GError **error);
 /* Joins RDMA_NL_GROUP_NOTIFY on a separate non-blocking socket for monitor
  * events. RTOP_ERROR_NO_NETLINK / _FAILED when not supported. */
 RtopNl *rtop_nl_open_monitor (GError **error);
@@ -51,6 +53,13 @@ void rtop_nl_set_receive_size (RtopNl *self, gsize size);
 gboolean rtop_nl_query (RtopNl *self, guint16 cmd, gboolean dump,
                         guint32 dev_index, guint32 port,
                         RtopNlMsgFunc func, gpointer user_data, GError **error);
+/* Any other request: a message of type with the family header given
+ * (header_len bytes) and, unless attr_type is 0, one u32 attribute; the
+ * reply is read as rtop_nl_query() reads one (func per data message). */
+gboolean rtop_nl_query_message (RtopNl *self, guint16 type, gboolean dump,
+                                const void *header, gsize header_len,
+                                guint16 attr_type, guint32 attr_value,
+                                RtopNlMsgFunc func, gpointer user_data, GError **error);
 
 /* Reads whatever monitor messages are queued (non-blocking; at most a batch
  * per call, the fd stays readable if more wait) and calls func for each.
@@ -197,6 +206,21 @@ gboolean rtop_nl_parse_res_foreach (const struct nlmsghdr *nlh, RtopNlResKind ki
                                     RtopNlResFunc func, gpointer user_data, GError **error);
 gboolean rtop_nl_parse_sys (const struct nlmsghdr *nlh, RtopNlSys *out, GError **error);
 gboolean rtop_nl_parse_event (const struct nlmsghdr *nlh, RtopNlEvent *out, GError **error);
+
+/* Routing netlink, for the netdevs of providers without byte counters:
+ * an RTM_NEWSTATS message (RTM_GETSTATS with IFLA_STATS_LINK_64) gives the
+ * link's index and, when it has them, its 64-bit counters (the same
+ * numbers /sys/class/net/<nd>/statistics/ shows); an RTM_NEWLINK message
+ * gives index and name (pointing into the message). */
+typedef struct {
+  guint32 ifindex;
+  gboolean has_stats;
+  guint64 rx_packets, tx_packets, rx_bytes, tx_bytes;
+} RtopNlLinkStats;
+gboolean rtop_nl_parse_link_stats (const struct nlmsghdr *nlh, RtopNlLinkStats *out,
+                                   GError **error);
+gboolean rtop_nl_parse_link_name (const struct nlmsghdr *nlh, guint32 *ifindex,
+                                  const char **name, GError **error);
 
 void rtop_nl_device_clear (RtopNlDevice *d);
 void rtop_nl_port_clear (RtopNlPort *p);

@@ -13,6 +13,10 @@
 #   rounds=4            floor/rdmatop rounds per cell, alternated
 #   rdma-runs=3         runs of the two `rdma` commands per cell
 #
+# Every device is Soft-RoCE, whose byte counters rdmatop takes from the
+# netdev with one routing netlink dump per pass: the floor makes that
+# dump too (nl-floor --netdev-stats), so both ask the kernel the same.
+#
 # Devices only ever grow (creating a Soft-RoCE device takes about a second
 # in the guest, deleting one as long); at each device count the QP levels
 # are visited in ascending order and the holders are stopped after the
@@ -133,16 +137,16 @@ measure_cell () {
   [ "$p" -ge 5 ] || p=5
   # A round that is not counted: right after QPs were created the first
   # round has come out far too low (a tenth of the others) for the floor.
-  run_tool "$NL_FLOOR" --passes "$p" >/dev/null
+  run_tool "$NL_FLOOR" --netdev-stats --passes "$p" >/dev/null
   run_tool "$SAMPLE_COST" --passes "$p" --warmup 2 >/dev/null
   for ((r = 1; r <= rounds; r++)); do
     record "devices=$n_devices qps=$n_qps holders=$n_holders round=$r tool=nl-floor passes=$p" \
-      "$(run_tool "$NL_FLOOR" --passes "$p")"
+      "$(run_tool "$NL_FLOOR" --netdev-stats --passes "$p")"
     record "devices=$n_devices qps=$n_qps holders=$n_holders round=$r tool=sample-cost passes=$p" \
       "$(run_tool "$SAMPLE_COST" --passes "$p" --warmup 2)"
   done
   # What the floor and rdmatop saw, to be sure both looked at the same thing.
-  line=$("$NL_FLOOR" --passes 1 2>&1 | head -n 1)
+  line=$("$NL_FLOOR" --netdev-stats --passes 1 2>&1 | head -n 1)
   record "devices=$n_devices qps=$n_qps tool=nl-floor-info info=$(echo "$line" | tr ' ' '_')"
   line=$("$SAMPLE_COST" --passes 1 --warmup 0 2>&1 | head -n 1)
   record "devices=$n_devices qps=$n_qps tool=sample-cost-info info=$(echo "$line" | tr ' ' '_')"

@@ -5,7 +5,10 @@
  * throws the replies away:
  *
  *   SYS_GET; GET dump (all devices); then per device: PORT_GET dump,
- *   STAT_GET per port, RES_QP_GET / RES_CTX_GET / RES_MR_GET dumps.
+ *   STAT_GET per port, RES_QP_GET / RES_CTX_GET / RES_MR_GET dumps;
+ *   with --netdev-stats one routing netlink RTM_GETSTATS dump (what
+ *   rdmatop asks when a provider's byte counters come from its netdev,
+ *   as Soft-RoCE's do).
  *
  * It prints the CPU time (getrusage, user + system) per pass, the number the
  * collector's own per-pass CPU time is compared against (as a ratio measured
@@ -34,6 +37,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <libmnl/libmnl.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
 
 #include "uapi/rdma/rdma_netlink.h"
 
@@ -50,7 +55,9 @@ typedef struct {
 } Device;
 
 typedef struct {
-  struct mnl_socket *nl, *bulk;
+  struct mnl_socket *nl, *bulk, *route;
+  uint32_t route_portid;
+  int netdev_stats;
   uint32_t portid, bulk_portid;
   uint64_t bulk_keys[MAX_BULK_KEYS];
   unsigned n_bulk_keys;
@@ -187,6 +194,39 @@ request (Floor *f, uint16_t cmd, int dump, uint32_t dev, uint32_t port, mnl_cb_t
   return 0;
 }
 
+/* rdmatop's netdev counters for providers without byte counters of their
+ * own (Soft-RoCE): one RTM_GETSTATS dump of every link's 64-bit counters. */
+static int
+netdev_stats (Floor *f)
+{
+  char req[64] = { 0 };
+  struct nlmsghdr *nlh = mnl_nlmsg_put_header (req);
+  struct if_stats_msg *ifsm;
+  int ret;
+
+  nlh->nlmsg_type = RTM_GETSTATS;
+  nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+  nlh->nlmsg_seq = ++f->seq;
+  ifsm = mnl_nlmsg_put_extra_header (nlh, sizeof *ifsm);
+  ifsm->family = AF_UNSPEC;
+  ifsm->filter_mask = IFLA_STATS_FILTER_BIT (IFLA_STATS_LINK_64);
+  f->n_requests++;
+  if (mnl_socket_sendto (f->route, nlh, nlh->nlmsg_len) < 0)
+    return -1;
+  do
+    {
+      ssize_t n = mnl_socket_recvfrom (f->route, f->buf, MNL_SOCKET_BUFFER_SIZE);
+
+      if (n < 0)
+        return -1;
+      ret = mnl_cb_run (f->buf, n, nlh->nlmsg_seq, f->route_portid, discard_cb, f);
+    }
+  while (ret > 0);
+  if (ret < 0)
+    f->n_errors++;
+  return 0;
+}
+
 static int
 one_pass (Floor *f)
 {
@@ -208,6 +248,8 @@ one_pass (Floor *f)
           request (f, RDMA_NLDEV_CMD_RES_MR_GET, 1, dev, 0, discard_cb) < 0)
         return -1;
     }
+  if (f->netdev_stats && netdev_stats (f) < 0)
+    return -1;
   return 0;
 }
 
@@ -249,6 +291,13 @@ open_floor (Floor *f)
   if (open_socket (&f->nl, &f->portid) < 0)
     return -1;
   f->seq = (uint32_t) time (NULL);
+  if (f->netdev_stats)
+    {
+      f->route = mnl_socket_open (NETLINK_ROUTE);
+      if (f->route == NULL || mnl_socket_bind (f->route, 0, MNL_SOCKET_AUTOPID) < 0)
+        return -1;
+      f->route_portid = mnl_socket_get_portid (f->route);
+    }
   f->buf = malloc (BULK_IOV);   /* the largest iov either socket reads with */
   return f->buf ? 0 : -1;
 }
@@ -256,9 +305,10 @@ open_floor (Floor *f)
 static void
 usage (FILE *out, const char *argv0)
 {
-  fprintf (out, "Usage: %s [--passes N]\n"
+  fprintf (out, "Usage: %s [--passes N] [--netdev-stats]\n"
            "Sends the RDMA netlink requests of one rdmatop sampling pass N times\n"
-           "(default 100) and prints the CPU time per pass.\n", argv0);
+           "(default 100) and prints the CPU time per pass.  --netdev-stats adds\n"
+           "the routing netlink dump rdmatop makes for Soft-RoCE's byte counters.\n", argv0);
 }
 
 int
@@ -266,6 +316,7 @@ main (int argc, char **argv)
 {
   static const struct option options[] = {
     { "passes", required_argument, NULL, 'n' },
+    { "netdev-stats", no_argument, NULL, 's' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
@@ -275,7 +326,7 @@ main (int argc, char **argv)
   double wall, user, sys, *pass_us;
   int opt;
 
-  while ((opt = getopt_long (argc, argv, "n:h", options, NULL)) != -1)
+  while ((opt = getopt_long (argc, argv, "n:sh", options, NULL)) != -1)
     {
       char *end = NULL;
 
@@ -289,6 +340,9 @@ main (int argc, char **argv)
               fprintf (stderr, "nl-floor: --passes needs a number from 1 to 10000000\n");
               return 2;
             }
+          break;
+        case 's':
+          f.netdev_stats = 1;
           break;
         case 'h':
           usage (stdout, argv[0]);

@@ -78,6 +78,18 @@ all_parsers_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
   run_res_parser (nlh, RTOP_NL_RES_MR, res);
   rtop_nl_parse_sys (nlh, &sys, &e);
   g_clear_error (&e);
+  {
+    RtopNlLinkStats st;
+    const char *name = NULL;
+    guint32 ifindex;
+
+    if (rtop_nl_parse_link_stats (nlh, &st, &e))
+      g_assert_true (st.has_stats || st.tx_bytes == 0);
+    g_clear_error (&e);
+    if (rtop_nl_parse_link_name (nlh, &ifindex, &name, &e))
+      g_assert_nonnull (name);
+    g_clear_error (&e);
+  }
   if (rtop_nl_parse_event (nlh, &ev, &e))
     rtop_nl_event_clear (&ev);
   g_clear_error (&e);

@@ -1,6 +1,9 @@
 /* gen-netlink-seeds.c: writes the fuzzer's seed corpus, one datagram per
  * file, built by the same kernel-like builders the unit tests use.
  * Usage: gen-netlink-seeds OUTDIR */
+#include <string.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
 #include "nl-test-msgs.h"
 #include "uapi/rdma/rdma_netlink.h"
 
@@ -76,5 +79,31 @@ main (int argc, char **argv)
   nlh->nlmsg_flags |= NLM_F_ACK_TLVS;
   mnl_attr_put_strz (nlh, NLMSGERR_ATTR_MSG, "Device index is missing");
   write_seed (dir, "done-error", buf.bytes, nlh->nlmsg_len);
+
+  /* Routing netlink: link counters and a link's name. */
+  {
+    struct rtnl_link_stats64 st = { 1, 2, 3, 4 };
+    struct if_stats_msg *ifsm;
+    struct ifinfomsg *ifi;
+
+    memset (&buf, 0, sizeof buf);
+    nlh = mnl_nlmsg_put_header (buf.bytes);
+    nlh->nlmsg_type = RTM_NEWSTATS;
+    nlh->nlmsg_flags = NLM_F_MULTI;
+    nlh->nlmsg_seq = 1;
+    ifsm = mnl_nlmsg_put_extra_header (nlh, sizeof *ifsm);
+    ifsm->ifindex = 7;
+    mnl_attr_put (nlh, IFLA_STATS_LINK_64, sizeof st, &st);
+    write_seed (dir, "link-stats", buf.bytes, nlh->nlmsg_len);
+
+    memset (&buf, 0, sizeof buf);
+    nlh = mnl_nlmsg_put_header (buf.bytes);
+    nlh->nlmsg_type = RTM_NEWLINK;
+    nlh->nlmsg_seq = 1;
+    ifi = mnl_nlmsg_put_extra_header (nlh, sizeof *ifi);
+    ifi->ifi_index = 7;
+    mnl_attr_put_strz (nlh, IFLA_IFNAME, "d0");
+    write_seed (dir, "link-name", buf.bytes, nlh->nlmsg_len);
+  }
   return 0;
 }
