@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <net/if.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 
@@ -93,6 +94,28 @@ typedef struct {
   guint64 pass;
 } DeviceCache;
 
+/* One port of a PORT_GET dump, kept until the dump is over; the netdev
+ * name in place (the kernel's are shorter than IFNAMSIZ). */
+typedef struct {
+  guint32 dev_index, port, ndev_index;
+  guint8 state, phys_state;
+  gboolean has_ndev;
+  char ndev_buf[IFNAMSIZ];
+  char *ndev_long;           /* a longer one, should a kernel ever send it */
+} PortReply;
+
+static const char *
+port_reply_ndev (const PortReply *pr)
+{
+  return !pr->has_ndev ? NULL : pr->ndev_long ? pr->ndev_long : pr->ndev_buf;
+}
+
+static void
+port_reply_clear (gpointer data)
+{
+  g_clear_pointer (&((PortReply *) data)->ndev_long, g_free);
+}
+
 struct _RtopCollector {
   char *sysfs_root;
   char *proc_root;
@@ -101,6 +124,7 @@ struct _RtopCollector {
   RtopNl *nl;
   RtopNl *monitor;
   RtopNl *route;             /* netdev counters; NULL: from sysfs */
+  GArray *port_replies;      /* PortReply: scratch for one device's PORT_GET */
   guint64 route_serial;      /* changes when route does */
   GArray *link_stats;        /* RtopNlLinkStats of this pass's RTM_GETSTATS dump */
   guint64 link_stats_pass;
@@ -196,6 +220,8 @@ rtop_collector_new_for_nl (const RtopCollectorOptions *options, RtopNl *nl)
   self->procs = rtop_proc_cache_new (self->proc_root);
   self->devices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, device_cache_free);
   self->link_stats = g_array_new (FALSE, FALSE, sizeof (RtopNlLinkStats));
+  self->port_replies = g_array_new (FALSE, TRUE, sizeof (PortReply));
+  g_array_set_clear_func (self->port_replies, port_reply_clear);
   return self;
 }
 
@@ -276,6 +302,7 @@ rtop_collector_free (RtopCollector *self)
   g_clear_pointer (&self->monitor, rtop_nl_free);
   g_clear_pointer (&self->route, rtop_nl_free);
   g_array_unref (self->link_stats);
+  g_array_unref (self->port_replies);
   rtop_rates_free (self->rates);
   rtop_health_free (self->health);
   rtop_proc_cache_free (self->procs);
@@ -429,22 +456,31 @@ static gboolean
 port_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
 {
   GArray *out = user_data;
-  RtopNlPort np = { 0 };
+  PortReply pr = { 0 };
+  RtopNlPort np;
 
-  if (!rtop_nl_parse_port (nlh, &np, error))
+  if (!rtop_nl_parse_port_view (nlh, &np, error))
     return FALSE;
-  g_array_append_val (out, np);
+  pr.dev_index = np.dev_index;
+  pr.port = np.port;
+  pr.ndev_index = np.ndev_index;
+  pr.state = np.state;
+  pr.phys_state = np.phys_state;
+  pr.has_ndev = np.ndev_name != NULL;
+  if (np.ndev_name != NULL && g_strlcpy (pr.ndev_buf, np.ndev_name, sizeof pr.ndev_buf) >= sizeof pr.ndev_buf)
+    pr.ndev_long = g_strdup (np.ndev_name);
+  g_array_append_val (out, pr);
   return TRUE;
 }
 
 /* NULL for a second device of the same name in one dump (the kernel
- * would not send that; the first one stays). */
+ * would not send that; the first one stays, and names stay unique). */
 static DeviceCache *
 device_cache_get (RtopCollector *self, guint32 index, const char *name)
 {
   DeviceCache *dc = g_hash_table_lookup (self->devices, name);
 
-  if (dc != NULL && dc->pass == self->pass && dc->index != index)
+  if (dc != NULL && dc->pass == self->pass)
     return NULL;
   if (dc != NULL && dc->index != index)
     {
@@ -914,8 +950,9 @@ adopt_stat_template (PortCache *pc)
 }
 
 static void
-fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, RtopNlPort *np)
+fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, const PortReply *np)
 {
+  const char *ndev_name = port_reply_ndev (np);
   RtopPort *port = rtop_port_new (np->port);
   PortCache *pc = port_cache_get (self, dev, dc, np->port);
   gint64 now = g_get_monotonic_time ();
@@ -930,7 +967,7 @@ fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, RtopNlPort *np
     port->state = pc->info.state;     /* state fallback from sysfs */
   if (np->phys_state == 0 && pc->info.phys_state >= 0)
     port->phys_state = pc->info.phys_state;
-  refresh_netdev_dir (self, pc, dc->provider, np->ndev_name, np->ndev_index);
+  refresh_netdev_dir (self, pc, dc->provider, ndev_name, np->ndev_index);
 
   if (pc->values == NULL)
     pc->values = g_array_new (FALSE, TRUE, sizeof (guint64));
@@ -939,14 +976,14 @@ fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, RtopNlPort *np
   if (!read_port_counters (self, dev, pc, port, &r))
     {
       /* No counters, so no layout to lend the strings. */
-      port->netdev = g_steal_pointer (&np->ndev_name);
+      port->netdev = g_strdup (ndev_name);
       port->link_layer = g_strdup (pc->info.link_layer);
       port->rate_text = g_strdup (pc->info.rate_text);
       rtop_rates_keep (self->rates, dev->name, port->index);
     }
   else
     {
-      build_port_counters (pc, &r, dc->provider, np->ndev_name, port);
+      build_port_counters (pc, &r, dc->provider, ndev_name, port);
       adopt_stat_template (pc);
       port->elapsed_s = rtop_rates_update_layout (self->rates, dev->name, dev->index, port->index,
                                                   port->read_time_us, port->counter_layout,
@@ -980,15 +1017,15 @@ cache_is_stale_cb (gpointer key, gpointer value, gpointer user_data)
 static gboolean
 collect_ports (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, GError **error)
 {
-  g_autoptr(GArray) ports = g_array_new (FALSE, TRUE, sizeof (RtopNlPort));
+  GArray *ports = self->port_replies;
 
-  g_array_set_clear_func (ports, (GDestroyNotify) rtop_nl_port_clear);
+  g_array_set_size (ports, 0);
   if (!rtop_nl_query (self->nl, RDMA_NLDEV_CMD_PORT_GET, TRUE, dev->index, 0,
                       port_cb, ports, error))
     return FALSE;
   for (guint j = 0; j < ports->len; j++)
     {
-      RtopNlPort *np = &g_array_index (ports, RtopNlPort, j);
+      const PortReply *np = &g_array_index (ports, PortReply, j);
       if (np->dev_index == dev->index && np->port > 0)
         fill_port (self, dev, dc, np);
     }
@@ -1107,11 +1144,12 @@ process_device_for (RtopProcess *proc, const char *device)
 {
   RtopProcessDevice pd = { 0 };
 
-  /* From the end: devices are dumped one after another, so the device of
-   * this entry is nearly always the one added last. */
-  for (guint i = proc->devices->len; i > 0; i--)
+  /* Devices are dumped one after another and never twice in a pass (their
+   * names are unique, device_cb() sees to it): a process's entry for this
+   * device, if it has one, is the one added last. */
+  if (proc->devices->len > 0)
     {
-      RtopProcessDevice *d = &g_array_index (proc->devices, RtopProcessDevice, i - 1);
+      RtopProcessDevice *d = &g_array_index (proc->devices, RtopProcessDevice, proc->devices->len - 1);
       if (g_strcmp0 (d->device, device) == 0)
         return d;
     }

@@ -437,7 +437,13 @@ check_counters (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, gui
 
   check_resets (snap, dev, port, counters);
   for (guint k = 0; k < counters->len; k++)
-    check_counter (self, snap, dev, port, pm, same_layout, k, g_ptr_array_index (counters, k));
+    {
+      const RtopCounter *c = g_ptr_array_index (counters, k);
+
+      /* Most counters are of classes nobody watches: no call for them. */
+      if ((guint) c->klass < RTOP_COUNTER_CLASS_N && class_rules[c->klass].watched)
+        check_counter (self, snap, dev, port, pm, same_layout, k, c);
+    }
   pm->layout = layout;
 }
 

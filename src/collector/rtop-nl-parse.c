@@ -361,7 +361,7 @@ rtop_nl_parse_device (const struct nlmsghdr *nlh, RtopNlDevice *out, GError **er
 }
 
 gboolean
-rtop_nl_parse_port (const struct nlmsghdr *nlh, RtopNlPort *out, GError **error)
+rtop_nl_parse_port_view (const struct nlmsghdr *nlh, RtopNlPort *out, GError **error)
 {
   AttrTable t;
 
@@ -372,12 +372,22 @@ rtop_nl_parse_port (const struct nlmsghdr *nlh, RtopNlPort *out, GError **error)
     return FALSE;
 
   out->dev_index = get_u32 (&t, SLOT_DEV_INDEX, 0);
-  out->dev_name = dup_str (&t, SLOT_DEV_NAME);
+  out->dev_name = (char *) get_str (&t, SLOT_DEV_NAME);
   out->port = get_u32 (&t, SLOT_PORT_INDEX, 0);
   out->state = get_u8 (&t, SLOT_PORT_STATE, 0);
   out->phys_state = get_u8 (&t, SLOT_PORT_PHYS_STATE, 0);
   out->ndev_index = get_u32 (&t, SLOT_NDEV_INDEX, 0);
-  out->ndev_name = dup_str (&t, SLOT_NDEV_NAME);
+  out->ndev_name = (char *) get_str (&t, SLOT_NDEV_NAME);
+  return TRUE;
+}
+
+gboolean
+rtop_nl_parse_port (const struct nlmsghdr *nlh, RtopNlPort *out, GError **error)
+{
+  if (!rtop_nl_parse_port_view (nlh, out, error))
+    return FALSE;
+  out->dev_name = g_strdup (out->dev_name);
+  out->ndev_name = g_strdup (out->ndev_name);
   return TRUE;
 }
 

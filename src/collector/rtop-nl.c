@@ -612,22 +612,33 @@ static gboolean
 send_request (RtopNl *self, Channel *ch, guint16 cmd, gboolean dump, guint32 dev_index, guint32 port,
               guint32 seq, GError **error)
 {
-  union { guint8 bytes[256]; struct nlmsghdr align; } buf = { { 0 } };
-  struct nlmsghdr *nlh = mnl_nlmsg_put_header (buf.bytes);
+  /* A header and at most two u32 attributes, written in place: this runs
+   * some 80 times per pass. */
+  struct {
+    struct nlmsghdr nlh;
+    struct { struct nlattr hdr; guint32 value; } attrs[2];
+  } req;
+  guint n_attrs = 0;
   gssize n;
 
-  nlh->nlmsg_type = RDMA_NL_GET_TYPE (RDMA_NL_NLDEV, cmd);
-  nlh->nlmsg_flags = NLM_F_REQUEST | (dump ? NLM_F_DUMP : NLM_F_ACK);
-  nlh->nlmsg_seq = seq;
+  G_STATIC_ASSERT (sizeof req.attrs[0] == MNL_ALIGN (MNL_ATTR_HDRLEN + sizeof (guint32)));
   if (dev_index != RTOP_NL_NO_INDEX)
-    mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
+    req.attrs[n_attrs++] = (typeof (req.attrs[0])) {
+      { MNL_ATTR_HDRLEN + sizeof (guint32), RDMA_NLDEV_ATTR_DEV_INDEX }, dev_index };
   if (port != 0)
-    mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+    req.attrs[n_attrs++] = (typeof (req.attrs[0])) {
+      { MNL_ATTR_HDRLEN + sizeof (guint32), RDMA_NLDEV_ATTR_PORT_INDEX }, port };
+  req.nlh = (struct nlmsghdr) {
+    .nlmsg_len = (guint32) (MNL_NLMSG_HDRLEN + n_attrs * sizeof req.attrs[0]),
+    .nlmsg_type = RDMA_NL_GET_TYPE (RDMA_NL_NLDEV, cmd),
+    .nlmsg_flags = NLM_F_REQUEST | (dump ? NLM_F_DUMP : NLM_F_ACK),
+    .nlmsg_seq = seq,
+  };
 
   /* send() rather than sendto(): the default destination of a netlink
    * socket is the kernel, and it also works on the tests' socketpair. */
   do
-    n = send (ch->fd, nlh, nlh->nlmsg_len, 0);
+    n = send (ch->fd, &req, req.nlh.nlmsg_len, 0);
   while (n < 0 && errno == EINTR);
   if (n < 0)
     return socket_error (error, errno, _("Could not send to the RDMA netlink socket"));

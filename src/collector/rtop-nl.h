@@ -168,6 +168,9 @@ gboolean rtop_nl_parse_device (const struct nlmsghdr *nlh, RtopNlDevice *out, GE
 gboolean rtop_nl_parse_device_view (const struct nlmsghdr *nlh, RtopNlDeviceView *out,
                                     GError **error);
 gboolean rtop_nl_parse_port (const struct nlmsghdr *nlh, RtopNlPort *out, GError **error);
+/* The same with dev_name and ndev_name pointing into the message (the
+ * RtopNlPort is then not to be cleared). */
+gboolean rtop_nl_parse_port_view (const struct nlmsghdr *nlh, RtopNlPort *out, GError **error);
 gboolean rtop_nl_parse_stat (const struct nlmsghdr *nlh, RtopNlStat *out, GError **error);
 /* The same without copies, for the sampling hot path: func gets each hw
  * counter in message order, name pointing into the message (valid during

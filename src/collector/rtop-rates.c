@@ -123,15 +123,12 @@ lookup_port (RtopRates *self, const char *device, guint32 port, guint32 dev_inde
  * the hash table (and building its key) is only for the first read and for
  * a changed layout. */
 static CounterState *
-counter_state_for (PortState *ps, gboolean same_layout, guint i, const RtopCounter *c,
-                   gboolean *is_new)
+counter_state_for (PortState *ps, guint i, const RtopCounter *c, gboolean *is_new)
 {
   char key[256];
   CounterState *cs;
 
   *is_new = FALSE;
-  if (same_layout)
-    return g_ptr_array_index (ps->order, i);
   if (i < ps->order->len)
     {
       cs = g_ptr_array_index (ps->order, i);
@@ -156,12 +153,13 @@ counter_state_for (PortState *ps, gboolean same_layout, guint i, const RtopCount
   return cs;
 }
 
-static void
+static inline void
 update_counter (PortState *ps, gboolean same_layout, guint i, RtopCounter *c, double elapsed,
                 gboolean fresh, guint *n_resets)
 {
-  gboolean is_new;
-  CounterState *cs = counter_state_for (ps, same_layout, i, c, &is_new);
+  gboolean is_new = FALSE;
+  CounterState *cs = same_layout ? g_ptr_array_index (ps->order, i)
+                                 : counter_state_for (ps, i, c, &is_new);
 
   c->delta = 0;
   c->rate = 0;
