@@ -136,6 +136,71 @@ test_rising_once_then_settled (void)
   g_assert_cmpstr (got, ==, "|counter-rising|||counter-settled|counter-rising");
 }
 
+typedef struct {
+  guint64 layout;
+  const char *names[2];
+  RtopCounterClass klass[2];
+  guint64 delta[2];
+  gint64 t_us;
+} LayoutStep;
+
+/* Ports the collector built carry a layout id: while it stays the same,
+ * health looks only at the watched positions it found; a new id means a
+ * new look at every counter. */
+static void
+test_rising_with_layouts (void)
+{
+  g_autoptr(RtopHealth) h = rtop_health_new ();
+  const LayoutStep steps[] = {
+    { 7, { "sent_pkts", "rcvd_seq_err" }, { RTOP_COUNTER_CLASS_DATA, RTOP_COUNTER_CLASS_TRANSPORT_ERROR }, { 0, 0 }, 0 },
+    { 7, { "sent_pkts", "rcvd_seq_err" }, { RTOP_COUNTER_CLASS_DATA, RTOP_COUNTER_CLASS_TRANSPORT_ERROR }, { 9, 3 }, 1000000 },
+    { 7, { "sent_pkts", "rcvd_seq_err" }, { RTOP_COUNTER_CLASS_DATA, RTOP_COUNTER_CLASS_TRANSPORT_ERROR }, { 9, 0 }, 2000000 },
+    /* Another layout: the error counter moved, a dropped-packets one came. */
+    { 9, { "rcvd_seq_err", "zz_dropped" }, { RTOP_COUNTER_CLASS_TRANSPORT_ERROR, RTOP_COUNTER_CLASS_DROP }, { 0, 2 }, 3000000 },
+    { 9, { "rcvd_seq_err", "zz_dropped" }, { RTOP_COUNTER_CLASS_TRANSPORT_ERROR, RTOP_COUNTER_CLASS_DROP }, { 5, 0 }, 4000000 },
+    /* Quiet long enough: both settle, found at their positions. */
+    { 9, { "rcvd_seq_err", "zz_dropped" }, { RTOP_COUNTER_CLASS_TRANSPORT_ERROR, RTOP_COUNTER_CLASS_DROP }, { 0, 0 }, 20000000 },
+  };
+  GString *got = g_string_new ("");
+
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    {
+      g_autoptr(RtopSnapshot) snap = rtop_snapshot_new ();
+      RtopDevice *dev = rtop_device_new (1, "rxe0");
+      RtopPort *port = rtop_port_new (1);
+
+      snap->monotonic_us = steps[i].t_us;
+      port->state = 4;
+      port->phys_state = 5;
+      port->counter_layout = steps[i].layout;
+      for (guint k = 0; k < 2; k++)
+        {
+          RtopCounter *c = rtop_counter_new (steps[i].names[k], 100, RTOP_COUNTER_SOURCE_NETLINK);
+
+          c->klass = steps[i].klass[k];
+          c->delta = steps[i].delta[k];
+          c->has_rate = i > 0;
+          g_ptr_array_add (port->counters, c);
+        }
+      g_ptr_array_add (dev->ports, port);
+      g_ptr_array_add (snap->devices, dev);
+      rtop_snapshot_seal (snap);
+      rtop_health_process (h, snap);
+      g_string_append (got, i ? "|" : "");
+      for (guint j = 0; j < snap->events->len; j++)
+        {
+          RtopEvent *ev = g_ptr_array_index (snap->events, j);
+
+          g_string_append_printf (got, "%s%s:%s", j ? "," : "", rtop_event_kind_to_string (ev->kind),
+                                  ev->counter ? ev->counter : "");
+        }
+    }
+  g_assert_cmpstr (got->str, ==,
+                   "|counter-rising:rcvd_seq_err||counter-rising:zz_dropped||"
+                   "counter-settled:rcvd_seq_err,counter-settled:zz_dropped");
+  g_string_free (got, TRUE);
+}
+
 static void
 test_rising_severity_from_table (void)
 {
@@ -199,6 +264,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/health/device-add-remove-readd", test_device_add_remove_readd);
   g_test_add_func ("/collector/health/rename", test_rename);
   g_test_add_func ("/collector/health/rising-once-then-settled", test_rising_once_then_settled);
+  g_test_add_func ("/collector/health/rising-with-layouts", test_rising_with_layouts);
   g_test_add_func ("/collector/health/severity-table", test_rising_severity_from_table);
   g_test_add_func ("/collector/health/collection-error-once", test_collection_error_once);
   g_test_add_func ("/collector/health/port-read-failure-once", test_port_read_failure_once);

@@ -1073,28 +1073,57 @@ collect_devices (RtopCollector *self, RtopSnapshot *snap, GError **error)
 
 /* ---- Processes ---- */
 
+/* A process seen in this dump, and where its entry for the dump's device
+ * is in its devices array (it stays there: the dump adds no other device). */
+typedef struct {
+  RtopProcess *proc;
+  guint32 pid;
+  guint pd;
+} RecentOwner;
+
+#define N_RECENT_OWNERS 8
+
 typedef struct {
   RtopNlResKind kind;
   const RtopDevice *dev;
   GHashTable *owners;
   RtopSnapshot *snap;
-  RtopProcess *last;
+  /* Entries of a few processes come interleaved (threads creating QPs at
+   * once): those are found here, without a hash lookup per entry. */
+  RecentOwner recent[N_RECENT_OWNERS];
+  guint n_recent, next_recent;
 } ResData;
 
-static void account (RtopProcess *proc, const RtopNlRes *r, const char *device);
+static void account (RtopProcess *proc, guint pd, const RtopNlRes *r);
+static guint process_device_for (RtopProcess *proc, const char *device);
 static RtopProcess *owner_for (GHashTable *owners, const RtopNlRes *r, gboolean *hidden);
 
 static gboolean
 res_entry_cb (const RtopNlRes *r, gpointer user_data, GError **error)
 {
   ResData *rd = user_data;
+  RtopProcess *proc;
+  guint pd;
 
   if (r->dev_index != rd->dev->index)
     return TRUE;
-  /* One process's QPs come one after another: skip the lookup. */
-  if (rd->last == NULL || !r->has_pid || rd->last->kernel || (guint32) rd->last->pid != r->pid)
-    rd->last = owner_for (rd->owners, r, &rd->snap->pids_hidden);
-  account (rd->last, r, rd->dev->name);
+  if (r->has_pid)
+    for (guint i = 0; i < rd->n_recent; i++)
+      if (rd->recent[i].pid == r->pid)
+        {
+          account (rd->recent[i].proc, rd->recent[i].pd, r);
+          return TRUE;
+        }
+  proc = owner_for (rd->owners, r, &rd->snap->pids_hidden);
+  pd = process_device_for (proc, rd->dev->name);
+  if (r->has_pid)
+    {
+      RecentOwner *slot = rd->n_recent < N_RECENT_OWNERS ? &rd->recent[rd->n_recent++]
+                                                         : &rd->recent[rd->next_recent++ % N_RECENT_OWNERS];
+
+      *slot = (RecentOwner) { proc, r->pid, pd };
+    }
+  account (proc, pd, r);
   return TRUE;
 }
 
@@ -1139,7 +1168,8 @@ owner_for (GHashTable *owners, const RtopNlRes *r, gboolean *hidden)
   return proc;
 }
 
-static RtopProcessDevice *
+/* The index of proc's entry for device in proc->devices, added if new. */
+static guint
 process_device_for (RtopProcess *proc, const char *device)
 {
   RtopProcessDevice pd = { 0 };
@@ -1151,17 +1181,17 @@ process_device_for (RtopProcess *proc, const char *device)
     {
       RtopProcessDevice *d = &g_array_index (proc->devices, RtopProcessDevice, proc->devices->len - 1);
       if (g_strcmp0 (d->device, device) == 0)
-        return d;
+        return proc->devices->len - 1;
     }
   pd.device = g_strdup (device);
   g_array_append_val (proc->devices, pd);
-  return &g_array_index (proc->devices, RtopProcessDevice, proc->devices->len - 1);
+  return proc->devices->len - 1;
 }
 
 static void
-account (RtopProcess *proc, const RtopNlRes *r, const char *device)
+account (RtopProcess *proc, guint pd_index, const RtopNlRes *r)
 {
-  RtopProcessDevice *pd = process_device_for (proc, device);
+  RtopProcessDevice *pd = &g_array_index (proc->devices, RtopProcessDevice, pd_index);
 
   switch (r->kind)
     {
@@ -1216,7 +1246,7 @@ dump_resources (RtopCollector *self, const RtopDevice *dev, GHashTable *owners,
 
   for (guint d = 0; d < G_N_ELEMENTS (dumps); d++)
     {
-      ResData rd = { dumps[d].kind, dev, owners, snap, NULL };
+      ResData rd = { dumps[d].kind, dev, owners, snap, { { 0 } }, 0, 0 };
       g_autoptr(GError) error = NULL;
 
       /* Entries are counted as they arrive, without copies; a dump that

@@ -38,6 +38,7 @@ typedef struct {
   GHashTable *counters;      /* "source:name" -> CounterMemo, watched classes only */
   GPtrArray *order;          /* CounterMemo by position in the last read (or NULL) */
   guint64 layout;            /* RtopPort.counter_layout of the last read */
+  GArray *watched;           /* guint: positions of watched counters in that layout */
 } PortMemo;
 
 typedef struct {
@@ -72,6 +73,7 @@ port_memo_new (void)
 
   pm->counters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, counter_memo_free);
   pm->order = g_ptr_array_new ();
+  pm->watched = g_array_new (FALSE, FALSE, sizeof (guint));
   return pm;
 }
 
@@ -82,6 +84,7 @@ port_memo_free (gpointer data)
 
   g_hash_table_unref (pm->counters);
   g_ptr_array_unref (pm->order);
+  g_array_unref (pm->watched);
   g_free (pm->rate_text);
   g_free (pm->netdev);
   g_free (pm);
@@ -436,13 +439,28 @@ check_counters (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, gui
   gboolean same_layout = layout != 0 && pm->layout == layout;
 
   check_resets (snap, dev, port, counters);
+  if (same_layout)
+    {
+      /* The same names, so the same classes: only the watched positions. */
+      for (guint w = 0; w < pm->watched->len; w++)
+        {
+          guint k = g_array_index (pm->watched, guint, w);
+
+          check_counter (self, snap, dev, port, pm, TRUE, k, g_ptr_array_index (counters, k));
+        }
+      return;
+    }
+  g_array_set_size (pm->watched, 0);
   for (guint k = 0; k < counters->len; k++)
     {
       const RtopCounter *c = g_ptr_array_index (counters, k);
 
       /* Most counters are of classes nobody watches: no call for them. */
       if ((guint) c->klass < RTOP_COUNTER_CLASS_N && class_rules[c->klass].watched)
-        check_counter (self, snap, dev, port, pm, same_layout, k, c);
+        {
+          check_counter (self, snap, dev, port, pm, FALSE, k, c);
+          g_array_append_val (pm->watched, k);
+        }
     }
   pm->layout = layout;
 }

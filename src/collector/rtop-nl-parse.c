@@ -159,7 +159,7 @@ string_is_valid (const char *data, gsize len)
 /* The same checks as mnl_attr_validate() (exact sizes for integers, a
  * header at least for a non-empty nest, a terminating NUL for strings), done
  * inline: this runs for every attribute of every reply. */
-static gboolean
+static inline __attribute__ ((always_inline)) gboolean
 attr_is_valid (const struct nlattr *attr, enum mnl_attr_data_type type)
 {
   gsize len = attr_data_len (attr);
@@ -603,29 +603,62 @@ typedef struct {
   gpointer user_data;
 } ResContext;
 
+/* One resource entry: like counter entries, walked without the table
+ * (every attribute the policy knows is still checked; a repeated one
+ * counts as its last, as in parse_attrs()). */
 static gboolean
-res_entry_cb (const struct nlattr *attr, gpointer data, GError **error)
+res_entry_cb (const struct nlattr *entry, gpointer data, GError **error)
 {
   ResContext *ctx = data;
   RtopNlRes r = { 0, };
-  AttrTable t;
-  const AttrTable *entry = &t;
+  const guint8 *start = (const guint8 *) attr_data (entry);
+  gsize len = attr_data_len (entry);
+  Slot id_slot = res_layout[ctx->kind].id;
+  gboolean has_id = FALSE;
+  gsize off = 0;
 
-  if (!parse_attrs (attr_data (attr), attr_data_len (attr), &t, error) ||
-      !require (entry, res_layout[ctx->kind].id, error))
-    return FALSE;
+  while (off + sizeof (struct nlattr) <= len)
+    {
+      const struct nlattr *attr = (const struct nlattr *) (gconstpointer) (start + off);
+      guint16 type = attr->nla_type & NLA_TYPE_MASK;
+      guint slot;
+
+      if (attr->nla_len < sizeof (struct nlattr) || attr->nla_len > len - off)
+        break;
+      off += MNL_ALIGN (attr->nla_len);
+      if (type >= G_N_ELEMENTS (slot_of) || slot_of[type] == 0)
+        continue;
+      slot = slot_of[type] - 1;
+      if (!attr_is_valid (attr, policy[slot].type))
+        return invalid_attr (slot, type, error);
+      if (slot == id_slot)
+        {
+          r.id = attr_u32 (attr);
+          has_id = TRUE;
+        }
+      else if (slot == SLOT_PORT_INDEX)
+        r.port = attr_u32 (attr);
+      else if (slot == SLOT_RES_TYPE)
+        r.qp_type = (guint8) attr_data (attr)[0];
+      else if (slot == SLOT_RES_STATE)
+        r.qp_state = (guint8) attr_data (attr)[0];
+      else if (slot == SLOT_RES_MRLEN)
+        r.mr_len = attr_u64 (attr);
+      else if (slot == SLOT_RES_PID)
+        {
+          r.has_pid = TRUE;
+          r.pid = attr_u32 (attr);
+        }
+      else if (slot == SLOT_RES_KERN_NAME)
+        r.kern_name = (char *) attr_data (attr);
+    }
+  if (MIN (off, len) != len)
+    return malformed (error, _("truncated attribute"));
+  if (!has_id)
+    return missing (id_slot, error);
   r.kind = ctx->kind;
   r.dev_index = ctx->dev_index;
   r.dev_name = (char *) ctx->dev_name;
-  r.id = get_u32 (entry, res_layout[ctx->kind].id, 0);
-  r.port = get_u32 (entry, SLOT_PORT_INDEX, 0);
-  r.qp_type = get_u8 (entry, SLOT_RES_TYPE, 0);
-  r.qp_state = get_u8 (entry, SLOT_RES_STATE, 0);
-  r.mr_len = get_u64 (entry, SLOT_RES_MRLEN);
-  r.has_pid = entry->tb[SLOT_RES_PID] != NULL;
-  r.pid = get_u32 (entry, SLOT_RES_PID, 0);
-  r.kern_name = entry->tb[SLOT_RES_KERN_NAME]
-                ? (char *) attr_data (entry->tb[SLOT_RES_KERN_NAME]) : NULL;
   return ctx->func (&r, ctx->user_data, error);
 }
 

@@ -454,7 +454,9 @@ process_datagram (const guint8 *buf, gsize len, guint32 seq, guint32 portid,
           handle_message (nlh, first ? NULL : func, user_data, done,
                           first ? NULL : &first);
         }
-      nlh = mnl_nlmsg_next (nlh, &remaining);
+      /* mnl_nlmsg_next(), inline: message_ok() checked the length. */
+      remaining -= (int) NLMSG_ALIGN (nlh->nlmsg_len);
+      nlh = (const struct nlmsghdr *) (gconstpointer) ((const guint8 *) nlh + NLMSG_ALIGN (nlh->nlmsg_len));
     }
   if (first != NULL)
     {
