@@ -133,6 +133,7 @@ struct _RtopCollector {
   RtopProcCache *procs;
   GHashTable *devices;       /* name -> DeviceCache */
   guint64 pass;
+  gint64 pass_start_us;
 };
 
 static void
@@ -955,7 +956,7 @@ fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, const PortRepl
   const char *ndev_name = port_reply_ndev (np);
   RtopPort *port = rtop_port_new (np->port);
   PortCache *pc = port_cache_get (self, dev, dc, np->port);
-  gint64 now = g_get_monotonic_time ();
+  gint64 now = self->pass_start_us;     /* port facts are re-read every few seconds */
   CounterReader r = { 0 };
 
   port->state = np->state;
@@ -1305,7 +1306,7 @@ rtop_collector_sample (RtopCollector *self, double interval_s)
 
   self->pass++;
   snap->sequence = self->pass;
-  snap->monotonic_us = g_get_monotonic_time ();
+  snap->monotonic_us = self->pass_start_us = g_get_monotonic_time ();
   snap->realtime_us = g_get_real_time ();
   snap->interval_s = interval_s;
   snap->hotplug_events = self->monitor != NULL;

@@ -86,7 +86,6 @@ static const guint8 slot_of[RDMA_NLDEV_ATTR_MAX] = {
 typedef struct {
   const struct nlattr *tb[N_SLOTS];
   const guint8 *start;
-  gsize end;                 /* offset just past the last whole attribute */
 } AttrTable;
 
 static gboolean
@@ -182,6 +181,50 @@ attr_is_valid (const struct nlattr *attr, enum mnl_attr_data_type type)
     }
 }
 
+/* The walk every loop here takes, libmnl's (mnl_attr_parse_payload()): an
+ * attribute is whole when its header fits, its length covers the header
+ * and stays inside the payload; the next one starts at the aligned end.
+ * Written out, and inline, because it runs for every attribute of every
+ * reply.  Bytes left over that are no whole attribute make the walk
+ * incomplete: an error for the caller. */
+typedef struct {
+  const guint8 *start;
+  gsize len, off;
+} AttrWalk;
+
+static inline __attribute__ ((always_inline)) void
+walk_init (AttrWalk *w, const void *payload, gsize len)
+{
+  w->start = payload;
+  w->len = len;
+  w->off = 0;
+}
+
+static inline __attribute__ ((always_inline)) const struct nlattr *
+walk_next (AttrWalk *w)
+{
+  const struct nlattr *attr = (const struct nlattr *) (gconstpointer) (w->start + w->off);
+
+  if (w->off + sizeof (struct nlattr) > w->len ||
+      attr->nla_len < sizeof (struct nlattr) || attr->nla_len > w->len - w->off)
+    return NULL;
+  w->off += MNL_ALIGN (attr->nla_len);
+  return attr;
+}
+
+static inline __attribute__ ((always_inline)) gboolean
+walk_complete (const AttrWalk *w)
+{
+  return w->off >= w->len;
+}
+
+/* Slot + 1 of an attribute type the policy knows, 0 for one it skips. */
+static inline __attribute__ ((always_inline)) guint
+slot_for (guint16 type)
+{
+  return type < G_N_ELEMENTS (slot_of) ? slot_of[type] : 0;
+}
+
 static gboolean
 invalid_attr (Slot slot, guint16 type, GError **error)
 {
@@ -191,39 +234,30 @@ invalid_attr (Slot slot, guint16 type, GError **error)
   return malformed (error, what);
 }
 
-/* One level of attributes into t.  The walk is libmnl's
- * (mnl_attr_parse_payload(): an attribute is whole when its header fits,
- * its length covers the header and stays inside the payload; the next one
- * starts at the aligned end), written out because it runs for every
- * attribute of every reply, where the callback per attribute showed. */
+/* One level of attributes into t. */
 static gboolean
 parse_attrs (const void *payload, gsize len, AttrTable *t, GError **error)
 {
-  const guint8 *start = payload;
-  gsize off = 0;
+  const struct nlattr *attr;
+  AttrWalk w;
 
   memset (t, 0, sizeof *t);
   t->start = payload;
   if (len > G_MAXINT)
     return malformed (error, _("oversized message"));
-  while (off + sizeof (struct nlattr) <= len)
+  walk_init (&w, payload, len);
+  while ((attr = walk_next (&w)) != NULL)
     {
-      const struct nlattr *attr = (const struct nlattr *) (gconstpointer) (start + off);
       guint16 type = attr->nla_type & NLA_TYPE_MASK;
-      guint slot;
+      guint slot = slot_for (type);
 
-      if (attr->nla_len < sizeof (struct nlattr) || attr->nla_len > len - off)
-        break;
-      off += MNL_ALIGN (attr->nla_len);
-      t->end = off;
-      if (type >= G_N_ELEMENTS (slot_of) || slot_of[type] == 0)
+      if (slot-- == 0)
         continue;
-      slot = slot_of[type] - 1;
       if (!attr_is_valid (attr, policy[slot].type))
         return invalid_attr (slot, type, error);
       t->tb[slot] = attr;
     }
-  if (MIN (t->end, len) != len)
+  if (!walk_complete (&w))
     return malformed (error, _("truncated attribute"));
   return TRUE;
 }
@@ -289,18 +323,12 @@ static gboolean
 parse_list (const struct nlattr *list, guint16 entry_type,
             EntryFunc func, gpointer data, GError **error)
 {
-  const guint8 *start = (const guint8 *) attr_data (list);
-  gsize len = attr_data_len (list);
-  gsize off = 0;
+  const struct nlattr *attr;
+  AttrWalk w;
 
-  /* The same walk as parse_attrs(). */
-  while (off + sizeof (struct nlattr) <= len)
+  walk_init (&w, attr_data (list), attr_data_len (list));
+  while ((attr = walk_next (&w)) != NULL)
     {
-      const struct nlattr *attr = (const struct nlattr *) (gconstpointer) (start + off);
-
-      if (attr->nla_len < sizeof (struct nlattr) || attr->nla_len > len - off)
-        break;
-      off += MNL_ALIGN (attr->nla_len);
       if ((attr->nla_type & NLA_TYPE_MASK) != entry_type)
         continue;
       if (!attr_is_valid (attr, MNL_TYPE_NESTED))
@@ -308,7 +336,7 @@ parse_list (const struct nlattr *list, guint16 entry_type,
       if (!func (attr, data, error))
         return FALSE;
     }
-  if (MIN (off, len) != len)
+  if (!walk_complete (&w))
     return malformed (error, _("truncated list entry"));
   return TRUE;
 }
@@ -405,23 +433,17 @@ static gboolean
 counter_entry_cb (const struct nlattr *entry, gpointer data, GError **error)
 {
   CounterCall *call = data;
-  const guint8 *start = (const guint8 *) attr_data (entry);
-  gsize len = attr_data_len (entry);
-  const struct nlattr *name = NULL, *value = NULL;
-  gsize off = 0;
+  const struct nlattr *name = NULL, *value = NULL, *attr;
+  AttrWalk w;
 
-  while (off + sizeof (struct nlattr) <= len)
+  walk_init (&w, attr_data (entry), attr_data_len (entry));
+  while ((attr = walk_next (&w)) != NULL)
     {
-      const struct nlattr *attr = (const struct nlattr *) (gconstpointer) (start + off);
       guint16 type = attr->nla_type & NLA_TYPE_MASK;
-      guint slot;
+      guint slot = slot_for (type);
 
-      if (attr->nla_len < sizeof (struct nlattr) || attr->nla_len > len - off)
-        break;
-      off += MNL_ALIGN (attr->nla_len);
-      if (type >= G_N_ELEMENTS (slot_of) || slot_of[type] == 0)
+      if (slot-- == 0)
         continue;
-      slot = slot_of[type] - 1;
       if (!attr_is_valid (attr, policy[slot].type))
         return invalid_attr (slot, type, error);
       if (slot == SLOT_STAT_HWCOUNTER_ENTRY_NAME)
@@ -429,7 +451,7 @@ counter_entry_cb (const struct nlattr *entry, gpointer data, GError **error)
       else if (slot == SLOT_STAT_HWCOUNTER_ENTRY_VALUE)
         value = attr;
     }
-  if (MIN (off, len) != len)
+  if (!walk_complete (&w))
     return malformed (error, _("truncated attribute"));
   if (name == NULL)
     return missing (SLOT_STAT_HWCOUNTER_ENTRY_NAME, error);
@@ -611,24 +633,19 @@ res_entry_cb (const struct nlattr *entry, gpointer data, GError **error)
 {
   ResContext *ctx = data;
   RtopNlRes r = { 0, };
-  const guint8 *start = (const guint8 *) attr_data (entry);
-  gsize len = attr_data_len (entry);
   Slot id_slot = res_layout[ctx->kind].id;
   gboolean has_id = FALSE;
-  gsize off = 0;
+  const struct nlattr *attr;
+  AttrWalk w;
 
-  while (off + sizeof (struct nlattr) <= len)
+  walk_init (&w, attr_data (entry), attr_data_len (entry));
+  while ((attr = walk_next (&w)) != NULL)
     {
-      const struct nlattr *attr = (const struct nlattr *) (gconstpointer) (start + off);
       guint16 type = attr->nla_type & NLA_TYPE_MASK;
-      guint slot;
+      guint slot = slot_for (type);
 
-      if (attr->nla_len < sizeof (struct nlattr) || attr->nla_len > len - off)
-        break;
-      off += MNL_ALIGN (attr->nla_len);
-      if (type >= G_N_ELEMENTS (slot_of) || slot_of[type] == 0)
+      if (slot-- == 0)
         continue;
-      slot = slot_of[type] - 1;
       if (!attr_is_valid (attr, policy[slot].type))
         return invalid_attr (slot, type, error);
       if (slot == id_slot)
@@ -652,7 +669,7 @@ res_entry_cb (const struct nlattr *entry, gpointer data, GError **error)
       else if (slot == SLOT_RES_KERN_NAME)
         r.kern_name = (char *) attr_data (attr);
     }
-  if (MIN (off, len) != len)
+  if (!walk_complete (&w))
     return malformed (error, _("truncated attribute"));
   if (!has_id)
     return missing (id_slot, error);
@@ -761,20 +778,14 @@ static gboolean
 walk_family_attrs (const struct nlmsghdr *nlh, gsize hdr_len,
                    void (*func) (const struct nlattr *attr, gpointer data), gpointer data)
 {
-  const guint8 *start = (const guint8 *) nlh + MNL_NLMSG_HDRLEN + MNL_ALIGN (hdr_len);
-  gsize len = nlh->nlmsg_len - MNL_NLMSG_HDRLEN - MNL_ALIGN (hdr_len);
-  gsize off = 0;
+  const struct nlattr *attr;
+  AttrWalk w;
 
-  while (off + sizeof (struct nlattr) <= len)
-    {
-      const struct nlattr *attr = (const struct nlattr *) (gconstpointer) (start + off);
-
-      if (attr->nla_len < sizeof (struct nlattr) || attr->nla_len > len - off)
-        break;
-      off += MNL_ALIGN (attr->nla_len);
-      func (attr, data);
-    }
-  return MIN (off, len) == len;
+  walk_init (&w, (const guint8 *) nlh + MNL_NLMSG_HDRLEN + MNL_ALIGN (hdr_len),
+             nlh->nlmsg_len - MNL_NLMSG_HDRLEN - MNL_ALIGN (hdr_len));
+  while ((attr = walk_next (&w)) != NULL)
+    func (attr, data);
+  return walk_complete (&w);
 }
 
 static void
