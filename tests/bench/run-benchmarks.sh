@@ -23,7 +23,7 @@
 #   RDMATOP_BENCH_DEVICES=1,16,64     RDMATOP_BENCH_QPS=0,1000,10000
 #   RDMATOP_BENCH_HOLDERS=4           qp-holder processes per QP step
 #   RDMATOP_BENCH_PASSES=40           passes per round at 0 QPs
-#   RDMATOP_BENCH_ROUNDS=4            floor/rdmatop rounds per scale
+#   RDMATOP_BENCH_ROUNDS=6            floor/rdmatop rounds per scale
 #   RDMATOP_BENCH_RDMA_RUNS=3         runs of the rdma commands per scale
 #   RDMATOP_BENCH_GUI_DEVICES=16      RDMATOP_BENCH_WINDOW=30 (s of CPU/bytes)
 #   RDMATOP_BENCH_STARTUP_RUNS=3      RDMATOP_BENCH_SSH_GL=0 (1: also GL over ssh)
@@ -107,7 +107,7 @@ if want sampling; then
     "qps=${RDMATOP_BENCH_QPS:-0,1000,10000}" \
     "holders=${RDMATOP_BENCH_HOLDERS:-4}" \
     "passes=${RDMATOP_BENCH_PASSES:-40}" \
-    "rounds=${RDMATOP_BENCH_ROUNDS:-4}" \
+    "rounds=${RDMATOP_BENCH_ROUNDS:-6}" \
     "rdma-runs=${RDMATOP_BENCH_RDMA_RUNS:-3}"
 fi
 
