@@ -462,9 +462,14 @@ test_counter_layout_changes (Fixture *f, gconstpointer data)
       g_autoptr(RtopSnapshot) next = NULL;
 
       g_usleep (10000);
-      LOCKED (f, f->devs[1].sent += 100 * i; f->devs[1].rcvd = 7 * i);
+      /* The port goes down in the second of these passes: a PORT_GET
+       * reply that differs from last time's is read anew. */
+      LOCKED (f, f->devs[1].sent += 100 * i; f->devs[1].rcvd = 7 * i; f->devs[1].state = i == 2 ? 1 : 4);
       next = rtop_collector_sample (f->collector, 1.0);
       port = port_of (next, "rxe0");
+      g_assert_cmpuint (port->state, ==, i == 2 ? 1 : 4);
+      g_assert_cmpstr (port->netdev, ==, "d0");
+      g_assert_cmpstr (rtop_snapshot_find_device (next, "rxe0")->fw_version, ==, "1.2.3");
       g_assert_cmpuint (port->counter_layout, !=, 0);
       g_assert_cmpuint (port->counter_layout, ==, port_of (fourth, "rxe0")->counter_layout);
       c = rtop_counters_find (port->counters, "sent_pkts");

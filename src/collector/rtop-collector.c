@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <poll.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -74,26 +75,6 @@ typedef struct _PortLayout {
   RtopProviderPlan *plan;
 } PortLayout;
 
-/* What a device's GET reply said, with the strings its snapshots borrow;
- * kept while the replies say the same. */
-typedef struct {
-  gatomicrefcount ref;
-  guint32 port_count;
-  guint8 node_type_number;
-  guint64 guid_number;
-  char *name, *provider, *node_type, *fw_version, *node_guid, *protocol;
-} DeviceFacts;
-
-/* ... and per device, keyed by name; dropped when the kernel index changes. */
-typedef struct {
-  guint32 index;
-  char *provider;
-  DeviceFacts *facts;
-  RtopCounterDir *hw;        /* <dev>/hw_counters (device-level) */
-  GHashTable *ports;         /* port number -> PortCache */
-  guint64 pass;
-} DeviceCache;
-
 /* One port of a PORT_GET dump, kept until the dump is over; the netdev
  * name in place (the kernel's are shorter than IFNAMSIZ). */
 typedef struct {
@@ -116,6 +97,39 @@ port_reply_clear (gpointer data)
   g_clear_pointer (&((PortReply *) data)->ndev_long, g_free);
 }
 
+/* What a device's GET reply said, with the strings its snapshots borrow;
+ * kept while the replies say the same. */
+typedef struct {
+  gatomicrefcount ref;
+  guint32 port_count;
+  guint8 node_type_number;
+  guint64 guid_number;
+  char *name, *provider, *node_type, *fw_version, *node_guid, *protocol;
+} DeviceFacts;
+
+/* ... and per device, keyed by name; dropped when the kernel index changes. */
+/* A message as it came (for an equal one next pass: the same parse). */
+typedef struct {
+  guint8 *bytes;
+  guint32 len;
+} KeptMessage;
+
+typedef struct {
+  KeptMessage msg;
+  PortReply reply;           /* never one with ndev_long */
+} PortMessage;
+
+typedef struct {
+  guint32 index;
+  char *provider;
+  DeviceFacts *facts;
+  KeptMessage facts_msg;     /* the GET reply the facts come from */
+  GArray *port_msgs;         /* PortMessage, by position in the PORT_GET dump */
+  RtopCounterDir *hw;        /* <dev>/hw_counters (device-level) */
+  GHashTable *ports;         /* port number -> PortCache */
+  guint64 pass;
+} DeviceCache;
+
 struct _RtopCollector {
   char *sysfs_root;
   char *proc_root;
@@ -125,6 +139,7 @@ struct _RtopCollector {
   RtopNl *monitor;
   RtopNl *route;             /* netdev counters; NULL: from sysfs */
   GArray *port_replies;      /* PortReply: scratch for one device's PORT_GET */
+  GPtrArray *device_order;   /* char*: device names by position in the last GET dump */
   guint64 route_serial;      /* changes when route does */
   GArray *link_stats;        /* RtopNlLinkStats of this pass's RTM_GETSTATS dump */
   guint64 link_stats_pass;
@@ -191,11 +206,40 @@ device_facts_unref (gpointer data)
   g_free (f);
 }
 
+/* Equal in all but sequence number and port id (which the transport
+ * checked): then the message parses as the kept one did. */
+static gboolean
+kept_message_equal (const KeptMessage *kept, const struct nlmsghdr *nlh)
+{
+  const gsize skip = offsetof (struct nlmsghdr, nlmsg_seq);
+  const gsize from = sizeof (struct nlmsghdr);
+
+  return kept->bytes != NULL && kept->len == nlh->nlmsg_len &&
+         memcmp (kept->bytes, nlh, skip) == 0 &&
+         memcmp (kept->bytes + from, (const guint8 *) nlh + from, kept->len - from) == 0;
+}
+
+static void
+kept_message_set (KeptMessage *kept, const struct nlmsghdr *nlh)
+{
+  g_free (kept->bytes);
+  kept->len = nlh->nlmsg_len;
+  kept->bytes = g_memdup2 (nlh, nlh->nlmsg_len);
+}
+
+static void
+port_message_clear (gpointer data)
+{
+  g_clear_pointer (&((PortMessage *) data)->msg.bytes, g_free);
+}
+
 static void
 device_cache_free (gpointer data)
 {
   DeviceCache *dc = data;
 
+  g_free (dc->facts_msg.bytes);
+  g_array_unref (dc->port_msgs);
   device_facts_unref (dc->facts);
   g_free (dc->provider);
   g_clear_pointer (&dc->hw, rtop_counter_dir_free);
@@ -222,6 +266,7 @@ rtop_collector_new_for_nl (const RtopCollectorOptions *options, RtopNl *nl)
   self->devices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, device_cache_free);
   self->link_stats = g_array_new (FALSE, FALSE, sizeof (RtopNlLinkStats));
   self->port_replies = g_array_new (FALSE, TRUE, sizeof (PortReply));
+  self->device_order = g_ptr_array_new_with_free_func (g_free);
   g_array_set_clear_func (self->port_replies, port_reply_clear);
   return self;
 }
@@ -304,6 +349,7 @@ rtop_collector_free (RtopCollector *self)
   g_clear_pointer (&self->route, rtop_nl_free);
   g_array_unref (self->link_stats);
   g_array_unref (self->port_replies);
+  g_ptr_array_unref (self->device_order);
   rtop_rates_free (self->rates);
   rtop_health_free (self->health);
   rtop_proc_cache_free (self->procs);
@@ -412,6 +458,7 @@ typedef struct {
   RtopCollector *self;
   GPtrArray *devices;        /* RtopDevice* */
   GPtrArray *caches;         /* DeviceCache*, one per device */
+  guint position;            /* of the message in the dump */
 } DeviceList;
 
 static DeviceCache *device_cache_get (RtopCollector *self, guint32 index, const char *name);
@@ -420,26 +467,44 @@ static gboolean
 device_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
 {
   DeviceList *list = user_data;
+  RtopCollector *self = list->self;
+  guint position = list->position++;
+  const char *known = position < self->device_order->len ? self->device_order->pdata[position] : NULL;
   RtopNlDeviceView v;
   DeviceCache *dc;
   RtopDevice *dev;
   DeviceFacts *f;
 
-  if (!rtop_nl_parse_device_view (nlh, &v, error))
-    return FALSE;
-  if (!device_wanted (list->self, v.name))
-    return TRUE;
-  dc = device_cache_get (list->self, v.index, v.name);
-  if (dc == NULL)
-    return TRUE;
-  if (dc->facts == NULL || !device_facts_match (dc->facts, &v))
+  /* Devices come in the same order pass after pass: the one at this
+   * position last time, if its reply is the same bytes, is this one, with
+   * the same facts (its name is in those bytes). */
+  dc = known != NULL ? g_hash_table_lookup (self->devices, known) : NULL;
+  if (dc != NULL && dc->pass != self->pass && dc->facts != NULL &&
+      kept_message_equal (&dc->facts_msg, nlh))
+    dc->pass = self->pass;
+  else
     {
-      device_facts_unref (dc->facts);
-      dc->facts = device_facts_new (&v, dc->provider);
+      if (!rtop_nl_parse_device_view (nlh, &v, error))
+        return FALSE;
+      if (!device_wanted (self, v.name))
+        return TRUE;
+      dc = device_cache_get (self, v.index, v.name);
+      if (dc == NULL)
+        return TRUE;
+      if (dc->facts == NULL || !device_facts_match (dc->facts, &v))
+        {
+          device_facts_unref (dc->facts);
+          dc->facts = device_facts_new (&v, dc->provider);
+        }
+      kept_message_set (&dc->facts_msg, nlh);
+      if (position >= self->device_order->len)
+        g_ptr_array_set_size (self->device_order, position + 1);
+      g_free (self->device_order->pdata[position]);
+      self->device_order->pdata[position] = g_strdup (v.name);
     }
   f = dc->facts;
-  dev = rtop_device_new (v.index, NULL);
-  dev->port_count = v.port_count;
+  dev = rtop_device_new (dc->index, NULL);
+  dev->port_count = f->port_count;
   g_atomic_ref_count_inc (&f->ref);
   rtop_device_set_shared (dev, f, device_facts_unref);
   dev->name = f->name;
@@ -453,13 +518,28 @@ device_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
   return TRUE;
 }
 
+typedef struct {
+  GArray *out;               /* PortReply */
+  DeviceCache *dc;
+  guint position;
+} PortList;
+
 static gboolean
 port_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
 {
-  GArray *out = user_data;
+  PortList *list = user_data;
+  GArray *kept = list->dc->port_msgs;
+  guint position = list->position++;
   PortReply pr = { 0 };
   RtopNlPort np;
 
+  /* The same bytes as this position's last time: the same port reply. */
+  if (position < kept->len &&
+      kept_message_equal (&g_array_index (kept, PortMessage, position).msg, nlh))
+    {
+      g_array_append_val (list->out, g_array_index (kept, PortMessage, position).reply);
+      return TRUE;
+    }
   if (!rtop_nl_parse_port_view (nlh, &np, error))
     return FALSE;
   pr.dev_index = np.dev_index;
@@ -470,7 +550,17 @@ port_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
   pr.has_ndev = np.ndev_name != NULL;
   if (np.ndev_name != NULL && g_strlcpy (pr.ndev_buf, np.ndev_name, sizeof pr.ndev_buf) >= sizeof pr.ndev_buf)
     pr.ndev_long = g_strdup (np.ndev_name);
-  g_array_append_val (out, pr);
+  g_array_append_val (list->out, pr);
+  if (pr.ndev_long == NULL)
+    {
+      PortMessage *pm;
+
+      if (position >= kept->len)
+        g_array_set_size (kept, position + 1);
+      pm = &g_array_index (kept, PortMessage, position);
+      kept_message_set (&pm->msg, nlh);
+      pm->reply = pr;
+    }
   return TRUE;
 }
 
@@ -499,6 +589,8 @@ device_cache_get (RtopCollector *self, guint32 index, const char *name)
       dc->provider = g_strdup (rtop_provider_detect (name, driver));
       dc->hw = rtop_counter_dir_open (hw_path, RTOP_COUNTER_SOURCE_SYSFS_DEVICE, NULL);
       dc->ports = g_hash_table_new_full (NULL, NULL, NULL, port_cache_free);
+      dc->port_msgs = g_array_new (FALSE, TRUE, sizeof (PortMessage));
+      g_array_set_clear_func (dc->port_msgs, port_message_clear);
       g_hash_table_insert (self->devices, g_strdup (name), dc);
     }
   dc->pass = self->pass;
@@ -1019,11 +1111,15 @@ static gboolean
 collect_ports (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, GError **error)
 {
   GArray *ports = self->port_replies;
+  PortList list = { ports, dc, 0 };
 
   g_array_set_size (ports, 0);
   if (!rtop_nl_query (self->nl, RDMA_NLDEV_CMD_PORT_GET, TRUE, dev->index, 0,
-                      port_cb, ports, error))
+                      port_cb, &list, error))
     return FALSE;
+  /* Fewer ports than before: forget the positions past the last. */
+  if (list.position < dc->port_msgs->len)
+    g_array_set_size (dc->port_msgs, list.position);
   for (guint j = 0; j < ports->len; j++)
     {
       const PortReply *np = &g_array_index (ports, PortReply, j);
@@ -1039,7 +1135,7 @@ collect_devices (RtopCollector *self, RtopSnapshot *snap, GError **error)
 {
   g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_device_free);
   g_autoptr(GPtrArray) caches = g_ptr_array_new ();
-  DeviceList list = { self, devices, caches };
+  DeviceList list = { self, devices, caches, 0 };
 
   if (!rtop_nl_query (self->nl, RDMA_NLDEV_CMD_GET, TRUE, RTOP_NL_NO_INDEX, 0,
                       device_cb, &list, error))
