@@ -45,6 +45,7 @@ typedef struct {
   gboolean netdev_packets;   /* ... packets too, not only bytes */
   RtopSysfsPortInfo info;
   gint64 info_read_us;
+  guint64 strings_serial;    /* changes when the netdev or info's strings do */
   gboolean stat_unsupported; /* STAT_GET said EOPNOTSUPP: use sysfs */
   struct _PortLayout *layout; /* the counters as the last pass read them */
   GArray *values;            /* guint64 per layout slot: this pass's reads */
@@ -72,6 +73,7 @@ typedef struct _PortLayout {
   char *netdev;              /* the netdev named in the metrics' sources */
   char *link_layer;          /* and the port's other strings, lent to its snapshots */
   char *rate_text;
+  guint64 strings_serial;    /* PortCache.strings_serial they were copied at */
   RtopProviderPlan *plan;
 } PortLayout;
 
@@ -143,6 +145,7 @@ struct _RtopCollector {
   guint64 route_serial;      /* changes when route does */
   GArray *link_stats;        /* RtopNlLinkStats of this pass's RTM_GETSTATS dump */
   guint64 link_stats_pass;
+  guint link_stats_hint;     /* where to start looking for the next port's link */
   RtopRates *rates;
   RtopHealth *health;
   RtopProcCache *procs;
@@ -672,6 +675,7 @@ refresh_netdev_dir (RtopCollector *self, PortCache *pc, const char *provider, co
   g_free (pc->netdev_name);
   pc->netdev_name = g_strdup (netdev);
   pc->netdev_index = ifindex;
+  pc->strings_serial++;
   pc->netdev_route_serial = self->route_serial;
   pc->netdev_ifindex = 0;
   /* Providers whose hw counters have no byte counts get the attached
@@ -735,12 +739,18 @@ link_stats_for (RtopCollector *self, guint32 ifindex)
           return NULL;
         }
     }
-  for (guint i = 0; i < self->link_stats->len; i++)
+  /* Ports come in the order of their netdevs more often than not: look
+   * on from where the last one was found. */
+  for (guint n = 0, len = self->link_stats->len; n < len; n++)
     {
+      guint i = (self->link_stats_hint + n) % len;
       const RtopNlLinkStats *st = &g_array_index (self->link_stats, RtopNlLinkStats, i);
 
       if (st->ifindex == ifindex)
-        return st->has_stats ? st : NULL;
+        {
+          self->link_stats_hint = i + 1;
+          return st->has_stats ? st : NULL;
+        }
     }
   return NULL;
 }
@@ -749,10 +759,16 @@ static void
 refresh_port_info (RtopCollector *self, const RtopDevice *dev, PortCache *pc, guint32 port,
                    gint64 now)
 {
+  RtopSysfsPortInfo info = { 0 };
+
   if (pc->info_read_us != 0 && now - pc->info_read_us < PORT_INFO_REFRESH_US)
     return;
+  rtop_sysfs_read_port_info (self->sysfs_root, dev->name, port, &info);
+  if (g_strcmp0 (info.rate_text, pc->info.rate_text) != 0 ||
+      g_strcmp0 (info.link_layer, pc->info.link_layer) != 0)
+    pc->strings_serial++;
   rtop_sysfs_port_info_clear (&pc->info);
-  rtop_sysfs_read_port_info (self->sysfs_root, dev->name, port, &pc->info);
+  pc->info = info;
   pc->info_read_us = now;
 }
 
@@ -996,9 +1012,7 @@ build_port_counters (PortCache *pc, CounterReader *r, const char *provider, cons
                      RtopPort *port)
 {
   gboolean unchanged = r->fresh == NULL && r->layout != NULL && r->k == r->layout->n &&
-                       g_strcmp0 (r->layout->netdev, netdev) == 0 &&
-                       g_strcmp0 (r->layout->link_layer, pc->info.link_layer) == 0 &&
-                       g_strcmp0 (r->layout->rate_text, pc->info.rate_text) == 0;
+                       r->layout->strings_serial == pc->strings_serial;
   PortLayout *layout;
   RtopCounter *block;
 
@@ -1010,6 +1024,7 @@ build_port_counters (PortCache *pc, CounterReader *r, const char *provider, cons
         reader_go_fresh (r);
       port_layout_unref (pc->layout);
       pc->layout = port_layout_new (r->fresh, provider, netdev, &pc->info, pc->values);
+      pc->layout->strings_serial = pc->strings_serial;
       reader_clear (r);
     }
   layout = pc->layout;

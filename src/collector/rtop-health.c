@@ -279,13 +279,17 @@ check_port_facts (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *por
                g_strdup_printf (_("Port %s/%u changed physical state from %s to %s."), dev->name,
                                 port->index, rtop_port_phys_state_to_string (pm->phys_state),
                                 rtop_port_phys_state_to_string (port->phys_state)));
-  if (g_strcmp0 (pm->rate_text, port->rate_text) != 0 && port->rate_text != NULL)
+  /* The same counter layout: the same netdev and rate text (the collector
+   * makes a new layout when either changes). */
+  gboolean same_strings = port->counter_layout != 0 && pm->layout == port->counter_layout;
+
+  if (!same_strings && g_strcmp0 (pm->rate_text, port->rate_text) != 0 && port->rate_text != NULL)
     add_event (snap, RTOP_EVENT_LINK_RATE, RTOP_SEVERITY_WARNING, dev->name, port->index,
                pm->rate_text, port->rate_text,
                g_strdup_printf (_("Port %s/%u link rate changed from %s to %s."), dev->name,
                                 port->index, pm->rate_text ? pm->rate_text : _("unknown"),
                                 port->rate_text));
-  if (g_strcmp0 (pm->netdev, port->netdev) != 0)
+  if (!same_strings && g_strcmp0 (pm->netdev, port->netdev) != 0)
     add_event (snap, RTOP_EVENT_NETDEV_CHANGED, RTOP_SEVERITY_INFO, dev->name, port->index,
                pm->netdev, port->netdev,
                g_strdup_printf (_("Port %s/%u is now attached to network device %s."), dev->name,
@@ -318,6 +322,12 @@ remember_port (PortMemo *pm, const RtopPort *port, guint64 pass)
     {
       pm->state = port->state;
       pm->phys_state = port->phys_state;
+      if (port->counter_layout != 0 && pm->layout == port->counter_layout)
+        {
+          pm->failing = FALSE;
+          pm->pass = pass;
+          return;     /* the strings are those of the same layout */
+        }
       /* Copied only when they change (every pass, every port). */
       if (g_strcmp0 (pm->rate_text, port->rate_text) != 0)
         {
