@@ -701,6 +701,41 @@ test_processes (Fixture *f, gconstpointer data)
   g_assert_cmpint (kernel->pid, ==, 0);
   g_assert_cmpstr (kernel->comm, ==, "ib_core");
   g_assert_false (snap->pids_hidden);
+
+  /* The same replies again: messages equal to last pass's add up what
+   * they added then; then fewer QPs on one device, more on the other. */
+  for (guint pass = 0; pass < 3; pass++)
+    {
+      g_autoptr(RtopSnapshot) next = NULL;
+      guint32 on_rxe0 = pass < 2 ? 10000 : 9950, on_rxe2 = pass < 2 ? 3 : 205;
+      guint n_kernel = 0;
+
+      LOCKED (f, f->devs[1].qps = on_rxe0; f->devs[3].qps = on_rxe2);
+      next = rtop_collector_sample (f->collector, 1.0);
+      me = rtop_snapshot_find_process (next, getpid ());
+      g_assert_nonnull (me);
+      g_assert_cmpuint (me->qps, ==, on_rxe0 + on_rxe2);
+      g_assert_cmpuint (me->contexts, ==, 2);
+      g_assert_cmpuint (me->mrs, ==, 4);
+      g_assert_cmpuint (me->mr_bytes, ==, 4 * 4096);
+      g_assert_cmpuint (me->devices->len, ==, 2);
+      g_assert_cmpuint (g_array_index (me->devices, RtopProcessDevice, 0).qps, ==, on_rxe0);
+      g_assert_cmpuint (g_array_index (me->devices, RtopProcessDevice, 1).qps, ==, on_rxe2);
+      g_assert_cmpuint (g_array_index (me->devices, RtopProcessDevice, 1).mr_bytes, ==, 2 * 4096);
+      for (guint i = 0; i < next->processes->len; i++)
+        {
+          RtopProcess *p = g_ptr_array_index (next->processes, i);
+
+          if (p->kernel)
+            {
+              n_kernel++;
+              g_assert_cmpuint (p->qps, ==, 1);
+              g_assert_cmpstr (p->comm, ==, "ib_core");
+            }
+        }
+      g_assert_cmpuint (n_kernel, ==, 1);
+      g_assert_cmpuint (next->processes->len, ==, 2);
+    }
 }
 
 static void

@@ -121,12 +121,31 @@ typedef struct {
   PortReply reply;           /* never one with ndev_long */
 } PortMessage;
 
+/* What one resource message added up, by owner in the order they came
+ * (a run of one owner's entries is one item): replaying it accounts
+ * exactly what walking the message does. */
+typedef struct {
+  gboolean has_pid;
+  guint32 pid;
+  char *kern_name;           /* a kernel owner; NULL with has_pid FALSE: hidden */
+  guint64 count;
+  guint64 mr_bytes;
+} ResRun;
+
+typedef struct {
+  KeptMessage msg;
+  GArray *runs;              /* ResRun */
+} ResMessage;
+
+#define N_RES_KINDS 3
+
 typedef struct {
   guint32 index;
   char *provider;
   DeviceFacts *facts;
   KeptMessage facts_msg;     /* the GET reply the facts come from */
   GArray *port_msgs;         /* PortMessage, by position in the PORT_GET dump */
+  GArray *res_msgs[N_RES_KINDS]; /* ResMessage, by position in each RES_*_GET dump */
   RtopCounterDir *hw;        /* <dev>/hw_counters (device-level) */
   GHashTable *ports;         /* port number -> PortCache */
   guint64 pass;
@@ -237,12 +256,38 @@ port_message_clear (gpointer data)
 }
 
 static void
+res_run_clear (gpointer data)
+{
+  g_clear_pointer (&((ResRun *) data)->kern_name, g_free);
+}
+
+static GArray *
+res_runs_new (void)
+{
+  GArray *runs = g_array_new (FALSE, TRUE, sizeof (ResRun));
+
+  g_array_set_clear_func (runs, res_run_clear);
+  return runs;
+}
+
+static void
+res_message_clear (gpointer data)
+{
+  ResMessage *rm = data;
+
+  g_clear_pointer (&rm->msg.bytes, g_free);
+  g_clear_pointer (&rm->runs, g_array_unref);
+}
+
+static void
 device_cache_free (gpointer data)
 {
   DeviceCache *dc = data;
 
   g_free (dc->facts_msg.bytes);
   g_array_unref (dc->port_msgs);
+  for (guint k = 0; k < N_RES_KINDS; k++)
+    g_array_unref (dc->res_msgs[k]);
   device_facts_unref (dc->facts);
   g_free (dc->provider);
   g_clear_pointer (&dc->hw, rtop_counter_dir_free);
@@ -594,6 +639,11 @@ device_cache_get (RtopCollector *self, guint32 index, const char *name)
       dc->ports = g_hash_table_new_full (NULL, NULL, NULL, port_cache_free);
       dc->port_msgs = g_array_new (FALSE, TRUE, sizeof (PortMessage));
       g_array_set_clear_func (dc->port_msgs, port_message_clear);
+      for (guint k = 0; k < N_RES_KINDS; k++)
+        {
+          dc->res_msgs[k] = g_array_new (FALSE, TRUE, sizeof (ResMessage));
+          g_array_set_clear_func (dc->res_msgs[k], res_message_clear);
+        }
       g_hash_table_insert (self->devices, g_strdup (name), dc);
     }
   dc->pass = self->pass;
@@ -1204,11 +1254,41 @@ typedef struct {
    * once): those are found here, without a hash lookup per entry. */
   RecentOwner recent[N_RECENT_OWNERS];
   guint n_recent, next_recent;
+  GArray *kept;              /* ResMessage of the device's last dump of this kind, or NULL */
+  guint position;            /* of the message in this dump */
+  GArray *runs;              /* ResRun: what the message being walked adds up to */
 } ResData;
 
-static void account (RtopProcess *proc, guint pd, const RtopNlRes *r);
+static void account (RtopProcess *proc, guint pd, RtopNlResKind kind, guint64 count,
+                     guint64 mr_bytes);
 static guint process_device_for (RtopProcess *proc, const char *device);
 static RtopProcess *owner_for (GHashTable *owners, const RtopNlRes *r, gboolean *hidden);
+
+/* The process an entry belongs to, and the index of its entry for the
+ * dump's device. */
+static RtopProcess *
+owner_of (ResData *rd, const RtopNlRes *r, guint *pd)
+{
+  RtopProcess *proc;
+
+  if (r->has_pid)
+    for (guint i = 0; i < rd->n_recent; i++)
+      if (rd->recent[i].pid == r->pid)
+        {
+          *pd = rd->recent[i].pd;
+          return rd->recent[i].proc;
+        }
+  proc = owner_for (rd->owners, r, &rd->snap->pids_hidden);
+  *pd = process_device_for (proc, rd->dev->name);
+  if (r->has_pid)
+    {
+      RecentOwner *slot = rd->n_recent < N_RECENT_OWNERS ? &rd->recent[rd->n_recent++]
+                                                         : &rd->recent[rd->next_recent++ % N_RECENT_OWNERS];
+
+      *slot = (RecentOwner) { proc, r->pid, *pd };
+    }
+  return proc;
+}
 
 static gboolean
 res_entry_cb (const RtopNlRes *r, gpointer user_data, GError **error)
@@ -1219,32 +1299,70 @@ res_entry_cb (const RtopNlRes *r, gpointer user_data, GError **error)
 
   if (r->dev_index != rd->dev->index)
     return TRUE;
-  if (r->has_pid)
-    for (guint i = 0; i < rd->n_recent; i++)
-      if (rd->recent[i].pid == r->pid)
-        {
-          account (rd->recent[i].proc, rd->recent[i].pd, r);
-          return TRUE;
-        }
-  proc = owner_for (rd->owners, r, &rd->snap->pids_hidden);
-  pd = process_device_for (proc, rd->dev->name);
-  if (r->has_pid)
+  proc = owner_of (rd, r, &pd);
+  account (proc, pd, r->kind, 1, r->mr_len);
+  if (rd->runs != NULL)
     {
-      RecentOwner *slot = rd->n_recent < N_RECENT_OWNERS ? &rd->recent[rd->n_recent++]
-                                                         : &rd->recent[rd->next_recent++ % N_RECENT_OWNERS];
+      ResRun *last = rd->runs->len ? &g_array_index (rd->runs, ResRun, rd->runs->len - 1) : NULL;
 
-      *slot = (RecentOwner) { proc, r->pid, pd };
+      if (last == NULL || last->has_pid != r->has_pid || (r->has_pid && last->pid != r->pid) ||
+          g_strcmp0 (last->kern_name, r->has_pid ? NULL : r->kern_name) != 0)
+        {
+          ResRun run = { r->has_pid, r->pid, r->has_pid ? NULL : g_strdup (r->kern_name), 0, 0 };
+
+          g_array_append_val (rd->runs, run);
+          last = &g_array_index (rd->runs, ResRun, rd->runs->len - 1);
+        }
+      last->count++;
+      last->mr_bytes += r->mr_len;
     }
-  account (proc, pd, r);
   return TRUE;
 }
 
+/* A resource message equal to the one at its position in the device's
+ * last dump of this kind (the same bytes but for sequence number and port
+ * id: idle QPs list the same way pass after pass) adds up what it added
+ * then; any other is walked, and kept for the next pass. */
 static gboolean
 res_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
 {
   ResData *rd = user_data;
+  guint position = rd->position++;
+  GArray *kept = rd->kept;
+  gboolean ok;
 
-  return rtop_nl_parse_res_foreach (nlh, rd->kind, res_entry_cb, rd, error);
+  if (kept != NULL && position < kept->len &&
+      kept_message_equal (&g_array_index (kept, ResMessage, position).msg, nlh))
+    {
+      GArray *runs = g_array_index (kept, ResMessage, position).runs;
+
+      for (guint i = 0; i < runs->len; i++)
+        {
+          const ResRun *run = &g_array_index (runs, ResRun, i);
+          RtopNlRes r = { .kind = rd->kind, .has_pid = run->has_pid, .pid = run->pid,
+                          .kern_name = run->kern_name };
+          guint pd;
+          RtopProcess *proc = owner_of (rd, &r, &pd);
+
+          account (proc, pd, rd->kind, run->count, run->mr_bytes);
+        }
+      return TRUE;
+    }
+  rd->runs = kept != NULL ? res_runs_new () : NULL;
+  ok = rtop_nl_parse_res_foreach (nlh, rd->kind, res_entry_cb, rd, error);
+  if (ok && kept != NULL)
+    {
+      ResMessage *rm;
+
+      if (position >= kept->len)
+        g_array_set_size (kept, position + 1);
+      rm = &g_array_index (kept, ResMessage, position);
+      kept_message_set (&rm->msg, nlh);
+      g_clear_pointer (&rm->runs, g_array_unref);
+      rm->runs = g_steal_pointer (&rd->runs);
+    }
+  g_clear_pointer (&rd->runs, g_array_unref);
+  return ok;
 }
 
 /* Owners are keyed by pid, or by kernel name for kernel-owned objects, or
@@ -1300,26 +1418,27 @@ process_device_for (RtopProcess *proc, const char *device)
   return proc->devices->len - 1;
 }
 
+/* count entries of kind, whose MRs (for MR entries) add up to mr_bytes. */
 static void
-account (RtopProcess *proc, guint pd_index, const RtopNlRes *r)
+account (RtopProcess *proc, guint pd_index, RtopNlResKind kind, guint64 count, guint64 mr_bytes)
 {
   RtopProcessDevice *pd = &g_array_index (proc->devices, RtopProcessDevice, pd_index);
 
-  switch (r->kind)
+  switch (kind)
     {
     case RTOP_NL_RES_QP:
-      pd->qps++;
-      proc->qps++;
+      pd->qps += (guint32) count;
+      proc->qps += (guint32) count;
       break;
     case RTOP_NL_RES_CTX:
-      pd->contexts++;
-      proc->contexts++;
+      pd->contexts += (guint32) count;
+      proc->contexts += (guint32) count;
       break;
     case RTOP_NL_RES_MR:
-      pd->mrs++;
-      proc->mrs++;
-      pd->mr_bytes += r->mr_len;
-      proc->mr_bytes += r->mr_len;
+      pd->mrs += (guint32) count;
+      proc->mrs += (guint32) count;
+      pd->mr_bytes += mr_bytes;
+      proc->mr_bytes += mr_bytes;
       break;
     }
 }
@@ -1356,16 +1475,28 @@ dump_resources (RtopCollector *self, const RtopDevice *dev, GHashTable *owners,
     { RTOP_NL_RES_MR, RDMA_NLDEV_CMD_RES_MR_GET },
   };
 
+  DeviceCache *dc = g_hash_table_lookup (self->devices, dev->name);
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (dumps) == N_RES_KINDS);
   for (guint d = 0; d < G_N_ELEMENTS (dumps); d++)
     {
-      ResData rd = { dumps[d].kind, dev, owners, snap, { { 0 } }, 0, 0 };
+      ResData rd = { dumps[d].kind, dev, owners, snap, { { 0 } }, 0, 0,
+                     dc != NULL ? dc->res_msgs[dumps[d].kind] : NULL, 0, NULL };
       g_autoptr(GError) error = NULL;
 
       /* Entries are counted as they arrive, without copies; a dump that
        * fails part-way keeps what it counted, and processes_error says
        * the list is incomplete. */
-      if (!rtop_nl_query (self->nl, dumps[d].cmd, TRUE, dev->index, 0, res_cb, &rd, &error))
+      if (rtop_nl_query (self->nl, dumps[d].cmd, TRUE, dev->index, 0, res_cb, &rd, &error))
         {
+          /* Fewer messages than last time: forget the positions past them. */
+          if (rd.kept != NULL && rd.position < rd.kept->len)
+            g_array_set_size (rd.kept, rd.position);
+        }
+      else
+        {
+          if (rd.kept != NULL)
+            g_array_set_size (rd.kept, 0);
           /* A device that vanished since the device dump has nothing to
            * list; anything else leaves the process list incomplete, and
            * the snapshot says so rather than passing fewer processes off
