@@ -121,9 +121,9 @@ typedef struct {
   PortReply reply;           /* never one with ndev_long */
 } PortMessage;
 
-/* What one resource message added up, by owner in the order they came
- * (a run of one owner's entries is one item): replaying it accounts
- * exactly what walking the message does. */
+/* What one resource message added up, by owner (the entries of one owner
+ * are one item, unless many other owners came between): replaying it
+ * accounts exactly what walking the message does. */
 typedef struct {
   gboolean has_pid;
   guint32 pid;
@@ -1244,6 +1244,7 @@ typedef struct {
 } RecentOwner;
 
 #define N_RECENT_OWNERS 8
+#define RUN_LOOKBACK 8
 
 typedef struct {
   RtopNlResKind kind;
@@ -1303,18 +1304,31 @@ res_entry_cb (const RtopNlRes *r, gpointer user_data, GError **error)
   account (proc, pd, r->kind, 1, r->mr_len);
   if (rd->runs != NULL)
     {
-      ResRun *last = rd->runs->len ? &g_array_index (rd->runs, ResRun, rd->runs->len - 1) : NULL;
+      ResRun *run = NULL;
 
-      if (last == NULL || last->has_pid != r->has_pid || (r->has_pid && last->pid != r->pid) ||
-          g_strcmp0 (last->kern_name, r->has_pid ? NULL : r->kern_name) != 0)
+      /* The entries of a few owners come interleaved: an owner among the
+       * last few items adds to its item (the order of owners in a message
+       * does not change what it adds up to). */
+      for (guint i = rd->runs->len; i > 0 && i + RUN_LOOKBACK > rd->runs->len; i--)
         {
-          ResRun run = { r->has_pid, r->pid, r->has_pid ? NULL : g_strdup (r->kern_name), 0, 0 };
+          ResRun *candidate = &g_array_index (rd->runs, ResRun, i - 1);
 
-          g_array_append_val (rd->runs, run);
-          last = &g_array_index (rd->runs, ResRun, rd->runs->len - 1);
+          if (candidate->has_pid == r->has_pid && (!r->has_pid || candidate->pid == r->pid) &&
+              g_strcmp0 (candidate->kern_name, r->has_pid ? NULL : r->kern_name) == 0)
+            {
+              run = candidate;
+              break;
+            }
         }
-      last->count++;
-      last->mr_bytes += r->mr_len;
+      if (run == NULL)
+        {
+          ResRun added = { r->has_pid, r->pid, r->has_pid ? NULL : g_strdup (r->kern_name), 0, 0 };
+
+          g_array_append_val (rd->runs, added);
+          run = &g_array_index (rd->runs, ResRun, rd->runs->len - 1);
+        }
+      run->count++;
+      run->mr_bytes += r->mr_len;
     }
   return TRUE;
 }

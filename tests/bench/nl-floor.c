@@ -55,6 +55,7 @@ typedef struct {
 } Device;
 
 typedef struct {
+  FILE *record;              /* --record: every datagram received, for replay-cost */
   struct mnl_socket *nl, *bulk, *route;
   uint32_t route_portid;
   int netdev_stats;
@@ -181,6 +182,14 @@ request (Floor *f, uint16_t cmd, int dump, uint32_t dev, uint32_t port, mnl_cb_t
         return -1;
       datagrams++;
       bytes += (size_t) n;
+      if (f->record != NULL)
+        {
+          uint32_t hdr[4] = { cmd, dev, port, (uint32_t) n };
+
+          if (fwrite (hdr, sizeof hdr, 1, f->record) != 1 ||
+              fwrite (f->buf, 1, (size_t) n, f->record) != (size_t) n)
+            return -1;
+        }
       ret = mnl_cb_run (f->buf, n, nlh->nlmsg_seq, portid, cb, f);
     }
   while (ret > 0);
@@ -305,10 +314,11 @@ open_floor (Floor *f)
 static void
 usage (FILE *out, const char *argv0)
 {
-  fprintf (out, "Usage: %s [--passes N] [--netdev-stats]\n"
+  fprintf (out, "Usage: %s [--passes N] [--netdev-stats] [--record FILE]\n"
            "Sends the RDMA netlink requests of one rdmatop sampling pass N times\n"
            "(default 100) and prints the CPU time per pass.  --netdev-stats adds\n"
-           "the routing netlink dump rdmatop makes for Soft-RoCE's byte counters.\n", argv0);
+           "the routing netlink dump rdmatop makes for Soft-RoCE's byte counters.\n"
+           "--record FILE keeps every RDMA netlink datagram received, for replay-cost.\n", argv0);
 }
 
 int
@@ -317,6 +327,7 @@ main (int argc, char **argv)
   static const struct option options[] = {
     { "passes", required_argument, NULL, 'n' },
     { "netdev-stats", no_argument, NULL, 's' },
+    { "record", required_argument, NULL, 'r' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
@@ -326,7 +337,7 @@ main (int argc, char **argv)
   double wall, user, sys, *pass_us;
   int opt;
 
-  while ((opt = getopt_long (argc, argv, "n:sh", options, NULL)) != -1)
+  while ((opt = getopt_long (argc, argv, "n:sr:h", options, NULL)) != -1)
     {
       char *end = NULL;
 
@@ -343,6 +354,14 @@ main (int argc, char **argv)
           break;
         case 's':
           f.netdev_stats = 1;
+          break;
+        case 'r':
+          f.record = fopen (optarg, "we");
+          if (f.record == NULL)
+            {
+              fprintf (stderr, "nl-floor: %s: %s\n", optarg, strerror (errno));
+              return 1;
+            }
           break;
         case 'h':
           usage (stdout, argv[0]);
@@ -407,6 +426,11 @@ main (int argc, char **argv)
     mnl_socket_close (f.bulk);
   free (f.buf);
   free (pass_us);
+  if (f.record != NULL && fclose (f.record) != 0)
+    {
+      fprintf (stderr, "nl-floor: writing the record failed: %s\n", strerror (errno));
+      return 1;
+    }
   return 0;
 
 failed:
