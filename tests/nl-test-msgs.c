@@ -45,12 +45,19 @@ struct nlmsghdr *
 nl_test_device (void *buf, guint32 seq, guint32 portid, guint32 index, const char *name,
                 guint32 ports)
 {
+  return nl_test_device_fw (buf, seq, portid, index, name, ports, "1.2.3");
+}
+
+struct nlmsghdr *
+nl_test_device_fw (void *buf, guint32 seq, guint32 portid, guint32 index, const char *name,
+                   guint32 ports, const char *fw)
+{
   struct nlmsghdr *nlh = nl_test_header (buf, RDMA_NLDEV_CMD_GET, seq, portid, TRUE);
 
   nl_test_put_handle (nlh, index, name);
   mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_PORT_INDEX, ports);
   mnl_attr_put_u64 (nlh, RDMA_NLDEV_ATTR_CAP_FLAGS, 0x1234);
-  mnl_attr_put_strz (nlh, RDMA_NLDEV_ATTR_FW_VERSION, "1.2.3");
+  mnl_attr_put_strz (nlh, RDMA_NLDEV_ATTR_FW_VERSION, fw);
   mnl_attr_put (nlh, RDMA_NLDEV_ATTR_PAD, 0, NULL);
   mnl_attr_put_u64 (nlh, RDMA_NLDEV_ATTR_NODE_GUID, G_GUINT64_CONSTANT (0x0002c90300a1b2c3));
   mnl_attr_put_u64 (nlh, RDMA_NLDEV_ATTR_SYS_IMAGE_GUID, G_GUINT64_CONSTANT (0x0002c90300a1b2c0));

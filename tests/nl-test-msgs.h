@@ -33,6 +33,9 @@ void nl_test_put_handle (struct nlmsghdr *nlh, guint32 index, const char *name);
 
 struct nlmsghdr *nl_test_device (void *buf, guint32 seq, guint32 portid,
                                  guint32 index, const char *name, guint32 ports);
+/* The same with another firmware version. */
+struct nlmsghdr *nl_test_device_fw (void *buf, guint32 seq, guint32 portid, guint32 index,
+                                    const char *name, guint32 ports, const char *fw);
 struct nlmsghdr *nl_test_port (void *buf, guint32 seq, guint32 portid, guint32 index,
                                const char *name, guint32 port, guint8 state,
                                guint8 phys_state, const char *ndev);

@@ -28,6 +28,7 @@ typedef struct {
   guint8 state, phys;
   const char *ndev;
   guint64 sent, rcvd, seq_err;
+  const char *fw;            /* firmware version, NULL: "1.2.3" */
   int stat_errno;            /* answer STAT_GET with this error */
   gboolean extra_counter;    /* STAT_GET also lists "ack_deferred", first */
   int res_errno;             /* answer the RES_* dumps with this error */
@@ -80,7 +81,8 @@ answer_devices (Fixture *f, guint32 seq)
   for (guint i = 0; i < f->n_devs; i++)
     {
       NlTestBuf b = { { 0 } };
-      reply (f, nl_test_device (b.bytes, seq, PORTID, f->devs[i].index, f->devs[i].name, 1), b.bytes);
+      reply (f, nl_test_device_fw (b.bytes, seq, PORTID, f->devs[i].index, f->devs[i].name, 1,
+                                   f->devs[i].fw ? f->devs[i].fw : "1.2.3"), b.bytes);
     }
   answer_done (f, seq);
 }
@@ -464,12 +466,16 @@ test_counter_layout_changes (Fixture *f, gconstpointer data)
       g_usleep (10000);
       /* The port goes down in the second of these passes: a PORT_GET
        * reply that differs from last time's is read anew. */
-      LOCKED (f, f->devs[1].sent += 100 * i; f->devs[1].rcvd = 7 * i; f->devs[1].state = i == 2 ? 1 : 4);
+      /* ... and a firmware update shows from the third: a GET reply that
+       * differs from the one the device's facts came from. */
+      LOCKED (f, f->devs[1].sent += 100 * i; f->devs[1].rcvd = 7 * i; f->devs[1].state = i == 2 ? 1 : 4;
+              f->devs[1].fw = i == 3 ? "1.2.4" : NULL);
       next = rtop_collector_sample (f->collector, 1.0);
       port = port_of (next, "rxe0");
       g_assert_cmpuint (port->state, ==, i == 2 ? 1 : 4);
       g_assert_cmpstr (port->netdev, ==, "d0");
-      g_assert_cmpstr (rtop_snapshot_find_device (next, "rxe0")->fw_version, ==, "1.2.3");
+      g_assert_cmpstr (rtop_snapshot_find_device (next, "rxe0")->fw_version, ==, i == 3 ? "1.2.4" : "1.2.3");
+      g_assert_cmpstr (rtop_snapshot_find_device (next, "rxe2")->fw_version, ==, "1.2.3");
       g_assert_cmpuint (port->counter_layout, !=, 0);
       g_assert_cmpuint (port->counter_layout, ==, port_of (fourth, "rxe0")->counter_layout);
       c = rtop_counters_find (port->counters, "sent_pkts");
@@ -487,6 +493,33 @@ test_counter_layout_changes (Fixture *f, gconstpointer data)
   g_assert_cmpstr (((RtopCounter *) g_ptr_array_index (port->counters, 0))->name, ==, "rcvd_pkts");
   g_assert_nonnull (strstr (port->metrics[RTOP_METRIC_TX_BYTES].source, "d0"));
   g_assert_cmpuint (port->metrics[RTOP_METRIC_TX_PACKETS].value, ==, 2000);
+}
+
+/* Two devices of one name in one dump (a kernel would not send that):
+ * the first is listed, the pass goes on, names stay unique. */
+static void
+test_duplicate_device_name (Fixture *f, gconstpointer data)
+{
+  g_autoptr(RtopSnapshot) first = NULL;
+  g_autoptr(RtopSnapshot) second = NULL;
+  guint n = 0;
+
+  LOCKED (f, add_dev (f, 9, "rxe0", NULL));
+  first = rtop_collector_sample (f->collector, 1.0);
+  second = rtop_collector_sample (f->collector, 1.0);
+  g_assert_cmpint (second->status, ==, RTOP_STATUS_OK);
+  for (guint i = 0; i < second->devices->len; i++)
+    {
+      RtopDevice *dev = g_ptr_array_index (second->devices, i);
+
+      if (g_strcmp0 (dev->name, "rxe0") == 0)
+        {
+          n++;
+          g_assert_cmpuint (dev->index, ==, 2);
+        }
+    }
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (second->devices->len, ==, 4);
 }
 
 /* A fake routing netlink kernel: link 7 is called route_name and has the
@@ -861,6 +894,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 #define ADD(path, fn) g_test_add ("/collector/pass/" path, Fixture, NULL, set_up, fn, tear_down)
   ADD ("counter-layout-changes", test_counter_layout_changes);
+  ADD ("duplicate-device-name", test_duplicate_device_name);
   ADD ("netdev-route", test_netdev_route);
   ADD ("netdev-route-other-namespace", test_netdev_route_other_namespace);
   ADD ("discovery", test_discovery);
