@@ -275,7 +275,7 @@ rtop_nl_free (RtopNl *self)
   if (self->bulk.fd >= 0)
     close (self->bulk.fd);
   g_array_unref (self->bulk_keys);
-  g_free (self->buf);
+  g_aligned_free (self->buf);
   g_free (self);
 }
 
@@ -529,10 +529,11 @@ reserve_buffer (RtopNl *self, gsize size)
     return;
   while (new_size < size)
     new_size *= 2;
-  /* No g_realloc(): nothing in the buffer is worth copying. */
-  g_free (self->buf);
+  /* No g_realloc(): nothing in the buffer is worth copying.  Page-aligned,
+   * so a page-sized datagram lands in one page, not across two. */
+  g_aligned_free (self->buf);
   self->buf_size = MIN (new_size, (gsize) RECV_MAX_SIZE);
-  self->buf = g_malloc (self->buf_size);
+  self->buf = g_aligned_alloc (1, self->buf_size, 4096);
 }
 
 /* Receives one datagram into self->buf with one recvmsg() of the

@@ -307,8 +307,10 @@ open_floor (Floor *f)
         return -1;
       f->route_portid = mnl_socket_get_portid (f->route);
     }
-  f->buf = malloc (BULK_IOV);   /* the largest iov either socket reads with */
-  return f->buf ? 0 : -1;
+  /* The largest iov either socket reads with; page-aligned, as rdmatop's. */
+  if (posix_memalign ((void **) &f->buf, 4096, BULK_IOV) != 0)
+    return -1;
+  return 0;
 }
 
 static void
