@@ -105,40 +105,71 @@ malformed (GError **error, const char *why)
   return FALSE;
 }
 
-/* The fields after the comm, split on spaces; NULL when there are too few. */
-static char **
-split_after_comm (const char *after)
-{
-  g_auto(GStrv) tokens = g_strsplit_set (after, " \n", -1);
-  GPtrArray *fields = g_ptr_array_new ();
+/* One field of the stat line, in place. */
+typedef struct {
+  const char *text;
+  gsize len;
+} StatField;
 
-  for (guint i = 0; tokens[i] != NULL; i++)
-    if (tokens[i][0] != '\0')
-      g_ptr_array_add (fields, g_strdup (tokens[i]));
-  g_ptr_array_add (fields, NULL);
-  if (fields->len - 1 <= STAT_RSS - STAT_FIRST_AFTER_COMM)
+/* The fields after the comm that rdmatop reads, found in place (this runs
+ * for every listed process every pass): fields are separated by runs of
+ * spaces or newlines.  FALSE when there are too few. */
+static gboolean
+scan_after_comm (const char *after, StatField *state, StatField *threads, StatField *start,
+                 StatField *rss)
+{
+  guint number = STAT_FIRST_AFTER_COMM;
+  const char *p = after;
+
+  for (;;)
     {
-      g_strfreev ((char **) g_ptr_array_free (fields, FALSE));
-      return NULL;
+      const char *begin;
+      StatField field;
+
+      while (*p == ' ' || *p == '\n')
+        p++;
+      if (*p == '\0')
+        return FALSE;
+      begin = p;
+      while (*p != '\0' && *p != ' ' && *p != '\n')
+        p++;
+      field = (StatField) { begin, (gsize) (p - begin) };
+      if (number == STAT_STATE)
+        *state = field;
+      else if (number == STAT_THREADS)
+        *threads = field;
+      else if (number == STAT_STARTTIME)
+        *start = field;
+      else if (number == STAT_RSS)
+        {
+          *rss = field;
+          return TRUE;
+        }
+      number++;
     }
-  return (char **) g_ptr_array_free (fields, FALSE);
 }
 
-static const char *
-stat_field (char **fields, guint number)
+static gboolean
+parse_stat_u64 (const StatField *field, guint64 *out)
 {
-  return fields[number - STAT_FIRST_AFTER_COMM];
+  char token[32];
+
+  /* More digits than that overflow 64 bits anyway. */
+  if (field->len == 0 || field->len >= sizeof token)
+    return FALSE;
+  memcpy (token, field->text, field->len);
+  token[field->len] = '\0';
+  return parse_field_u64 (token, out);
 }
 
 gboolean
 rtop_proc_parse_stat (const char *text, gsize len, RtopProcInfo *out, GError **error)
 {
   g_autofree char *copy = NULL;
-  g_auto(GStrv) fields = NULL;
   const char *lparen, *rparen;
   guint64 pid, threads, start, rss;
   long page_size = sysconf (_SC_PAGESIZE);
-  const char *state;
+  StatField state = { 0 }, threads_field = { 0 }, start_field = { 0 }, rss_field = { 0 };
 
   g_return_val_if_fail (out != NULL, FALSE);
 
@@ -160,19 +191,17 @@ rtop_proc_parse_stat (const char *text, gsize len, RtopProcInfo *out, GError **e
       return malformed (error, _("no process id"));
   }
 
-  fields = split_after_comm (rparen + 1);
-  if (fields == NULL)
+  if (!scan_after_comm (rparen + 1, &state, &threads_field, &start_field, &rss_field))
     return malformed (error, _("too few fields"));
-  state = stat_field (fields, STAT_STATE);
-  if (strlen (state) != 1 || !g_ascii_isalpha (state[0]))
+  if (state.len != 1 || !g_ascii_isalpha (state.text[0]))
     return malformed (error, _("no process state"));
-  if (!parse_field_u64 (stat_field (fields, STAT_THREADS), &threads) || threads > G_MAXUINT32 ||
-      !parse_field_u64 (stat_field (fields, STAT_STARTTIME), &start) ||
-      !parse_field_u64 (stat_field (fields, STAT_RSS), &rss) || rss > G_MAXUINT64 / 65536)
+  if (!parse_stat_u64 (&threads_field, &threads) || threads > G_MAXUINT32 ||
+      !parse_stat_u64 (&start_field, &start) ||
+      !parse_stat_u64 (&rss_field, &rss) || rss > G_MAXUINT64 / 65536)
     return malformed (error, _("a number field does not parse"));
 
   out->pid = (gint32) pid;
-  out->state = state[0];
+  out->state = state.text[0];
   out->threads = (guint32) threads;
   out->start_time = start;
   out->rss_bytes = rss * (guint64) (page_size > 0 ? page_size : 4096);
