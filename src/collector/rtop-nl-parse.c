@@ -85,7 +85,6 @@ static const guint8 slot_of[RDMA_NLDEV_ATTR_MAX] = {
 /* One level of attributes, indexed by slot. */
 typedef struct {
   const struct nlattr *tb[N_SLOTS];
-  const guint8 *start;
 } AttrTable;
 
 static gboolean
@@ -190,6 +189,7 @@ attr_is_valid (const struct nlattr *attr, enum mnl_attr_data_type type)
 typedef struct {
   const guint8 *start;
   gsize len, off;
+  gboolean invalid;          /* walk_next_known() met an attribute of a wrong format */
 } AttrWalk;
 
 static inline __attribute__ ((always_inline)) void
@@ -198,6 +198,7 @@ walk_init (AttrWalk *w, const void *payload, gsize len)
   w->start = payload;
   w->len = len;
   w->off = 0;
+  w->invalid = FALSE;
 }
 
 static inline __attribute__ ((always_inline)) const struct nlattr *
@@ -234,6 +235,45 @@ invalid_attr (Slot slot, guint16 type, GError **error)
   return malformed (error, what);
 }
 
+/* The next attribute the policy knows, checked against it, with its slot;
+ * attributes it does not know are skipped.  NULL at the end, or with error
+ * set for one of a wrong format (walk_finish() then says FALSE). */
+static inline __attribute__ ((always_inline)) const struct nlattr *
+walk_next_known (AttrWalk *w, guint *slot, GError **error)
+{
+  const struct nlattr *attr;
+
+  while ((attr = walk_next (w)) != NULL)
+    {
+      guint16 type = attr->nla_type & NLA_TYPE_MASK;
+      guint s = slot_for (type);
+
+      if (s-- == 0)
+        continue;
+      if (!attr_is_valid (attr, policy[s].type))
+        {
+          w->invalid = TRUE;
+          invalid_attr (s, type, error);
+          return NULL;
+        }
+      *slot = s;
+      return attr;
+    }
+  return NULL;
+}
+
+/* After walk_next_known() returned NULL: FALSE (error set) when it stopped
+ * at a bad attribute or left bytes that are no whole attribute. */
+static gboolean
+walk_finish (const AttrWalk *w, GError **error)
+{
+  if (w->invalid)
+    return FALSE;
+  if (!walk_complete (w))
+    return malformed (error, _("truncated attribute"));
+  return TRUE;
+}
+
 /* One level of attributes into t. */
 static gboolean
 parse_attrs (const void *payload, gsize len, AttrTable *t, GError **error)
@@ -241,25 +281,15 @@ parse_attrs (const void *payload, gsize len, AttrTable *t, GError **error)
   const struct nlattr *attr;
   AttrWalk w;
 
+  guint slot;
+
   memset (t, 0, sizeof *t);
-  t->start = payload;
   if (len > G_MAXINT)
     return malformed (error, _("oversized message"));
   walk_init (&w, payload, len);
-  while ((attr = walk_next (&w)) != NULL)
-    {
-      guint16 type = attr->nla_type & NLA_TYPE_MASK;
-      guint slot = slot_for (type);
-
-      if (slot-- == 0)
-        continue;
-      if (!attr_is_valid (attr, policy[slot].type))
-        return invalid_attr (slot, type, error);
-      t->tb[slot] = attr;
-    }
-  if (!walk_complete (&w))
-    return malformed (error, _("truncated attribute"));
-  return TRUE;
+  while ((attr = walk_next_known (&w, &slot, error)) != NULL)
+    t->tb[slot] = attr;
+  return walk_finish (&w, error);
 }
 
 static gboolean
@@ -435,24 +465,18 @@ counter_entry_cb (const struct nlattr *entry, gpointer data, GError **error)
   CounterCall *call = data;
   const struct nlattr *name = NULL, *value = NULL, *attr;
   AttrWalk w;
+  guint slot;
 
   walk_init (&w, attr_data (entry), attr_data_len (entry));
-  while ((attr = walk_next (&w)) != NULL)
+  while ((attr = walk_next_known (&w, &slot, error)) != NULL)
     {
-      guint16 type = attr->nla_type & NLA_TYPE_MASK;
-      guint slot = slot_for (type);
-
-      if (slot-- == 0)
-        continue;
-      if (!attr_is_valid (attr, policy[slot].type))
-        return invalid_attr (slot, type, error);
       if (slot == SLOT_STAT_HWCOUNTER_ENTRY_NAME)
         name = attr;
       else if (slot == SLOT_STAT_HWCOUNTER_ENTRY_VALUE)
         value = attr;
     }
-  if (!walk_complete (&w))
-    return malformed (error, _("truncated attribute"));
+  if (!walk_finish (&w, error))
+    return FALSE;
   if (name == NULL)
     return missing (SLOT_STAT_HWCOUNTER_ENTRY_NAME, error);
   if (value == NULL)
@@ -637,17 +661,11 @@ res_entry_cb (const struct nlattr *entry, gpointer data, GError **error)
   gboolean has_id = FALSE;
   const struct nlattr *attr;
   AttrWalk w;
+  guint slot;
 
   walk_init (&w, attr_data (entry), attr_data_len (entry));
-  while ((attr = walk_next (&w)) != NULL)
+  while ((attr = walk_next_known (&w, &slot, error)) != NULL)
     {
-      guint16 type = attr->nla_type & NLA_TYPE_MASK;
-      guint slot = slot_for (type);
-
-      if (slot-- == 0)
-        continue;
-      if (!attr_is_valid (attr, policy[slot].type))
-        return invalid_attr (slot, type, error);
       if (slot == id_slot)
         {
           r.id = attr_u32 (attr);
@@ -669,8 +687,8 @@ res_entry_cb (const struct nlattr *entry, gpointer data, GError **error)
       else if (slot == SLOT_RES_KERN_NAME)
         r.kern_name = (char *) attr_data (attr);
     }
-  if (!walk_complete (&w))
-    return malformed (error, _("truncated attribute"));
+  if (!walk_finish (&w, error))
+    return FALSE;
   if (!has_id)
     return missing (id_slot, error);
   r.kind = ctx->kind;

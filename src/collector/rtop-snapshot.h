@@ -122,7 +122,8 @@ typedef struct {
   double elapsed_s;          /* since this port's previous read; 0 on the first */
   GPtrArray *counters;       /* RtopCounter*, sorted by name (strcmp) */
   guint64 counter_layout;    /* 0, or an id shared only by ports whose counters have the
-                                same names and sources in the same order */
+                                same names and sources in the same order, and the same
+                                netdev, link_layer and rate_text (health relies on both) */
   RtopMetric metrics[RTOP_METRIC_N];
   char *error;               /* non-NULL when this port's read failed this pass */
   /* private: see rtop_port_set_shared() */
