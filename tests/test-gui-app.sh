@@ -44,7 +44,7 @@ last_dump () {
 
 dump () {       # asks for a dump, waits until it is in the log
   before=$(grep -c '^--- rdmatop dump end ---$' "$out/app.log" 2>/dev/null || true)
-  activate "$path/window/1" dump-state || return 1
+  activate "$path" dump-state || return 1
   for _ in $(seq 50); do
     now=$(grep -c '^--- rdmatop dump end ---$' "$out/app.log" 2>/dev/null || true)
     [ "${now:-0}" -gt "${before:-0}" ] && { last_dump > "$out/$1"; return 0; }
@@ -98,7 +98,7 @@ check "the retransmitting port is marked" \
 sleep 1
 shot gui-app-overview.png
 
-activate "$path/window/1" show-port "<'rxe0/1'>"
+activate "$path" show-port "<'rxe0/1'>"
 sleep 1
 dump detail.txt
 check "the port page shows rxe0/1" grep -q '^view=detail' "$out/detail.txt"
@@ -124,12 +124,12 @@ pid=$!
 for _ in $(seq 100); do has_name && break; sleep 0.2; done
 check "the live app owns its bus name" has_name
 sleep 1
-activate "$path/window/1" record
+activate "$path" record
 for _ in $(seq 50); do ls "$home"/rdmatop/*.partial >/dev/null 2>&1 && break; sleep 0.2; done
 check "Record starts a recording in the default folder" \
   sh -c "ls '$home'/rdmatop/rdmatop-*.json.gz.partial >/dev/null 2>&1"
 sleep 2
-activate "$path/window/1" record
+activate "$path" record
 for _ in $(seq 50); do ls "$home"/rdmatop/*.partial >/dev/null 2>&1 || break; sleep 0.2; done
 check "Stop completes it (no .partial left, a .json.gz there)" \
   sh -c "! ls '$home'/rdmatop/*.partial >/dev/null 2>&1 && ls '$home'/rdmatop/rdmatop-*.json.gz >/dev/null 2>&1"

@@ -257,10 +257,21 @@ find_column_view (GtkWidget *widget)
   return NULL;
 }
 
+/* Views are sections bound to a session; the tests feed its history. */
+static RtopSession *
+new_session (RtopHistory **history)
+{
+  RtopSession *session = rtop_session_new (NULL);
+
+  *history = g_object_ref (rtop_session_get_history (session));
+  return session;
+}
+
 static void
 test_overview_sort_and_states (void)
 {
-  RtopHistory *history = rtop_history_new ();
+  RtopHistory *history;
+  RtopSession *session = new_session (&history);
   GtkWidget *overview = rtop_overview_new ();
   GtkWidget *window = in_window (overview);
   GListModel *model = rtop_overview_get_model (RTOP_OVERVIEW (overview));
@@ -269,7 +280,7 @@ test_overview_sort_and_states (void)
   RtopSnapshot *s;
 
   g_object_add_weak_pointer (G_OBJECT (history), (gpointer *) &history);
-  rtop_overview_set_history (RTOP_OVERVIEW (overview), history);
+  rtop_section_set_session (RTOP_SECTION (overview), session);
   g_assert_cmpstr (rtop_overview_get_state (RTOP_OVERVIEW (overview)), ==, "waiting");
 
   s = gui_fixture_snapshot (1, 1.0, NULL, 0);
@@ -307,13 +318,14 @@ test_overview_sort_and_states (void)
   }
 
   /* The dump shows what the cells show, including the problem marking. */
-  dump = rtop_overview_dump (RTOP_OVERVIEW (overview));
+  dump = rtop_section_dump (RTOP_SECTION (overview));
   g_assert_nonnull (strstr (dump, "state=ports"));
   g_assert_nonnull (strstr (dump, "port=rxe2/1\tprotocol=RoCE\tstate=● Active"));
   g_assert_nonnull (strstr (dump, "health=⚠ Rising: retransmits"));
   g_assert_nonnull (strstr (dump, "port=mlx5_0/2\tprotocol=InfiniBand\tstate=● Down"));
 
   gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (session);
   g_object_unref (history);
   for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
     ;
@@ -323,7 +335,8 @@ test_overview_sort_and_states (void)
 static void
 test_processes_search_and_sort (void)
 {
-  RtopHistory *history = rtop_history_new ();
+  RtopHistory *history;
+  RtopSession *session = new_session (&history);
   GtkWidget *view = rtop_processes_view_new ();
   GtkWidget *window = in_window (view);
   GListModel *model = rtop_processes_view_get_model (RTOP_PROCESSES_VIEW (view));
@@ -334,7 +347,7 @@ test_processes_search_and_sort (void)
   gui_fixture_add_process (s, 200, "ibv_rc_pingpong", "bob", "rxe2", 16, 1, 4096);
   gui_fixture_add_process (s, 300, "python3", "carol", "rxe10", 2, 8, 1 << 30);
   ingest (history, s);
-  rtop_processes_view_set_history (RTOP_PROCESSES_VIEW (view), history);
+  rtop_section_set_session (RTOP_SECTION (view), session);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
 
   rtop_processes_view_set_search (RTOP_PROCESSES_VIEW (view), "PINGPONG");
@@ -357,6 +370,7 @@ test_processes_search_and_sort (void)
     g_assert_cmpint (rtop_process_item_get_pid (top), ==, 300);
   }
   gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (session);
   g_object_unref (history);
   for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
     ;
@@ -366,7 +380,8 @@ test_processes_search_and_sort (void)
 static void
 test_events_filters (void)
 {
-  RtopHistory *history = rtop_history_new ();
+  RtopHistory *history;
+  RtopSession *session = new_session (&history);
   GtkWidget *view = rtop_events_view_new ();
   GtkWidget *window = in_window (view);
   GListModel *model = rtop_events_view_get_model (RTOP_EVENTS_VIEW (view));
@@ -377,7 +392,7 @@ test_events_filters (void)
   gui_fixture_add_event (s, RTOP_SEVERITY_WARNING, "rxe2", 1, "retransmits rising");
   gui_fixture_add_event (s, RTOP_SEVERITY_ERROR, "mlx5_0", 2, "port down");
   gui_fixture_add_event (s, RTOP_SEVERITY_WARNING, NULL, 0, "collection slow");
-  rtop_events_view_set_history (RTOP_EVENTS_VIEW (view), history);
+  rtop_section_set_session (RTOP_SECTION (view), session);
   ingest (history, s);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
 
@@ -395,6 +410,7 @@ test_events_filters (void)
     g_assert_cmpstr (rtop_event_item_get_location (e), ==, "mlx5_0/2");
   }
   gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (session);
   g_object_unref (history);
   for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
     ;
@@ -404,7 +420,8 @@ test_events_filters (void)
 static void
 test_detail_counters (void)
 {
-  RtopHistory *history = rtop_history_new ();
+  RtopHistory *history;
+  RtopSession *session = new_session (&history);
   GtkWidget *detail = rtop_port_detail_new ();
   GtkWidget *window = in_window (detail);
   GListModel *model = rtop_port_detail_get_counters_model (RTOP_PORT_DETAIL (detail));
@@ -412,7 +429,7 @@ test_detail_counters (void)
   g_autofree char *dump = NULL;
 
   g_object_add_weak_pointer (G_OBJECT (history), (gpointer *) &history);
-  rtop_port_detail_set_history (RTOP_PORT_DETAIL (detail), history);
+  rtop_section_set_session (RTOP_SECTION (detail), session);
   ingest (history, gui_fixture_snapshot (1, 1.0, three_devices, 4));
   ingest (history, gui_fixture_snapshot (2, 1.0, three_devices, 4));
   port = rtop_history_find_port (history, "rxe2", 1);
@@ -431,7 +448,7 @@ test_detail_counters (void)
     g_assert_cmpstr (rtop_counter_item_get_name (top), ==, "sent_pkts");
   }
   /* The rising retransmit counter is marked with a sign, not colour alone. */
-  dump = rtop_port_detail_dump (RTOP_PORT_DETAIL (detail));
+  dump = rtop_section_dump (RTOP_SECTION (detail));
   g_assert_nonnull (strstr (dump, "name=▲ completer_retry_err"));
   g_assert_nonnull (strstr (dump, "detail\trxe2 port 1"));
 
@@ -439,10 +456,11 @@ test_detail_counters (void)
   ingest (history, gui_fixture_snapshot (3, 1.0, three_devices + 2, 2));
   g_assert_true (rtop_port_item_get_vanished (port));
   g_free (dump);
-  dump = rtop_port_detail_dump (RTOP_PORT_DETAIL (detail));
+  dump = rtop_section_dump (RTOP_SECTION (detail));
   g_assert_nonnull (strstr (dump, "value=not reported"));
 
   gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (session);
   g_object_unref (history);
   for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
     ;

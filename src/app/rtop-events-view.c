@@ -26,7 +26,7 @@ struct _RtopEventsView {
   GtkColumnView *view;
 };
 
-G_DEFINE_FINAL_TYPE (RtopEventsView, rtop_events_view, GTK_TYPE_BOX)
+G_DEFINE_FINAL_TYPE (RtopEventsView, rtop_events_view, RTOP_TYPE_SECTION)
 
 static const RtopEvent *
 ev (gpointer item)
@@ -176,11 +176,20 @@ devices_changed_cb (RtopEventsView *self)
       gtk_drop_down_set_selected (self->device_dropdown, i);
 }
 
-void
-rtop_events_view_set_history (RtopEventsView *self, RtopHistory *history)
+static void
+rtop_events_view_bind (RtopSection *section, RtopSession *session)
 {
-  g_return_if_fail (self->history == NULL);
+  RtopEventsView *self = RTOP_EVENTS_VIEW (section);
+  RtopHistory *history = session ? rtop_session_get_history (session) : NULL;
 
+  if (self->history)
+    {
+      g_signal_handlers_disconnect_by_data (self->history, self);
+      gtk_filter_list_model_set_model (self->filtered, NULL);
+      g_clear_object (&self->history);
+    }
+  if (history == NULL)
+    return;
   self->history = g_object_ref (history);
   gtk_filter_list_model_set_model (self->filtered, rtop_history_get_events (history));
   g_signal_connect_object (history, "devices-changed", G_CALLBACK (devices_changed_cb), self,
@@ -197,9 +206,20 @@ rtop_events_view_get_model (RtopEventsView *self)
   return G_LIST_MODEL (self->sorted);
 }
 
-void
-rtop_events_view_focus (RtopEventsView *self)
+static char *
+rtop_events_view_dump (RtopSection *section)
 {
+  RtopEventsView *self = RTOP_EVENTS_VIEW (section);
+
+  return g_strdup_printf ("events=%u\n", self->history
+                          ? g_list_model_get_n_items (rtop_history_get_events (self->history)) : 0);
+}
+
+static void
+rtop_events_view_focus (RtopSection *section)
+{
+  RtopEventsView *self = RTOP_EVENTS_VIEW (section);
+
   gtk_widget_grab_focus (GTK_WIDGET (self->severity_dropdown));
 }
 
@@ -234,6 +254,11 @@ rtop_events_view_class_init (RtopEventsViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = rtop_events_view_dispose;
+  RTOP_SECTION_CLASS (klass)->bind = rtop_events_view_bind;
+  RTOP_SECTION_CLASS (klass)->focus = rtop_events_view_focus;
+  RTOP_SECTION_CLASS (klass)->dump = rtop_events_view_dump;
+  rtop_section_class_set_page (RTOP_SECTION_CLASS (klass), "events", N_("Health _Events"),
+                               "dialog-warning-symbolic");
   object_class->finalize = rtop_events_view_finalize;
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-events-view.ui");

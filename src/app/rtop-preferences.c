@@ -25,7 +25,7 @@ G_DEFINE_FINAL_TYPE (RtopPreferences, rtop_preferences, GTK_TYPE_WINDOW)
 char *
 rtop_preferences_get_recordings_folder (GSettings *settings)
 {
-  g_autofree char *folder = g_settings_get_string (settings, "recordings-folder");
+  g_autofree char *folder = settings ? g_settings_get_string (settings, "recordings-folder") : NULL;
   const char *documents;
 
   if (folder && *folder)

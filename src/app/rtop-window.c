@@ -2,15 +2,17 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <glib/gi18n.h>
 
 #include "rtop-a11y.h"
-#include "rtop-application.h"
 #include "rtop-events-view.h"
 #include "rtop-overview.h"
 #include "rtop-port-detail.h"
 #include "rtop-processes-view.h"
-#include "rtop-series.h"
+#include "rtop-recording.h"
 #include "rtop-window.h"
 
 /* The interval menu: common choices; a value set elsewhere is added to it. */
@@ -19,11 +21,14 @@ static const double interval_presets[] = { 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60 }
 struct _RtopWindow {
   GtkApplicationWindow parent_instance;
 
-  RtopHistory *history;
+  RtopSession *session;
   GSettings *settings;
+  RtopRecorder *recorder;       /* the session's, while recording: we show its progress */
   GtkStringList *interval_labels;
   GArray *interval_values;      /* double, same order as interval_labels */
   gboolean syncing_interval;
+  gboolean startup_reported;
+  int time_window;              /* minutes: 1, 5, 15 or 60 */
 
   GtkWidget *back_button;
   GtkToggleButton *record_button;
@@ -35,32 +40,89 @@ struct _RtopWindow {
   GtkStack *main_stack;
   GtkStack *views_stack;
   RtopOverview *overview;
-  RtopProcessesView *processes;
-  RtopEventsView *events;
   RtopPortDetail *port_detail;
 };
 
 G_DEFINE_FINAL_TYPE (RtopWindow, rtop_window, GTK_TYPE_APPLICATION_WINDOW)
 
-enum { PROP_0, PROP_HISTORY, PROP_SETTINGS, N_PROPS };
+enum { PROP_0, PROP_SESSION, PROP_SETTINGS, PROP_TIME_WINDOW, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
-static RtopApplication *
-get_app (RtopWindow *self)
+RtopSession *
+rtop_window_get_session (RtopWindow *self)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
-  return RTOP_IS_APPLICATION (app) ? RTOP_APPLICATION (app) : NULL;
+  g_return_val_if_fail (RTOP_IS_WINDOW (self), NULL);
+  return self->session;
 }
 
-/* ---- views --------------------------------------------------------------- */
+/* ---- sections ------------------------------------------------------------- */
+
+/* Every section of the window: the tabs in order, then the port page. */
+static GPtrArray *
+get_sections (RtopWindow *self)
+{
+  GPtrArray *sections = g_ptr_array_new ();
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->views_stack));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (RTOP_IS_SECTION (child))
+      g_ptr_array_add (sections, child);
+  g_ptr_array_add (sections, self->port_detail);
+  return sections;
+}
+
+/* The stack pages take their name and title from the section.  The icon is
+ * not set: the switcher would show it instead of the title. */
+static void
+setup_section_pages (RtopWindow *self)
+{
+  g_autoptr(GPtrArray) sections = get_sections (self);
+
+  for (guint i = 0; i < sections->len; i++)
+    {
+      RtopSection *section = g_ptr_array_index (sections, i);
+      GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (section));
+      GtkStackPage *page;
+
+      if (!GTK_IS_STACK (parent))
+        continue;
+      page = gtk_stack_get_page (GTK_STACK (parent), GTK_WIDGET (section));
+      g_object_set (page,
+                    "name", rtop_section_get_page_name (section),
+                    "title", rtop_section_get_page_title (section),
+                    "use-underline", TRUE,
+                    NULL);
+    }
+}
+
+static void
+bind_sections (RtopWindow *self, RtopSession *session)
+{
+  g_autoptr(GPtrArray) sections = get_sections (self);
+
+  for (guint i = 0; i < sections->len; i++)
+    rtop_section_set_session (g_ptr_array_index (sections, i), session);
+}
+
+static RtopSection *
+get_visible_section (RtopWindow *self)
+{
+  GtkWidget *child;
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "detail") == 0)
+    return RTOP_SECTION (self->port_detail);
+  child = gtk_stack_get_visible_child (self->views_stack);
+  return RTOP_IS_SECTION (child) ? RTOP_SECTION (child) : NULL;
+}
 
 const char *
 rtop_window_get_visible_view (RtopWindow *self)
 {
-  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "detail") == 0)
-    return "detail";
-  return gtk_stack_get_visible_child_name (self->views_stack);
+  RtopSection *section;
+
+  g_return_val_if_fail (RTOP_IS_WINDOW (self), NULL);
+  section = get_visible_section (self);
+  return section ? rtop_section_get_page_name (section) : NULL;
 }
 
 static void
@@ -72,14 +134,14 @@ show_views (RtopWindow *self)
 }
 
 static void
-show_view_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+show_view_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  RtopWindow *self = user_data;
-  const char *name = g_variant_get_string (param, NULL);
+  RtopWindow *self = RTOP_WINDOW (widget);
+  const char *view = g_variant_get_string (param, NULL);
 
-  if (gtk_stack_get_child_by_name (self->views_stack, name) == NULL)
+  if (gtk_stack_get_child_by_name (self->views_stack, view) == NULL)
     return;
-  gtk_stack_set_visible_child_name (self->views_stack, name);
+  gtk_stack_set_visible_child_name (self->views_stack, view);
   show_views (self);
 }
 
@@ -87,19 +149,15 @@ static void
 views_changed_cb (RtopWindow *self)
 {
   const char *name = gtk_stack_get_visible_child_name (self->views_stack);
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "show-view");
 
-  if (name == NULL)
-    return;
-  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (name));
-  if (self->settings)
+  if (name != NULL && self->settings)
     g_settings_set_string (self->settings, "last-view", name);
 }
 
-gboolean
-rtop_window_show_port (RtopWindow *self, const char *key)
+static gboolean
+show_port (RtopWindow *self, const char *key)
 {
-  RtopPortItem *port = rtop_history_find_port_by_key (self->history, key);
+  RtopPortItem *port = self->session ? rtop_history_find_port_by_key (rtop_session_get_history (self->session), key) : NULL;
   g_autofree char *title = NULL;
 
   if (port == NULL)
@@ -115,96 +173,117 @@ rtop_window_show_port (RtopWindow *self, const char *key)
 }
 
 static void
-show_port_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+show_port_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  RtopWindow *self = user_data;
   const char *key = g_variant_get_string (param, NULL);
 
-  if (!rtop_window_show_port (self, key))
+  if (!show_port (RTOP_WINDOW (widget), key))
     g_message ("No port %s to show", key);
 }
 
 static void
-back_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+back_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  RtopWindow *self = user_data;
+  RtopWindow *self = RTOP_WINDOW (widget);
+  RtopSection *section;
 
   show_views (self);
-  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->views_stack), "overview") == 0)
-    rtop_overview_focus_ports (self->overview);
+  section = get_visible_section (self);
+  if (section && section == RTOP_SECTION (self->overview))
+    rtop_section_focus (section);
 }
 
 static void
-find_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+find_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  RtopWindow *self = user_data;
-  const char *view = rtop_window_get_visible_view (self);
+  RtopSection *section = get_visible_section (RTOP_WINDOW (widget));
 
-  if (g_strcmp0 (view, "detail") == 0)
-    rtop_port_detail_focus_search (self->port_detail);
-  else if (g_strcmp0 (view, "processes") == 0)
-    rtop_processes_view_focus_search (self->processes);
-  else if (g_strcmp0 (view, "events") == 0)
-    rtop_events_view_focus (self->events);
-  else
-    rtop_overview_focus_ports (self->overview);
+  if (section)
+    rtop_section_focus (section);
 }
 
-/* ---- live / replay / record ---------------------------------------------- */
+/* ---- the session's state ---------------------------------------------------- */
 
+static char *
+format_elapsed (gint64 us)
+{
+  gint64 s = MAX (us, 0) / G_USEC_PER_SEC;
+
+  if (s >= 3600)
+    return g_strdup_printf ("%" G_GINT64_FORMAT ":%02d:%02d", s / 3600, (int) (s / 60 % 60), (int) (s % 60));
+  return g_strdup_printf ("%d:%02d", (int) (s / 60), (int) (s % 60));
+}
+
+/* The Record button says what is being recorded: time and samples. */
 static void
-refresh_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+update_record_button (RtopWindow *self)
 {
-  RtopApplication *app = get_app (user_data);
-
-  if (app)
-    rtop_application_refresh (app);
-}
-
-static void
-record_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  RtopWindow *self = user_data;
-  RtopApplication *app = get_app (self);
-  g_autoptr(GError) error = NULL;
-  gboolean want = !g_variant_get_boolean (g_action_get_state (G_ACTION (action)));
-
-  if (app == NULL)
-    return;
-  if (!rtop_application_set_recording (app, want, &error))
-    rtop_window_show_error (self, _("Cannot Start Recording"), error->message);
-}
-
-void
-rtop_window_set_recording (RtopWindow *self, gboolean recording, const char *path)
-{
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "record");
+  gboolean recording = self->session && rtop_session_get_recording (self->session);
+  g_autofree char *label = NULL;
+  g_autofree char *a11y = NULL;
   g_autofree char *tip = NULL;
 
-  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (recording));
-  gtk_label_set_label (self->record_label, recording ? _("Stop") : _("Record"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->record_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  recording ? _("Stop recording") : _("Record"), -1);
-  if (recording)
+  if (self->recorder)
     {
-      gtk_widget_add_css_class (GTK_WIDGET (self->record_button), "recording");
+      g_autofree char *elapsed = format_elapsed (rtop_recorder_get_elapsed_us (self->recorder));
+      g_autofree char *samples = g_strdup_printf ("%" G_GUINT64_FORMAT, rtop_recorder_get_samples (self->recorder));
+
+      /* Translators: the Record button while recording: elapsed time and
+       * samples taken, e.g. "Stop · 1:05 · 66 samples" */
+      label = g_strdup_printf (_("Stop · %s · %s samples"), elapsed, samples);
+      /* Translators: accessible name of the Record button while recording */
+      a11y = g_strdup_printf (_("Stop recording (%s recorded, %s samples)"), elapsed, samples);
       /* Translators: tooltip while recording; %s is the file */
-      tip = g_strdup_printf (_("Recording to %s. Click to stop (Ctrl+Shift+R)."), path ? path : "");
+      tip = g_strdup_printf (_("Recording to %s. Click to stop (Ctrl+Shift+R)."),
+                             rtop_recorder_get_path (self->recorder));
+    }
+  else if (recording)
+    {
+      label = g_strdup (_("Stop"));
+      a11y = g_strdup (_("Stop recording"));
+      tip = g_strdup (_("Starting the recording…"));
     }
   else
     {
-      gtk_widget_remove_css_class (GTK_WIDGET (self->record_button), "recording");
+      label = g_strdup (_("Record"));
+      a11y = g_strdup (_("Record"));
       tip = g_strdup (_("Record a Perfetto trace of all counters (Ctrl+Shift+R)"));
     }
+  gtk_label_set_label (self->record_label, label);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->record_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->record_button), tip);
+  if (recording)
+    gtk_widget_add_css_class (GTK_WIDGET (self->record_button), "recording");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->record_button), "recording");
 }
 
-void
-rtop_window_set_replay (RtopWindow *self, const char *title)
+static void
+recorder_changed_cb (RtopWindow *self)
 {
-  GAction *record = g_action_map_lookup_action (G_ACTION_MAP (self), "record");
-  GAction *live = g_action_map_lookup_action (G_ACTION_MAP (self), "go-live");
+  RtopRecorder *recorder = rtop_session_get_recorder (self->session);
+
+  if (self->recorder != recorder)
+    {
+      if (self->recorder)
+        g_signal_handlers_disconnect_by_data (self->recorder, self);
+      g_set_object (&self->recorder, recorder);
+      if (recorder)
+        {
+          g_signal_connect_object (recorder, "notify::samples", G_CALLBACK (update_record_button),
+                                   self, G_CONNECT_SWAPPED);
+          g_signal_connect_object (recorder, "notify::elapsed-us", G_CALLBACK (update_record_button),
+                                   self, G_CONNECT_SWAPPED);
+        }
+    }
+  update_record_button (self);
+}
+
+static void
+replay_changed_cb (RtopWindow *self)
+{
+  const char *title = rtop_session_get_replay_title (self->session);
 
   gtk_widget_set_visible (GTK_WIDGET (self->mode_label), title != NULL);
   if (title)
@@ -213,38 +292,113 @@ rtop_window_set_replay (RtopWindow *self, const char *title)
       g_autofree char *text = g_strdup_printf (_("Recording: %s"), title);
       gtk_label_set_label (self->mode_label, text);
     }
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (record), title == NULL);
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (live), title != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->interval_dropdown), title == NULL);
 }
 
-static void
-go_live_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  RtopApplication *app = get_app (user_data);
+static void show_error (RtopWindow *self, const char *title, const char *message);
 
-  if (app)
-    rtop_application_go_live (app);
+static void
+session_error_cb (RtopSession *session, const char *title, const char *message, RtopWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  /* One dialog, in the window the user is looking at. */
+  if (app == NULL || gtk_application_get_active_window (app) == GTK_WINDOW (self))
+    show_error (self, title, message);
 }
+
+/* ---- start-up report (RDMATOP_REPORT_STARTUP=1, for tests/bench) ---------- */
+
+/* Milliseconds since boot at which this process started, or -1.  A one-off
+ * read of /proc/self/stat, only when the report is asked for. */
+static double
+process_start_ms (void)
+{
+  g_autofree char *stat = NULL;
+  const char *p;
+  guint64 start = 0;
+
+  if (!g_file_get_contents ("/proc/self/stat", &stat, NULL, NULL) ||
+      (p = strrchr (stat, ')')) == NULL)
+    return -1;
+  p++;
+  /* Fields after comm's last ')' start at 3; the start time is field 22. */
+  for (int field = 3; field <= 22 && p != NULL; field++)
+    {
+      while (*p == ' ')
+        p++;
+      if (field == 22)
+        start = g_ascii_strtoull (p, NULL, 10);
+      p = strchr (p, ' ');
+    }
+  return start * 1000.0 / sysconf (_SC_CLK_TCK);
+}
+
+static void
+report_after_paint_cb (GdkFrameClock *clock, gpointer user_data)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_BOOTTIME, &ts);
+  g_printerr ("rdmatop: startup-ms=%.0f\n", ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 - process_start_ms ());
+  g_signal_handlers_disconnect_by_func (clock, report_after_paint_cb, user_data);
+}
+
+/* After the first snapshot with devices, the next painted frame is the
+ * first with live data: report the time from process start to it. */
+static void
+history_updated_cb (RtopWindow *self)
+{
+  RtopSnapshot *snapshot = rtop_history_get_latest (rtop_session_get_history (self->session));
+  GdkFrameClock *clock;
+
+  if (self->startup_reported || snapshot == NULL || snapshot->devices == NULL ||
+      snapshot->devices->len == 0)
+    return;
+  self->startup_reported = TRUE;
+  if (g_strcmp0 (g_getenv ("RDMATOP_REPORT_STARTUP"), "1") != 0 ||
+      (clock = gtk_widget_get_frame_clock (GTK_WIDGET (self))) == NULL)
+    return;
+  g_signal_connect (clock, "after-paint", G_CALLBACK (report_after_paint_cb), NULL);
+}
+
+static void
+bind_session (RtopWindow *self)
+{
+  RtopSession *session = self->session;
+
+  bind_sections (self, session);
+  g_signal_connect_object (session, "notify::recording", G_CALLBACK (recorder_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::recorder", G_CALLBACK (recorder_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::replay-title", G_CALLBACK (replay_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "error", G_CALLBACK (session_error_cb), self, 0);
+  g_signal_connect_object (rtop_session_get_history (session), "updated",
+                           G_CALLBACK (history_updated_cb), self, G_CONNECT_SWAPPED);
+  recorder_changed_cb (self);
+  replay_changed_cb (self);
+}
+
+/* ---- opening recordings --------------------------------------------------- */
 
 static void
 open_response_cb (GtkNativeDialog *dialog, int response, RtopWindow *self)
 {
-  RtopApplication *app = get_app (self);
-
-  if (response == GTK_RESPONSE_ACCEPT && app)
+  if (response == GTK_RESPONSE_ACCEPT && self->session)
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
 
-      rtop_application_open_recording (app, file);
+      rtop_session_open_recording (self->session, file);
     }
   g_object_unref (dialog);
 }
 
 static void
-open_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+open_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  RtopWindow *self = user_data;
+  RtopWindow *self = RTOP_WINDOW (widget);
   GtkFileChooserNative *dialog;
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
@@ -259,8 +413,9 @@ open_action (GSimpleAction *action, GVariant *param, gpointer user_data)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
-void
-rtop_window_show_error (RtopWindow *self, const char *title, const char *message)
+/* Shows an error the user can act on, in a dialog. */
+static void
+show_error (RtopWindow *self, const char *title, const char *message)
 {
   GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self),
                                               GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
@@ -325,26 +480,17 @@ interval_selected_cb (RtopWindow *self)
 }
 
 static void
-step_interval (RtopWindow *self, int direction)
+step_interval_action (GtkWidget *widget, const char *name, GVariant *param)
 {
+  RtopWindow *self = RTOP_WINDOW (widget);
   guint i = gtk_drop_down_get_selected (self->interval_dropdown);
+  /* A longer interval means sampling less often. */
+  int direction = g_str_equal (name, "win.interval-slower") ? +1 : -1;
 
   if (direction < 0 && i > 0)
     gtk_drop_down_set_selected (self->interval_dropdown, i - 1);
   else if (direction > 0 && i + 1 < self->interval_values->len)
     gtk_drop_down_set_selected (self->interval_dropdown, i + 1);
-}
-
-static void
-faster_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  step_interval (user_data, -1);
-}
-
-static void
-slower_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  step_interval (user_data, +1);
 }
 
 static void
@@ -364,48 +510,29 @@ setup_intervals (RtopWindow *self)
 char *
 rtop_window_dump (RtopWindow *self)
 {
-  g_autofree char *overview = rtop_overview_dump (self->overview);
-  g_autofree char *processes = rtop_processes_view_dump (self->processes);
+  g_autoptr(GPtrArray) sections = get_sections (self);
   GString *out = g_string_new (NULL);
 
   g_string_append_printf (out, "view=%s\n", rtop_window_get_visible_view (self));
-  g_string_append (out, overview);
-  g_string_append (out, processes);
-  if (rtop_port_detail_get_port (self->port_detail))
+  g_string_append_printf (out, "record\t%s\n", gtk_label_get_label (self->record_label));
+  if (gtk_widget_get_visible (GTK_WIDGET (self->mode_label)))
+    g_string_append_printf (out, "mode\t%s\n", gtk_label_get_label (self->mode_label));
+  for (guint i = 0; i < sections->len; i++)
     {
-      g_autofree char *detail = rtop_port_detail_dump (self->port_detail);
-      g_string_append (out, detail);
+      g_autofree char *text = rtop_section_dump (g_ptr_array_index (sections, i));
+      g_string_append (out, text);
     }
-  g_string_append_printf (out, "events=%u\n",
-                          g_list_model_get_n_items (rtop_history_get_events (self->history)));
   return g_string_free (out, FALSE);
 }
 
 static void
-dump_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+dump_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  g_autofree char *text = rtop_window_dump (user_data);
+  g_autofree char *text = rtop_window_dump (RTOP_WINDOW (widget));
 
   /* For the end-to-end test, which reads the app's output. */
   g_print ("--- rdmatop dump begin ---\n%s--- rdmatop dump end ---\n", text);
 }
-
-static void time_window_action (GSimpleAction *action, GVariant *param, gpointer user_data);
-
-static const GActionEntry win_entries[] = {
-  { "show-view", show_view_action, "s", "'overview'", NULL },
-  { "show-port", show_port_action, "s", NULL, NULL },
-  { "back", back_action, NULL, NULL, NULL },
-  { "find", find_action, NULL, NULL, NULL },
-  { "refresh", refresh_action, NULL, NULL, NULL },
-  { "record", record_action, NULL, "false", NULL },
-  { "open", open_action, NULL, NULL, NULL },
-  { "go-live", go_live_action, NULL, NULL, NULL },
-  { "interval-faster", faster_action, NULL, NULL, NULL },
-  { "interval-slower", slower_action, NULL, NULL, NULL },
-  { "dump-state", dump_action, NULL, NULL, NULL },
-  { "time-window", time_window_action, "i", "5", NULL },
-};
 
 /* ---- settings ------------------------------------------------------------ */
 
@@ -424,25 +551,23 @@ seconds_to_minutes (const GValue *value, const GVariantType *type, gpointer user
   return g_variant_new_int32 ((gint32) round (g_value_get_double (value) / 60));
 }
 
-/* Our own action rather than g_settings_create_action(): that one keeps the
- * settings alive after the window is gone. */
 static void
-time_window_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+set_time_window (RtopWindow *self, int minutes)
 {
-  RtopWindow *self = user_data;
-  int minutes = g_variant_get_int32 (param);
-
-  if (self->settings && (minutes == 1 || minutes == 5 || minutes == 15 || minutes == 60))
+  if (minutes != 1 && minutes != 5 && minutes != 15 && minutes != 60)
+    return;
+  if (self->settings)
     g_settings_set_int (self->settings, "time-window", minutes);
+  if (self->time_window == minutes)
+    return;
+  self->time_window = minutes;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_TIME_WINDOW]);
 }
 
 static void
 time_window_setting_cb (RtopWindow *self)
 {
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "time-window");
-
-  g_simple_action_set_state (G_SIMPLE_ACTION (action),
-                             g_variant_new_int32 (g_settings_get_int (self->settings, "time-window")));
+  set_time_window (self, g_settings_get_int (self->settings, "time-window"));
 }
 
 static void
@@ -500,11 +625,8 @@ rtop_window_constructed (GObject *object)
 
   G_OBJECT_CLASS (rtop_window_parent_class)->constructed (object);
 
-  g_return_if_fail (self->history != NULL);
-  rtop_overview_set_history (self->overview, self->history);
-  rtop_processes_view_set_history (self->processes, self->history);
-  rtop_events_view_set_history (self->events, self->history);
-  rtop_port_detail_set_history (self->port_detail, self->history);
+  g_return_if_fail (self->session != NULL);
+  bind_session (self);
   if (self->settings)
     bind_settings (self);
   views_changed_cb (self);
@@ -517,7 +639,12 @@ rtop_window_dispose (GObject *object)
 {
   RtopWindow *self = RTOP_WINDOW (object);
 
-  g_clear_object (&self->history);
+  if (self->recorder)
+    g_signal_handlers_disconnect_by_data (self->recorder, self);
+  g_clear_object (&self->recorder);
+  if (self->session)
+    bind_sections (self, NULL);
+  g_clear_object (&self->session);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (rtop_window_parent_class)->dispose (object);
 }
@@ -533,21 +660,78 @@ rtop_window_finalize (GObject *object)
 }
 
 static void
+rtop_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  RtopWindow *self = RTOP_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_TIME_WINDOW:
+      g_value_set_int (value, self->time_window);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 rtop_window_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
 {
   RtopWindow *self = RTOP_WINDOW (object);
 
   switch (prop_id)
     {
-    case PROP_HISTORY:
-      self->history = g_value_dup_object (value);
+    case PROP_SESSION:
+      self->session = g_value_dup_object (value);
       break;
     case PROP_SETTINGS:
       self->settings = g_value_dup_object (value);
       break;
+    case PROP_TIME_WINDOW:
+      set_time_window (self, g_value_get_int (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+/* Window actions and their keys.  Application-wide ones (quit, record,
+ * refresh, live/replay) are the application's. */
+static void
+install_actions (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
+  gtk_widget_class_install_action (widget_class, "win.show-port", "s", show_port_action);
+  gtk_widget_class_install_action (widget_class, "win.back", NULL, back_action);
+  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.interval-faster", NULL, step_interval_action);
+  gtk_widget_class_install_action (widget_class, "win.interval-slower", NULL, step_interval_action);
+  gtk_widget_class_install_action (widget_class, "win.dump-state", NULL, dump_action);
+  gtk_widget_class_install_property_action (widget_class, "win.time-window", "time-window");
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
+  /* Escape leaves the port page, like Alt+Left. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.back", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_CONTROL_MASK, "win.show-view", "s", "overview");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_CONTROL_MASK, "win.show-view", "s", "processes");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_CONTROL_MASK, "win.show-view", "s", "events");
+  /* Ctrl+Minus samples more often, Ctrl+Plus less often (as the menu reads). */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "win.interval-faster", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "win.interval-faster", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "win.interval-slower", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "win.interval-slower", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "win.interval-slower", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_ALT_MASK, "win.time-window", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_ALT_MASK, "win.time-window", "i", 5);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_ALT_MASK, "win.time-window", "i", 15);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_4, GDK_ALT_MASK, "win.time-window", "i", 60);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.dump-state", NULL);
 }
 
 static void
@@ -560,15 +744,20 @@ rtop_window_class_init (RtopWindowClass *klass)
   object_class->constructed = rtop_window_constructed;
   object_class->dispose = rtop_window_dispose;
   object_class->finalize = rtop_window_finalize;
+  object_class->get_property = rtop_window_get_property;
   object_class->set_property = rtop_window_set_property;
   window_class->close_request = rtop_window_close_request;
 
-  props[PROP_HISTORY] =
-    g_param_spec_object ("history", NULL, NULL, RTOP_TYPE_HISTORY,
-                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  props[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, RTOP_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   props[PROP_SETTINGS] =
     g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
                          G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /* Minutes of history the graphs show: 1, 5, 15 or 60 (the menu's radio items). */
+  props[PROP_TIME_WINDOW] =
+    g_param_spec_int ("time-window", NULL, NULL, 1, 60, 5,
+                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   g_type_ensure (RTOP_TYPE_OVERVIEW);
@@ -586,12 +775,8 @@ rtop_window_class_init (RtopWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, main_stack);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, views_stack);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, overview);
-  gtk_widget_class_bind_template_child (widget_class, RtopWindow, processes);
-  gtk_widget_class_bind_template_child (widget_class, RtopWindow, events);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, port_detail);
-
-  /* Escape leaves the port page, like Alt+Left (set as accelerators by the app). */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.back", NULL);
+  install_actions (widget_class);
 }
 
 /* The app's CSS, once per display (windows made by tests get it too). */
@@ -614,20 +799,20 @@ ensure_style (GtkWidget *widget)
 static void
 rtop_window_init (RtopWindow *self)
 {
+  self->time_window = 5;
   ensure_style (GTK_WIDGET (self));
   gtk_widget_init_template (GTK_WIDGET (self));
+  setup_section_pages (self);
   rtop_a11y_fix_mnemonics (GTK_WIDGET (self));
-  g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
   setup_intervals (self);
-  rtop_window_set_replay (self, NULL);
 }
 
 RtopWindow *
-rtop_window_new (GtkApplication *application, RtopHistory *history, GSettings *settings)
+rtop_window_new (GtkApplication *application, RtopSession *session, GSettings *settings)
 {
   return g_object_new (RTOP_TYPE_WINDOW,
                        "application", application,
-                       "history", history,
+                       "session", session,
                        "settings", settings,
                        NULL);
 }
