@@ -61,7 +61,7 @@ shot () {
   fi
 }
 
-echo "1..18"
+echo "1..23"
 # The recorder never overwrites: start from an empty artifact folder.
 rm -f "$out/synthetic.json" "$out/synthetic.json.partial" "$out"/*.png "$out"/*.txt
 check "a recording is written" "$make_rec" "$out/synthetic.json" 120
@@ -139,6 +139,27 @@ activate "$path" quit
 for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
 wait "$pid"
 check "the live app quits with status 0" test $? -eq 0
+
+# SIGTERM while the window records (logout, systemd stopping the session):
+# the app closes the trace as the CLI does, so it is complete JSON.
+rm -rf "$home/rdmatop"
+HOME=$home GSK_RENDERER=${GSK_RENDERER:-cairo} "$app" --gapplication-app-id="$id" \
+  > "$out/app-term.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do has_name && break; sleep 0.2; done
+sleep 1
+activate "$path" record
+for _ in $(seq 50); do ls "$home"/rdmatop/*.partial >/dev/null 2>&1 && break; sleep 0.2; done
+check "a recording runs before SIGTERM" sh -c "ls '$home'/rdmatop/*.partial >/dev/null 2>&1"
+sleep 2
+kill -TERM "$pid"
+for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+wait "$pid"
+check "SIGTERM ends the app with status 0" test $? -eq 0
+check "SIGTERM left no .partial file" sh -c "! ls '$home'/rdmatop/*.partial >/dev/null 2>&1"
+check "the trace SIGTERM closed is complete JSON" \
+  sh -c "gzip -dc '$home'/rdmatop/rdmatop-*.json.gz | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"traceEvents\"]'"
+check "no GTK criticals or warnings when terminated" sh -c "! grep -E 'CRITICAL|WARNING' '$out/app-term.log'"
 
 # Accessibility, as a screen reader sees it over AT-SPI: every button,
 # toggle, tab, drop-down, entry and table has a name.  A private X server,

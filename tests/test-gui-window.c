@@ -338,7 +338,8 @@ test_two_windows (void)
       g_autofree char *record = dump_line (w[i], "record\t");
       g_autofree char *other = dump_line (w[1 - i], "record\t");
 
-      g_assert_true (g_str_has_prefix (record, "Stop · 0:0"));
+      g_test_message ("record button: %s", record);
+      g_assert_true (g_str_has_prefix (record, "Stop · 0:"));
       g_assert_nonnull (strstr (record, " samples"));
       g_assert_cmpstr (record, ==, other);
     }
@@ -350,9 +351,13 @@ test_two_windows (void)
     {
       g_autofree char *record = dump_line (w[i], "record\t");
       g_autofree char *mode = dump_line (w[i], "mode\t");
+      g_autofree char *message = dump_line (w[i], "message\t");
+      g_autofree char *want = g_strdup_printf ("Recording saved to %s.", path);
 
       g_assert_cmpstr (record, ==, "Record");
       g_assert_null (mode);
+      /* Where the trace went, in both windows. */
+      g_assert_cmpstr (message, ==, want);
     }
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
 
@@ -400,6 +405,92 @@ test_two_windows (void)
   g_settings_reset (settings, "interval");
 }
 
+/* The window's modal question, if it shows one. */
+static GtkDialog *
+find_dialog (GtkWindow *parent)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();  /* transfer none */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_MESSAGE_DIALOG (w) && gtk_window_get_transient_for (w) == parent)
+        return GTK_DIALOG (w);
+    }
+  return NULL;
+}
+
+static gboolean
+recording_running (RtopSession *session)
+{
+  RtopRecorder *recorder = rtop_session_get_recorder (session);
+
+  return recorder && rtop_recorder_get_samples (recorder) >= 1;
+}
+
+/* Closing the last window while recording asks; Cancel keeps both the
+ * window and the recording, Save and Close completes the file first. */
+static void
+test_close_while_recording (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *folder = g_dir_make_tmp ("rdmatop-close-XXXXXX", NULL);
+  RtopSession *session = rtop_session_new (settings);
+  g_autoptr(RtopSampler) sampler = rtop_sampler_new (NULL);
+  RtopWindow *window;
+  GtkDialog *dialog;
+  g_autofree char *path = NULL;
+
+  g_settings_set_string (settings, "recordings-folder", folder);
+  g_settings_set_string (settings, "recording-format", "json");
+  g_settings_set_double (settings, "interval", 0.1);
+  window = rtop_window_new (NULL, session, settings);
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_mapped (GTK_WIDGET (window));
+  rtop_session_add_live_source (session, RTOP_SOURCE (sampler));
+  rtop_session_start (session);
+  g_assert_true (rtop_session_set_recording (session, TRUE, NULL));
+  spin_until (recording_running, session);
+  path = g_strdup (rtop_recorder_get_path (rtop_session_get_recorder (session)));
+
+  gtk_window_close (GTK_WINDOW (window));
+  spin ();
+  g_assert_nonnull (window);
+  dialog = find_dialog (GTK_WINDOW (window));
+  g_assert_nonnull (dialog);
+  gtk_dialog_response (dialog, GTK_RESPONSE_CANCEL);
+  spin ();
+  g_assert_nonnull (window);
+  g_assert_null (find_dialog (GTK_WINDOW (window)));
+  g_assert_true (rtop_session_get_recording (session));
+
+  gtk_window_close (GTK_WINDOW (window));
+  spin ();
+  dialog = find_dialog (GTK_WINDOW (window));
+  g_assert_nonnull (dialog);
+  gtk_dialog_response (dialog, 3 /* Save and Close */);
+  spin_until (not_recording, session);
+  for (guint i = 0; i < 100 && window != NULL; i++)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (window);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  {
+    g_autofree char *partial = g_strconcat (path, ".partial", NULL);
+    g_assert_false (g_file_test (partial, G_FILE_TEST_EXISTS));
+  }
+  g_assert_true (rtop_session_shutdown (session, NULL));
+  g_object_add_weak_pointer (G_OBJECT (session), (gpointer *) &session);
+  g_object_unref (session);
+  g_assert_null (session);
+  g_unlink (path);
+  g_rmdir (folder);
+  g_settings_reset (settings, "recordings-folder");
+  g_settings_reset (settings, "recording-format");
+  g_settings_reset (settings, "interval");
+}
+
 static void
 test_remote_detection (void)
 {
@@ -437,6 +528,7 @@ main (int argc, char *argv[])
   g_test_add ("/gui/window/dialogs", Fixture, NULL, fixture_setup,
               test_dialogs, fixture_teardown);
   g_test_add_func ("/gui/window/two-windows-one-session", test_two_windows);
+  g_test_add_func ("/gui/window/close-while-recording", test_close_while_recording);
   g_test_add_func ("/gui/remote/detection", test_remote_detection);
   return g_test_run ();
 }

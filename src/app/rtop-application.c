@@ -1,7 +1,9 @@
 /* rtop-application.c */
 #include "config.h"
 
+#include <signal.h>
 #include <glib/gi18n.h>
+#include <glib-unix.h>
 
 #include "rtop-application.h"
 #include "rtop-preferences.h"
@@ -9,11 +11,19 @@
 #include "rtop-sampler.h"
 #include "rtop-window.h"
 
+/* At most one error notification this often; the ones in between are
+ * counted into the next. */
+#define NOTIFY_MIN_INTERVAL_US (30 * G_USEC_PER_SEC)
+
 struct _RtopApplication {
   GtkApplication parent_instance;
 
   GSettings *settings;
   RtopSession *session;
+  gint64 last_notified_us;
+  guint held_back;           /* errors not notified since the last notification */
+  guint sigterm_source;
+  guint sigint_source;
 };
 
 G_DEFINE_FINAL_TYPE (RtopApplication, rtop_application, GTK_TYPE_APPLICATION)
@@ -47,6 +57,87 @@ session_error_cb (RtopSession *session, const char *title, const char *message, 
 {
   if (get_window (self) == NULL)
     g_printerr ("rdmatop: %s: %s\n", title, message);
+}
+
+/* ---- desktop notifications -------------------------------------------------- */
+
+static gboolean
+any_window_focused (RtopApplication *self)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l; l = l->next)
+    if (gtk_window_is_active (l->data))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+recording_saved_cb (RtopSession *session, const char *path, gboolean repaired, RtopApplication *self)
+{
+  g_autoptr(GNotification) notification = NULL;
+  g_autofree char *body = NULL;
+
+  if (any_window_focused (self))
+    return;   /* the window's own message says it */
+  notification = g_notification_new (repaired ? _("Recording Repaired") : _("Recording Saved"));
+  body = g_strdup_printf (_("Saved to %s"), path);
+  g_notification_set_body (notification, body);
+  g_notification_add_button_with_target (notification, _("Open Folder"), "app.open-folder", "s", path);
+  g_notification_add_button_with_target (notification, _("Copy Path"), "app.copy-path", "s", path);
+  g_application_send_notification (G_APPLICATION (self), "recording-saved", notification);
+}
+
+/* An Error while nobody looks: a notification that opens the port. */
+static void
+notify_error (RtopApplication *self, const RtopEvent *event)
+{
+  g_autoptr(GNotification) notification = g_notification_new (_("RDMA Error"));
+  g_autofree char *body = NULL;
+  gint64 now = g_get_monotonic_time ();
+
+  if (self->last_notified_us != 0 && now - self->last_notified_us < NOTIFY_MIN_INTERVAL_US)
+    {
+      self->held_back++;
+      return;
+    }
+  if (self->held_back > 0)
+    /* Translators: a notification's text; %s is the newest error, %u how many more came since the last notification */
+    body = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (and %u more error)", "%s (and %u more errors)",
+                                         self->held_back),
+                            event->message, self->held_back);
+  else
+    body = g_strdup (event->message);
+  g_notification_set_body (notification, body);
+  g_notification_set_priority (notification, G_NOTIFICATION_PRIORITY_HIGH);
+  if (event->device && event->port)
+    {
+      g_autofree char *key = g_strdup_printf ("%s/%u", event->device, event->port);
+      g_notification_set_default_action_and_target (notification, "app.show-port", "s", key);
+    }
+  else
+    g_notification_set_default_action (notification, "app.activate-window");
+  g_application_send_notification (G_APPLICATION (self), "rdma-error", notification);
+  self->last_notified_us = now;
+  self->held_back = 0;
+}
+
+static void
+history_updated_cb (RtopApplication *self)
+{
+  RtopSnapshot *snapshot = rtop_history_get_latest (rtop_session_get_history (self->session));
+
+  if (snapshot == NULL || snapshot->events == NULL || rtop_session_get_replay_title (self->session) ||
+      !g_settings_get_boolean (self->settings, "notify-errors") || any_window_focused (self))
+    return;
+  for (guint i = snapshot->events->len; i > 0; i--)
+    {
+      const RtopEvent *event = g_ptr_array_index (snapshot->events, i - 1);
+
+      if (event->severity == RTOP_SEVERITY_ERROR)
+        {
+          notify_error (self, event);
+          break;
+        }
+    }
 }
 
 /* ---- actions that follow the session -------------------------------------- */
@@ -99,6 +190,31 @@ show_port_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 }
 
 static void
+activate_window_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  gtk_window_present (ensure_window (user_data));
+}
+
+static void
+open_folder_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  g_autofree char *dir = g_path_get_dirname (g_variant_get_string (param, NULL));
+  g_autoptr(GFile) file = g_file_new_for_path (dir);
+  g_autofree char *uri = g_file_get_uri (file);
+
+  gtk_show_uri (get_window (user_data), uri, GDK_CURRENT_TIME);
+}
+
+static void
+copy_path_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+
+  if (display)
+    gdk_clipboard_set_text (gdk_display_get_clipboard (display), g_variant_get_string (param, NULL));
+}
+
+static void
 dump_state_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   GtkWindow *window = get_window (user_data);
@@ -112,11 +228,22 @@ quit_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (user_data)));
 
-  /* Closing the windows saves their size; the app then quits by itself. */
+  /* Closing the windows saves their size; the app then quits by itself
+   * once the last is gone.  A window may ask first (a recording runs). */
   for (GList *l = windows; l; l = l->next)
     gtk_window_close (l->data);
   g_list_free (windows);
+  if (gtk_application_get_windows (GTK_APPLICATION (user_data)) == NULL)
+    g_application_quit (G_APPLICATION (user_data));
+}
+
+/* SIGTERM and SIGINT (logout, systemd, Ctrl+C in a terminal): quit without
+ * asking; shutdown closes the recording so the trace is complete. */
+static gboolean
+terminate_cb (gpointer user_data)
+{
   g_application_quit (G_APPLICATION (user_data));
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -165,6 +292,9 @@ static const GActionEntry app_entries[] = {
   { "go-live", go_live_action, NULL, NULL, NULL },
   { "show-port", show_port_action, "s", NULL, NULL },
   { "dump-state", dump_state_action, NULL, NULL, NULL },
+  { "activate-window", activate_window_action, NULL, NULL, NULL },
+  { "open-folder", open_folder_action, "s", NULL, NULL },
+  { "copy-path", copy_path_action, "s", NULL, NULL },
 };
 
 /* The application's keys; each window's own are installed on its class.
@@ -202,6 +332,11 @@ rtop_application_startup (GApplication *app)
   sampler = rtop_sampler_new (&options);
   rtop_session_add_live_source (self->session, RTOP_SOURCE (sampler));
   g_signal_connect_object (self->session, "error", G_CALLBACK (session_error_cb), self, 0);
+  g_signal_connect_object (self->session, "recording-saved", G_CALLBACK (recording_saved_cb), self, 0);
+  g_signal_connect_object (rtop_session_get_history (self->session), "updated",
+                           G_CALLBACK (history_updated_cb), self, G_CONNECT_SWAPPED);
+  self->sigterm_source = g_unix_signal_add (SIGTERM, terminate_cb, self);
+  self->sigint_source = g_unix_signal_add (SIGINT, terminate_cb, self);
   g_signal_connect_object (self->session, "notify::recording", G_CALLBACK (sync_actions), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::replay-title", G_CALLBACK (sync_actions), self,
@@ -265,6 +400,8 @@ rtop_application_shutdown (GApplication *app)
   RtopApplication *self = RTOP_APPLICATION (app);
   g_autoptr(GError) error = NULL;
 
+  g_clear_handle_id (&self->sigterm_source, g_source_remove);
+  g_clear_handle_id (&self->sigint_source, g_source_remove);
   if (self->session && !rtop_session_shutdown (self->session, &error))
     g_printerr ("rdmatop: %s\n", error->message);
   G_APPLICATION_CLASS (rtop_application_parent_class)->shutdown (app);

@@ -22,6 +22,8 @@ struct _RtopSession {
   guint record_generation;   /* bumped by every start and stop */
   RtopReplaySource *replay;
   char *replay_title;
+  char *replay_path;
+  gboolean replay_complete;  /* FALSE while a cut-short recording is shown */
   GCancellable *cancellable; /* the recording being opened */
   gboolean loading;
   gboolean started;
@@ -34,9 +36,11 @@ enum {
   PROP_RECORDING,
   PROP_RECORDER,
   PROP_REPLAY_TITLE,
+  PROP_REPLAY_PATH,
+  PROP_REPLAY_COMPLETE,
   N_PROPS
 };
-enum { SIGNAL_ERROR, N_SIGNALS };
+enum { SIGNAL_ERROR, SIGNAL_RECORDING_FAILED, SIGNAL_RECORDING_SAVED, N_SIGNALS };
 
 static GParamSpec *props[N_PROPS];
 static guint signals[N_SIGNALS];
@@ -176,10 +180,10 @@ record_start_thread (GTask *task, gpointer source, gpointer task_data, GCancella
 static void
 recorder_error_cb (RtopRecorder *recorder, const GError *error, RtopSession *self)
 {
-  g_autofree char *message = g_strdup_printf (_("%s\n\nRecording goes on in memory and is written when the file can be written again."),
+  g_autofree char *message = g_strdup_printf (_("%s\n\nRecording goes on in memory and is written when the file can be written again, or save it elsewhere now."),
                                               error->message);
 
-  report (self, _("Cannot Write the Recording"), message);
+  g_signal_emit (self, signals[SIGNAL_RECORDING_FAILED], 0, _("Cannot Write the Recording"), message);
 }
 
 static void
@@ -259,13 +263,14 @@ record_closed_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   if (!rtop_recorder_close_finish (recorder, result, &error))
     {
       /* The data is kept: the user can stop again once the disk has room. */
-      g_autofree char *message = g_strdup_printf (_("%s\n\nThe recorded data is kept; free some space or fix the folder, then press Stop again."),
+      g_autofree char *message = g_strdup_printf (_("%s\n\nThe recorded data is kept; save it elsewhere, or free some space or fix the folder and press Stop again."),
                                                   error->message);
-      report (self, _("Cannot Finish the Recording"), message);
+      g_signal_emit (self, signals[SIGNAL_RECORDING_FAILED], 0, _("Cannot Finish the Recording"), message);
       return;
     }
   if (self->recorder == recorder)
     set_recorder (self, NULL, FALSE);
+  g_signal_emit (self, signals[SIGNAL_RECORDING_SAVED], 0, rtop_recorder_get_path (recorder), FALSE);
 }
 
 static void
@@ -299,6 +304,53 @@ rtop_session_set_recording (RtopSession *self, gboolean recording, GError **erro
   return TRUE;
 }
 
+static void
+saved_as_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(RtopSession) self = user_data;
+  RtopRecorder *recorder = RTOP_RECORDER (source);
+  g_autoptr(GError) error = NULL;
+
+  if (!rtop_recorder_save_as_finish (recorder, result, &error))
+    {
+      g_signal_emit (self, signals[SIGNAL_RECORDING_FAILED], 0, _("Cannot Save the Recording There"),
+                     error->message);
+      return;
+    }
+  /* After a failed stop, save-as completes the file: the recording is done. */
+  if (rtop_recorder_get_state (recorder) == RTOP_RECORDER_STATE_CLOSED)
+    {
+      if (self->recorder == recorder)
+        set_recorder (self, NULL, FALSE);
+      g_signal_emit (self, signals[SIGNAL_RECORDING_SAVED], 0, rtop_recorder_get_path (recorder), FALSE);
+    }
+  else
+    g_object_notify_by_pspec (G_OBJECT (self), props[PROP_RECORDER]);
+}
+
+void
+rtop_session_save_recording_as (RtopSession *self, const char *path)
+{
+  g_return_if_fail (RTOP_IS_SESSION (self));
+  g_return_if_fail (path != NULL);
+
+  if (self->recorder == NULL)
+    return;
+  rtop_recorder_save_as_async (self->recorder, path, NULL, saved_as_cb, g_object_ref (self));
+}
+
+void
+rtop_session_discard_recording (RtopSession *self)
+{
+  g_return_if_fail (RTOP_IS_SESSION (self));
+
+  if (self->recorder_starting)
+    self->record_generation++;
+  if (self->recorder)
+    rtop_recorder_discard (self->recorder);
+  set_recorder (self, NULL, FALSE);
+}
+
 gboolean
 rtop_session_get_recording (RtopSession *self)
 {
@@ -316,13 +368,80 @@ rtop_session_get_recorder (RtopSession *self)
 /* ---- replay --------------------------------------------------------------- */
 
 static void
-set_replay_title (RtopSession *self, const char *title)
+set_replay (RtopSession *self, const char *title, const char *path)
 {
+  gboolean complete = self->replay == NULL ||
+                      rtop_recording_is_complete (rtop_replay_source_get_recording (self->replay));
+  gboolean was_complete = self->replay_complete;
+
+  if (g_strcmp0 (self->replay_path, path) != 0)
+    {
+      g_free (self->replay_path);
+      self->replay_path = g_strdup (path);
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_REPLAY_PATH]);
+    }
+  self->replay_complete = complete;
+  if (complete != was_complete)
+    g_object_notify_by_pspec (G_OBJECT (self), props[PROP_REPLAY_COMPLETE]);
+  /* Last: a window reading the title sees the path and completeness too. */
   if (g_strcmp0 (self->replay_title, title) == 0)
     return;
   g_free (self->replay_title);
   self->replay_title = g_strdup (title);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_REPLAY_TITLE]);
+}
+
+const char *
+rtop_session_get_replay_path (RtopSession *self)
+{
+  g_return_val_if_fail (RTOP_IS_SESSION (self), NULL);
+  return self->replay_path;
+}
+
+gboolean
+rtop_session_get_replay_complete (RtopSession *self)
+{
+  g_return_val_if_fail (RTOP_IS_SESSION (self), TRUE);
+  return self->replay_complete;
+}
+
+static void
+repair_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  char *written = rtop_recording_recover (task_data, NULL, &error);
+
+  if (written)
+    g_task_return_pointer (task, written, g_free);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+repaired_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(RtopSession) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *written = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (written == NULL)
+    report (self, _("Cannot Repair the Recording"), error->message);
+  else
+    g_signal_emit (self, signals[SIGNAL_RECORDING_SAVED], 0, written, TRUE);
+}
+
+void
+rtop_session_repair_replay (RtopSession *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (RTOP_IS_SESSION (self));
+
+  if (self->replay_path == NULL)
+    return;
+  task = g_task_new (NULL, NULL, repaired_cb, g_object_ref (self));
+  g_task_set_task_data (task, g_strdup (self->replay_path), g_free);
+  g_task_run_in_thread (task, repair_thread);
 }
 
 const char *
@@ -378,7 +497,7 @@ recording_loaded_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   self->replay = rtop_replay_source_new (recording, title);
   rtop_source_list_add (self->sources, RTOP_SOURCE (self->replay));
   rtop_source_list_start (self->sources);
-  set_replay_title (self, title);
+  set_replay (self, title, data->path);
 }
 
 void
@@ -415,7 +534,7 @@ rtop_session_go_live (RtopSession *self)
   rtop_source_list_remove_all (self->sources);
   g_clear_object (&self->replay);
   rtop_history_reset (self->history);
-  set_replay_title (self, NULL);
+  set_replay (self, NULL, NULL);
   feed_live (self);
   rtop_source_list_start (self->sources);
 }
@@ -484,6 +603,7 @@ static void
 rtop_session_finalize (GObject *object)
 {
   g_free (RTOP_SESSION (object)->replay_title);
+  g_free (RTOP_SESSION (object)->replay_path);
   G_OBJECT_CLASS (rtop_session_parent_class)->finalize (object);
 }
 
@@ -509,6 +629,12 @@ rtop_session_get_property (GObject *object, guint prop_id, GValue *value, GParam
     case PROP_REPLAY_TITLE:
       g_value_set_string (value, self->replay_title);
       break;
+    case PROP_REPLAY_PATH:
+      g_value_set_string (value, self->replay_path);
+      break;
+    case PROP_REPLAY_COMPLETE:
+      g_value_set_boolean (value, rtop_session_get_replay_complete (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -529,11 +655,19 @@ rtop_session_class_init (RtopSessionClass *klass)
   props[PROP_RECORDING] = g_param_spec_boolean ("recording", NULL, NULL, FALSE, ro);
   props[PROP_RECORDER] = g_param_spec_object ("recorder", NULL, NULL, RTOP_TYPE_RECORDER, ro);
   props[PROP_REPLAY_TITLE] = g_param_spec_string ("replay-title", NULL, NULL, NULL, ro);
+  props[PROP_REPLAY_PATH] = g_param_spec_string ("replay-path", NULL, NULL, NULL, ro);
+  props[PROP_REPLAY_COMPLETE] = g_param_spec_boolean ("replay-complete", NULL, NULL, TRUE, ro);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   signals[SIGNAL_ERROR] =
     g_signal_new ("error", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+  signals[SIGNAL_RECORDING_FAILED] =
+    g_signal_new ("recording-failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+  signals[SIGNAL_RECORDING_SAVED] =
+    g_signal_new ("recording-saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
 }
 
 static void
@@ -542,5 +676,6 @@ rtop_session_init (RtopSession *self)
   self->history = rtop_history_new ();
   self->sources = rtop_source_list_new ();
   self->live = g_ptr_array_new_with_free_func (g_object_unref);
+  self->replay_complete = TRUE;
   g_signal_connect (self->sources, "snapshot", G_CALLBACK (snapshot_cb), self);
 }

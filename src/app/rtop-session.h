@@ -15,9 +15,17 @@
  *   "recorder"      RtopRecorder*    the recording in progress, or NULL (its
  *                                    own properties say path, samples, time)
  *   "replay-title"  char*            the recording being shown, or NULL when live
- * Signal:
+ *   "replay-path"   char*            its file, or NULL
+ *   "replay-complete" gboolean       FALSE when the file shown was cut short
+ * Signals:
  *   void error (RtopSession *self, const char *title, const char *message)
- *     something the user asked for failed; the active window shows it. */
+ *     something the user asked for failed; the active window shows it.
+ *   void recording-failed (RtopSession *self, const char *title, const char *message)
+ *     the recording cannot be written where it is; nothing is lost, and it
+ *     can be saved elsewhere with rtop_session_save_recording_as().
+ *   void recording-saved (RtopSession *self, const char *path, gboolean repaired)
+ *     a recording was completed at path (repaired: a closed copy of a
+ *     recording that was cut short). */
 #pragma once
 
 #include <gio/gio.h>
@@ -60,5 +68,17 @@ void rtop_session_open_recording (RtopSession *self, GFile *file);
 /* Back to live data after a replay. */
 void rtop_session_go_live (RtopSession *self);
 const char *rtop_session_get_replay_title (RtopSession *self);
+const char *rtop_session_get_replay_path (RtopSession *self);
+gboolean rtop_session_get_replay_complete (RtopSession *self);
+
+/* Moves everything recorded so far to path and goes on recording there (or
+ * completes it there, after a failed stop); asynchronous, errors are the
+ * "recording-failed" signal. */
+void rtop_session_save_recording_as (RtopSession *self, const char *path);
+/* Stops recording and removes what was recorded. */
+void rtop_session_discard_recording (RtopSession *self);
+/* Writes a closed copy of the recording being shown, which was cut short,
+ * beside it (on a worker); "recording-saved" with repaired TRUE, or "error". */
+void rtop_session_repair_replay (RtopSession *self);
 
 G_END_DECLS

@@ -29,6 +29,8 @@ struct _RtopWindow {
   gboolean syncing_interval;
   gboolean startup_reported;
   int time_window;              /* minutes: 1, 5, 15 or 60 */
+  char *message_path;           /* the file the message bar is about */
+  gboolean closing;             /* close once the recording is saved */
 
   GtkWidget *back_button;
   GtkToggleButton *record_button;
@@ -38,6 +40,11 @@ struct _RtopWindow {
   GtkLabel *detail_title;
   GtkDropDown *interval_dropdown;
   GtkStack *main_stack;
+  GtkRevealer *message_revealer;
+  GtkLabel *message_label;
+  GtkWidget *message_repair_button;
+  GtkWidget *message_folder_button;
+  GtkWidget *message_copy_button;
   GtkStack *views_stack;
   RtopOverview *overview;
   RtopPortDetail *port_detail;
@@ -297,14 +304,166 @@ replay_changed_cb (RtopWindow *self)
 
 static void show_error (RtopWindow *self, const char *title, const char *message);
 
-static void
-session_error_cb (RtopSession *session, const char *title, const char *message, RtopWindow *self)
+/* One dialog, in the window the user is looking at. */
+static gboolean
+is_current_window (RtopWindow *self)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
 
-  /* One dialog, in the window the user is looking at. */
-  if (app == NULL || gtk_application_get_active_window (app) == GTK_WINDOW (self))
+  return app == NULL || gtk_application_get_active_window (app) == GTK_WINDOW (self);
+}
+
+static void
+session_error_cb (RtopSession *session, const char *title, const char *message, RtopWindow *self)
+{
+  self->closing = FALSE;
+  if (is_current_window (self))
     show_error (self, title, message);
+}
+
+/* ---- the message bar: where a recording went -------------------------------- */
+
+static void
+show_message (RtopWindow *self, const char *text, const char *path, gboolean can_repair)
+{
+  g_free (self->message_path);
+  self->message_path = g_strdup (path);
+  gtk_label_set_label (self->message_label, text);
+  gtk_widget_set_visible (self->message_folder_button, path != NULL);
+  gtk_widget_set_visible (self->message_copy_button, path != NULL);
+  gtk_widget_set_visible (self->message_repair_button, can_repair);
+  gtk_revealer_set_reveal_child (self->message_revealer, TRUE);
+}
+
+static void
+dismiss_message_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  RtopWindow *self = RTOP_WINDOW (widget);
+
+  gtk_revealer_set_reveal_child (self->message_revealer, FALSE);
+  g_clear_pointer (&self->message_path, g_free);
+}
+
+static void
+open_message_folder_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  RtopWindow *self = RTOP_WINDOW (widget);
+  g_autofree char *dir = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *uri = NULL;
+
+  if (self->message_path == NULL)
+    return;
+  dir = g_path_get_dirname (self->message_path);
+  file = g_file_new_for_path (dir);
+  uri = g_file_get_uri (file);
+  gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
+}
+
+static void
+copy_message_path_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  RtopWindow *self = RTOP_WINDOW (widget);
+
+  if (self->message_path)
+    gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), self->message_path);
+}
+
+static void
+repair_recording_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  RtopWindow *self = RTOP_WINDOW (widget);
+
+  gtk_widget_set_visible (self->message_repair_button, FALSE);
+  rtop_session_repair_replay (self->session);
+}
+
+static void
+recording_saved_cb (RtopSession *session, const char *path, gboolean repaired, RtopWindow *self)
+{
+  g_autofree char *text = NULL;
+
+  if (repaired)
+    /* Translators: %s is a file path */
+    text = g_strdup_printf (_("A complete copy of the recording was saved to %s."), path);
+  else
+    /* Translators: %s is a file path */
+    text = g_strdup_printf (_("Recording saved to %s."), path);
+  show_message (self, text, path, FALSE);
+  if (self->closing)
+    gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+replay_message (RtopWindow *self)
+{
+  if (rtop_session_get_replay_title (self->session) && !rtop_session_get_replay_complete (self->session))
+    show_message (self, _("This recording was cut short: it is shown up to its last complete interval. "
+                          "Repair it to open it in Perfetto."),
+                  rtop_session_get_replay_path (self->session), TRUE);
+}
+
+/* ---- a recording that cannot be written: save it elsewhere ---------------- */
+
+static void
+save_as_response_cb (GtkNativeDialog *dialog, int response, RtopWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT && self->session)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+
+      if (path)
+        rtop_session_save_recording_as (self->session, path);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+save_recording_as (RtopWindow *self)
+{
+  RtopRecorder *recorder = rtop_session_get_recorder (self->session);
+  GtkFileChooserNative *dialog;
+  g_autofree char *name = NULL;
+
+  if (recorder == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new (_("Save Recording As"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  name = g_path_get_basename (rtop_recorder_get_path (recorder));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (save_as_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+enum { RESPONSE_SAVE_AS = 1, RESPONSE_DISCARD, RESPONSE_SAVE };
+
+static void
+recording_failed_response_cb (GtkDialog *dialog, int response, RtopWindow *self)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (response == RESPONSE_SAVE_AS)
+    save_recording_as (self);
+}
+
+static void
+recording_failed_cb (RtopSession *session, const char *title, const char *message, RtopWindow *self)
+{
+  GtkWidget *dialog;
+
+  self->closing = FALSE;
+  if (!is_current_window (self))
+    return;
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_NONE, "%s", title);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", message);
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Close"), GTK_RESPONSE_CLOSE,
+                          _("_Save As…"), RESPONSE_SAVE_AS, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), RESPONSE_SAVE_AS);
+  g_signal_connect (dialog, "response", G_CALLBACK (recording_failed_response_cb), self);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 /* ---- start-up report (RDMATOP_REPORT_STARTUP=1, for tests/bench) ---------- */
@@ -375,10 +534,15 @@ bind_session (RtopWindow *self)
   g_signal_connect_object (session, "notify::replay-title", G_CALLBACK (replay_changed_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "error", G_CALLBACK (session_error_cb), self, 0);
+  g_signal_connect_object (session, "recording-failed", G_CALLBACK (recording_failed_cb), self, 0);
+  g_signal_connect_object (session, "recording-saved", G_CALLBACK (recording_saved_cb), self, 0);
+  g_signal_connect_object (session, "notify::replay-title", G_CALLBACK (replay_message),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (rtop_session_get_history (session), "updated",
                            G_CALLBACK (history_updated_cb), self, G_CONNECT_SWAPPED);
   recorder_changed_cb (self);
   replay_changed_cb (self);
+  replay_message (self);
 }
 
 /* ---- opening recordings --------------------------------------------------- */
@@ -404,9 +568,12 @@ open_action (GtkWidget *widget, const char *name, GVariant *param)
 
   dialog = gtk_file_chooser_native_new (_("Open Recording"), GTK_WINDOW (self),
                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, _("rdmatop recordings (Perfetto JSON)"));
+  gtk_file_filter_set_name (filter, _("rdmatop recordings (Perfetto JSON, CSV, cut-short .partial)"));
   gtk_file_filter_add_pattern (filter, "*.json");
   gtk_file_filter_add_pattern (filter, "*.json.gz");
+  gtk_file_filter_add_pattern (filter, "*.csv");
+  /* A recording cut short (crash, power loss) still loads, and can be repaired. */
+  gtk_file_filter_add_pattern (filter, "*.partial");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
   g_signal_connect (dialog, "response", G_CALLBACK (open_response_cb), self);
@@ -515,6 +682,8 @@ rtop_window_dump (RtopWindow *self)
 
   g_string_append_printf (out, "view=%s\n", rtop_window_get_visible_view (self));
   g_string_append_printf (out, "record\t%s\n", gtk_label_get_label (self->record_label));
+  if (gtk_revealer_get_reveal_child (self->message_revealer))
+    g_string_append_printf (out, "message\t%s\n", gtk_label_get_label (self->message_label));
   if (gtk_widget_get_visible (GTK_WIDGET (self->mode_label)))
     g_string_append_printf (out, "mode\t%s\n", gtk_label_get_label (self->mode_label));
   for (guint i = 0; i < sections->len; i++)
@@ -597,11 +766,74 @@ bind_settings (RtopWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
 }
 
+/* The last window asks before a running recording is stopped with it. */
+static gboolean
+is_last_window (RtopWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  GList *windows = app ? gtk_application_get_windows (app) : NULL;
+
+  for (GList *l = windows; l; l = l->next)
+    if (l->data != self && RTOP_IS_WINDOW (l->data))
+      return FALSE;
+  return TRUE;
+}
+
+static void
+close_response_cb (GtkDialog *dialog, int response, RtopWindow *self)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  switch (response)
+    {
+    case RESPONSE_SAVE:
+      /* Closes when "recording-saved" comes; an error keeps the window. */
+      self->closing = TRUE;
+      rtop_session_set_recording (self->session, FALSE, NULL);
+      break;
+    case RESPONSE_DISCARD:
+      rtop_session_discard_recording (self->session);
+      gtk_window_destroy (GTK_WINDOW (self));
+      break;
+    default:
+      break;
+    }
+}
+
+static void
+ask_before_closing (RtopWindow *self)
+{
+  RtopRecorder *recorder = rtop_session_get_recorder (self->session);
+  GtkWidget *dialog;
+
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   "%s", _("Save the Recording Before Closing?"));
+  if (recorder)
+    /* Translators: %s is the file being recorded */
+    gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                              _("A recording to %s is running. Closing the window ends it."),
+                                              rtop_recorder_get_path (recorder));
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
+                          _("_Discard"), RESPONSE_DISCARD,
+                          _("_Save and Close"), RESPONSE_SAVE, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), RESPONSE_SAVE);
+  g_signal_connect (dialog, "response", G_CALLBACK (close_response_cb), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static gboolean
 rtop_window_close_request (GtkWindow *window)
 {
   RtopWindow *self = RTOP_WINDOW (window);
   int width, height;
+
+  if (self->session && rtop_session_get_recording (self->session) && is_last_window (self))
+    {
+      if (!self->closing)
+        ask_before_closing (self);
+      return TRUE;
+    }
 
   if (self->settings)
     {
@@ -656,6 +888,7 @@ rtop_window_finalize (GObject *object)
 
   g_clear_object (&self->interval_labels);
   g_clear_pointer (&self->interval_values, g_array_unref);
+  g_free (self->message_path);
   G_OBJECT_CLASS (rtop_window_parent_class)->finalize (object);
 }
 
@@ -711,6 +944,10 @@ install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.interval-faster", NULL, step_interval_action);
   gtk_widget_class_install_action (widget_class, "win.interval-slower", NULL, step_interval_action);
   gtk_widget_class_install_action (widget_class, "win.dump-state", NULL, dump_action);
+  gtk_widget_class_install_action (widget_class, "win.dismiss-message", NULL, dismiss_message_action);
+  gtk_widget_class_install_action (widget_class, "win.open-message-folder", NULL, open_message_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-message-path", NULL, copy_message_path_action);
+  gtk_widget_class_install_action (widget_class, "win.repair-recording", NULL, repair_recording_action);
   gtk_widget_class_install_property_action (widget_class, "win.time-window", "time-window");
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
@@ -773,6 +1010,11 @@ rtop_window_class_init (RtopWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, detail_title);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, interval_dropdown);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, message_revealer);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, message_label);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, message_repair_button);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, message_folder_button);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, message_copy_button);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, views_stack);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, overview);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, port_detail);

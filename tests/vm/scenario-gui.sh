@@ -16,7 +16,9 @@ OBJ=/io/github/rdmatop/Rdmatop/VmTest
 
 vm_rxe_pair rxe0 v0 10.220.0.1 rxe1 v1 10.220.0.2
 vm_dummy_rxe rxe2 d2 10.210.2.1
-vm_perftest write rxe1 rxe0 10.220.0.2 150
+# Long enough to outlast a slow start on a busy machine; the scenario
+# stops it when it ends.
+vm_perftest write rxe1 rxe0 10.220.0.2 300
 vm_log "traffic running"
 
 # An X server and a session bus of our own.
