@@ -417,6 +417,109 @@ test_events_filters (void)
   g_assert_null (history);
 }
 
+static GtkScrolledWindow *
+find_scroller (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkScrolledWindow *found;
+
+      if (GTK_IS_SCROLLED_WINDOW (child) && gtk_widget_get_mapped (child))
+        return GTK_SCROLLED_WINDOW (child);
+      if ((found = find_scroller (child)))
+        return found;
+    }
+  return NULL;
+}
+
+static void
+settle (void)
+{
+  gint64 end = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+
+  while (g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+}
+
+static void
+add_events (RtopHistory *history, guint64 seq, guint n)
+{
+  RtopSnapshot *s = gui_fixture_snapshot (seq, 1.0, three_devices, 4);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("event %" G_GUINT64_FORMAT ".%u", seq, i);
+      RtopEvent *e = gui_fixture_add_event (s, RTOP_SEVERITY_WARNING, "rxe2", 1, text);
+
+      e->realtime_us += seq * 1000000 + i;
+    }
+  ingest (history, s);
+}
+
+/* The events list opens at the newest and follows new events, unless the
+ * user has scrolled back to read older ones. */
+static void
+test_events_follow_newest (void)
+{
+  RtopHistory *history;
+  RtopSession *session = new_session (&history);
+  GtkWidget *view = rtop_events_view_new ();
+  GtkWidget *window = in_window (view);
+  GtkScrolledWindow *scroller;
+  GtkAdjustment *adj;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 400);
+  g_object_add_weak_pointer (G_OBJECT (history), (gpointer *) &history);
+  rtop_section_set_session (RTOP_SECTION (view), session);
+  add_events (history, 1, 200);
+  settle ();
+  scroller = find_scroller (view);
+  g_assert_nonnull (scroller);
+  adj = gtk_scrolled_window_get_vadjustment (scroller);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >, gtk_adjustment_get_page_size (adj) * 2);
+  g_assert_true (rtop_events_view_get_following (RTOP_EVENTS_VIEW (view)));
+
+  add_events (history, 2, 20);
+  settle ();
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, gtk_adjustment_get_lower (adj));
+
+  /* The user scrolls back: new events do not pull the list away. */
+  gtk_adjustment_set_value (adj, 600);
+  settle ();
+  g_assert_false (rtop_events_view_get_following (RTOP_EVENTS_VIEW (view)));
+  add_events (history, 3, 20);
+  settle ();
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, 0);
+  g_assert_false (rtop_events_view_get_following (RTOP_EVENTS_VIEW (view)));
+
+  /* Back at the top, it follows again. */
+  gtk_adjustment_set_value (adj, 0);
+  settle ();
+  g_assert_true (rtop_events_view_get_following (RTOP_EVENTS_VIEW (view)));
+  add_events (history, 4, 20);
+  settle ();
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, gtk_adjustment_get_lower (adj));
+
+  /* Hidden while scrolled back, shown again: at the newest. */
+  gtk_adjustment_set_value (adj, 600);
+  settle ();
+  gtk_widget_set_visible (view, FALSE);
+  settle ();
+  gtk_widget_set_visible (view, TRUE);
+  settle ();
+  g_assert_true (rtop_events_view_get_following (RTOP_EVENTS_VIEW (view)));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, gtk_adjustment_get_lower (adj));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (session);
+  g_object_unref (history);
+  for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
+    ;
+  g_assert_null (history);
+}
+
 static void
 test_detail_counters (void)
 {
@@ -500,6 +603,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/gui/overview/sort-and-states", test_overview_sort_and_states);
   g_test_add_func ("/gui/processes/search-and-sort", test_processes_search_and_sort);
   g_test_add_func ("/gui/events/filters", test_events_filters);
+  g_test_add_func ("/gui/events/follow-newest", test_events_follow_newest);
   g_test_add_func ("/gui/detail/counters", test_detail_counters);
   return g_test_run ();
 }

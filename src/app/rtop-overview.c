@@ -14,7 +14,7 @@
 #define N_RECENT_EVENTS 5
 
 struct _RtopOverview {
-  GtkBox parent_instance;
+  RtopSection parent_instance;
 
   RtopHistory *history;
   GtkSortListModel *sorted;

@@ -17,7 +17,7 @@
 static const int window_minutes[] = { 1, 5, 15, 60 };
 
 struct _RtopPortDetail {
-  GtkBox parent_instance;
+  RtopSection parent_instance;
 
   RtopHistory *history;
   RtopPortItem *port;

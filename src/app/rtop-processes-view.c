@@ -10,7 +10,7 @@
 #include "rtop-processes-view.h"
 
 struct _RtopProcessesView {
-  GtkBox parent_instance;
+  RtopSection parent_instance;
 
   RtopHistory *history;
   GtkFilterListModel *filtered;
