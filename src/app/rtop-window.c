@@ -1021,21 +1021,68 @@ rtop_window_class_init (RtopWindowClass *klass)
   install_actions (widget_class);
 }
 
-/* The app's CSS, once per display (windows made by tests get it too). */
+/* Whether the theme in use is dark: its text is light. */
+static gboolean
+theme_is_dark (GtkWidget *widget)
+{
+  GdkRGBA fg;
+
+  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), "theme_fg_color", &fg))
+    return FALSE;
+  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+}
+
+static void
+update_dark_style (GtkWidget *widget)
+{
+  GdkDisplay *display = gtk_widget_get_display (widget);
+  GtkCssProvider *dark = g_object_get_data (G_OBJECT (display), "rtop-style-dark");
+  gboolean want = theme_is_dark (widget);
+  gboolean have = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (display), "rtop-style-dark-on"));
+
+  if (want == have)
+    return;
+  if (want)
+    gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (dark),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
+  else
+    gtk_style_context_remove_provider_for_display (display, GTK_STYLE_PROVIDER (dark));
+  g_object_set_data (G_OBJECT (display), "rtop-style-dark-on", GINT_TO_POINTER (want));
+}
+
+static void
+theme_changed_cb (GtkSettings *settings, GParamSpec *pspec, GtkWidget *widget)
+{
+  update_dark_style (widget);
+}
+
+/* The app's CSS, once per display (windows made by tests get it too), and
+ * its dark variant while the theme is dark. */
 static void
 ensure_style (GtkWidget *widget)
 {
   GdkDisplay *display = gtk_widget_get_display (widget);
   g_autoptr(GtkCssProvider) provider = NULL;
+  g_autoptr(GtkCssProvider) dark = NULL;
 
-  if (g_object_get_data (G_OBJECT (display), "rtop-style"))
-    return;
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (provider, "/io/github/rdmatop/Rdmatop/style.css");
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  g_object_set_data_full (G_OBJECT (display), "rtop-style", g_steal_pointer (&provider),
-                          g_object_unref);
+  if (!g_object_get_data (G_OBJECT (display), "rtop-style"))
+    {
+      provider = gtk_css_provider_new ();
+      gtk_css_provider_load_from_resource (provider, "/io/github/rdmatop/Rdmatop/style.css");
+      gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+      g_object_set_data_full (G_OBJECT (display), "rtop-style", g_steal_pointer (&provider),
+                              g_object_unref);
+      dark = gtk_css_provider_new ();
+      gtk_css_provider_load_from_resource (dark, "/io/github/rdmatop/Rdmatop/style-dark.css");
+      g_object_set_data_full (G_OBJECT (display), "rtop-style-dark", g_steal_pointer (&dark),
+                              g_object_unref);
+    }
+  update_dark_style (widget);
+  g_signal_connect_object (gtk_widget_get_settings (widget), "notify::gtk-theme-name",
+                           G_CALLBACK (theme_changed_cb), widget, 0);
+  g_signal_connect_object (gtk_widget_get_settings (widget), "notify::gtk-application-prefer-dark-theme",
+                           G_CALLBACK (theme_changed_cb), widget, 0);
 }
 
 static void
