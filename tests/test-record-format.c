@@ -17,7 +17,7 @@
 #include "rtop-record-reader.h"
 #include "rtop-record-sink.h"
 #include "rtop-recorder.h"
-#include "rtop-recording.h"
+#include "rtop-recording-private.h"
 
 #define N_SNAPSHOTS 12
 

@@ -24,8 +24,8 @@
 
 #include "rec-synth.h"
 #include "rtop-error.h"
-#include "rtop-recorder.h"
-#include "rtop-recording.h"
+#include "rtop-recorder-private.h"
+#include "rtop-recording-private.h"
 
 static char *sandbox_problem;     /* why mounts are not possible, or NULL */
 static const char *self_exe;

@@ -12,7 +12,7 @@
 #include "rec-synth.h"
 #include "rtop-csv-writer-private.h"
 #include "rtop-error.h"
-#include "rtop-recording.h"
+#include "rtop-recording-private.h"
 #include "rtop-trace-writer-private.h"
 
 typedef struct {

@@ -225,7 +225,8 @@ rtop_line_source_next_line (RtopLineSource *src, const char **line, gsize *len,
       start = src->out + src->out_pos;
       avail = src->out_len - src->out_pos;
       nl = memchr (start, '\n', avail);
-      g_string_append_len (src->line, (const char *) start, nl != NULL ? nl - start : (gssize) avail);
+      g_string_append_len (src->line, (const char *) start,
+                           nl != NULL ? nl - start : (gssize) avail);
       src->out_pos += nl != NULL ? (gsize) (nl - start) + 1 : avail;
       if (src->line->len > RTOP_LINE_SOURCE_MAX_LINE_BYTES)
         {

@@ -14,7 +14,7 @@
 #include "rtop-error.h"
 #include "rtop-record-file.h"
 #include "rtop-record-sink.h"
-#include "rtop-recorder.h"
+#include "rtop-recorder-private.h"
 
 typedef enum {
   ITEM_SNAPSHOT,
@@ -861,17 +861,16 @@ rtop_recorder_close_finish (RtopRecorder *self, GAsyncResult *result, GError **e
   return finish_task (self, result, error);
 }
 
-void
-rtop_recorder_save_as_async (RtopRecorder *self, const char *new_path,
-                             GCancellable *cancellable, GAsyncReadyCallback callback,
-                             gpointer user_data)
+static void
+save_as_async (RtopRecorder *self, const char *new_path, GCancellable *cancellable,
+               GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr(GTask) task = NULL;
 
   g_return_if_fail (RTOP_IS_RECORDER (self));
   g_return_if_fail (new_path != NULL);
 
-  task = new_task (self, cancellable, callback, user_data, rtop_recorder_save_as_async);
+  task = new_task (self, cancellable, callback, user_data, save_as_async);
   if (self->thread_done)
     {
       g_task_return_new_error (task, RTOP_ERROR, RTOP_ERROR_FAILED,
@@ -883,8 +882,8 @@ rtop_recorder_save_as_async (RtopRecorder *self, const char *new_path,
                              _("The recording has already ended."));
 }
 
-gboolean
-rtop_recorder_save_as_finish (RtopRecorder *self, GAsyncResult *result, GError **error)
+static gboolean
+save_as_finish (RtopRecorder *self, GAsyncResult *result, GError **error)
 {
   return finish_task (self, result, error);
 }
@@ -947,9 +946,9 @@ rtop_recorder_save_as (RtopRecorder *self, const char *new_path, GError **error)
   g_return_val_if_fail (RTOP_IS_RECORDER (self), FALSE);
 
   context = sync_begin ();
-  rtop_recorder_save_as_async (self, new_path, NULL, sync_cb, &data);
+  save_as_async (self, new_path, NULL, sync_cb, &data);
   sync_wait (context, &data);
-  ok = rtop_recorder_save_as_finish (self, data.result, error);
+  ok = save_as_finish (self, data.result, error);
   g_object_unref (data.result);
   return ok;
 }
@@ -998,13 +997,6 @@ rtop_recorder_get_partial_path (RtopRecorder *self)
 {
   g_return_val_if_fail (RTOP_IS_RECORDER (self), NULL);
   return cached_string (self, &self->partial_cache, &self->shared->partial_path);
-}
-
-RtopRecordFormat
-rtop_recorder_get_format (RtopRecorder *self)
-{
-  g_return_val_if_fail (RTOP_IS_RECORDER (self), RTOP_RECORD_FORMAT_JSON);
-  return self->format;
 }
 
 RtopRecorderState

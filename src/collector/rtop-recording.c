@@ -10,7 +10,7 @@
 
 #include "rtop-error.h"
 #include "rtop-record-reader.h"
-#include "rtop-recording.h"
+#include "rtop-recording-private.h"
 
 char *
 rtop_recording_default_filename (RtopRecordFormat format)
@@ -250,13 +250,6 @@ rtop_recording_get_format (RtopRecording *self)
 {
   g_return_val_if_fail (RTOP_IS_RECORDING (self), RTOP_RECORD_FORMAT_JSON);
   return self->format;
-}
-
-GPtrArray *
-rtop_recording_get_snapshots (RtopRecording *self)
-{
-  g_return_val_if_fail (RTOP_IS_RECORDING (self), NULL);
-  return self->snapshots;
 }
 
 guint

@@ -39,10 +39,6 @@ char *rtop_recording_default_filename (RtopRecordFormat format);
 #define RTOP_TYPE_RECORDING (rtop_recording_get_type ())
 G_DECLARE_FINAL_TYPE (RtopRecording, rtop_recording, RTOP, RECORDING, GObject)
 
-/* Loads a whole recording (any format of the table, detected from the
- * content).
- * Blocking: the GUI uses rtop_recording_load_async(). */
-RtopRecording *rtop_recording_load (const char *path, GError **error);
 /* Runs rtop_recording_load() on a worker thread; the callback runs on the
  * thread-default main context of the caller. */
 void rtop_recording_load_async (const char *path,
@@ -50,29 +46,11 @@ void rtop_recording_load_async (const char *path,
                                 GAsyncReadyCallback callback,
                                 gpointer user_data);
 RtopRecording *rtop_recording_load_finish (GAsyncResult *result, GError **error);
-/* From memory (tests, fuzzing).  max_port_samples 0 = default budget. */
-RtopRecording *rtop_recording_load_bytes (GBytes *data, guint max_port_samples,
-                                          GError **error);
 
-RtopRecordFormat rtop_recording_get_format (RtopRecording *self);
-/* The snapshots, oldest first (transfer none; sealed, read-only).  Each has
- * the recorded devices/ports with metrics (rates; value is the total since
- * the recording began), the processes seen on each device, and the health
- * events.  monotonic_us/realtime_us are those of the original run. */
-GPtrArray *rtop_recording_get_snapshots (RtopRecording *self);
 guint rtop_recording_get_n_snapshots (RtopRecording *self);
 RtopSnapshot *rtop_recording_get_snapshot (RtopRecording *self, guint index);
-/* Recording length in microseconds (last - first snapshot). */
-gint64 rtop_recording_get_duration_us (RtopRecording *self);
-/* Interval between loaded snapshots in seconds (larger than the recorded one
- * when the recording was merged to fit the budget). */
-double rtop_recording_get_interval (RtopRecording *self);
-/* How many recorded intervals were merged into one loaded snapshot (1 = none). */
-guint rtop_recording_get_merge_factor (RtopRecording *self);
 /* FALSE when the file was cut short and loaded up to its last complete interval. */
 gboolean rtop_recording_is_complete (RtopRecording *self);
-/* The rdmatop version that wrote it, e.g. "0.1.0"; NULL for CSV. */
-const char *rtop_recording_get_producer (RtopRecording *self);
 
 /* Writes a complete copy of a recording that was cut short (JSON or JSON.gz;
  * open process slices are ended at the last interval and the array is

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "rtop-error.h"
-#include "rtop-sampler.h"
+#include "rtop-sampler-private.h"
 
 /* Snapshots waiting for the main loop; past this the UI is stalled and the
  * oldest undelivered snapshots are dropped rather than piling up. */

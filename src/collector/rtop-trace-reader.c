@@ -822,7 +822,8 @@ out:
 static gboolean
 trace_probe (const char *first_line, gsize len)
 {
-  return len >= strlen (HEADER_PREFIX) && memcmp (first_line, HEADER_PREFIX, strlen (HEADER_PREFIX)) == 0;
+  return len >= strlen (HEADER_PREFIX)
+         && memcmp (first_line, HEADER_PREFIX, strlen (HEADER_PREFIX)) == 0;
 }
 
 const RtopRecordReaderClass rtop_trace_reader_class = {

@@ -5,7 +5,7 @@
  * too.  A load either fails with an error or yields sealed snapshots whose
  * fields are all walked here (the sanitizers check the rest). */
 #include "rtop-error.h"
-#include "rtop-recording.h"
+#include "rtop-recording-private.h"
 
 #include <string.h>
 
