@@ -1,10 +1,11 @@
-/* test-format-schema.c: the settings schema's recording formats are the
- * format table's (suite 'data').  The schema cannot read the C table when
- * it is compiled, so this test reads the schema: its RecordingFormat enum
- * must hold exactly the recordable rows (nick = name, value = the
- * RtopRecordFormat), and the recording-format key's default must be one.
+/* test-format-schema.c: the files that cannot read the format table list
+ * its formats all the same (suite 'data').
+ *  - The settings schema: its RecordingFormat enum holds exactly the
+ *    recordable rows (nick = name, value = the RtopRecordFormat), and the
+ *    recording-format key's default is one of them.
+ *  - rdmatop-cli(1): the --format entry names every recordable format.
  *
- * Usage: test-format-schema SCHEMA.gschema.xml */
+ * Usage: test-format-schema SCHEMA.gschema.xml RDMATOP-CLI.1 */
 #include "config.h"
 
 #include <string.h>
@@ -78,6 +79,7 @@ text (GMarkupParseContext *context, const char *s, gsize len, gpointer data, GEr
 }
 
 static const char *schema_path;
+static const char *man_path;
 
 static void
 test_enum_is_table (void)
@@ -129,17 +131,52 @@ test_enum_is_table (void)
   g_string_free (sf.key_default, TRUE);
 }
 
+/* The man page's --format entry: from its tag line to the next ".TP". */
+static void
+test_man_page (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *man = NULL;
+  g_autofree char *entry = NULL;
+  const RtopRecordFormatInfo *formats;
+  const char *start, *end;
+  guint n;
+
+  g_file_get_contents (man_path, &man, NULL, &error);
+  g_assert_no_error (error);
+  start = strstr (man, "\\-\\-format =");
+  g_assert_nonnull (start);
+  end = strstr (start, "\n.TP");
+  g_assert_nonnull (end);
+  entry = g_strndup (start, end - start);
+
+  formats = rtop_record_formats (&n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *escaped = g_regex_escape_string (formats[i].name, -1);
+      g_autofree char *pattern = g_strdup_printf ("(^|[^a-z.])%s($|[^a-z.])", escaped);
+
+      if (!(formats[i].flags & RTOP_RECORD_FORMAT_RECORDABLE))
+        continue;
+      if (!g_regex_match_simple (pattern, entry, G_REGEX_MULTILINE, 0))
+        g_error ("%s: the --format entry does not name “%s” (a row of rtop-record-format.c):\n%s",
+                 man_path, formats[i].name, entry);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  if (argc != 2)
+  if (argc != 3)
     {
-      g_printerr ("usage: %s SCHEMA.gschema.xml\n", argv[0]);
+      g_printerr ("usage: %s SCHEMA.gschema.xml RDMATOP-CLI.1\n", argv[0]);
       return 2;
     }
   schema_path = argv[1];
+  man_path = argv[2];
   g_test_add_func ("/data/schema/recording-formats", test_enum_is_table);
+  g_test_add_func ("/data/man/recording-formats", test_man_page);
   return g_test_run ();
 }
