@@ -13,6 +13,7 @@
 # Usage: check-exports.py SOURCE_ROOT [--scope DIR]...   (TAP)
 #   --scope: folders under SOURCE_ROOT whose headers are checked (default
 #   src); uses are looked for in all of src/ and tests/ either way.
+#        check-exports.py --self-test   (the checker on a small made-up tree)
 
 import argparse
 import os
@@ -68,14 +69,8 @@ def declarations(code):
     return names
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("root")
-    parser.add_argument("--scope", action="append", default=None)
-    args = parser.parse_args()
-    root = args.root
-    scopes = [s.rstrip("/") for s in (args.scope or ["src"])]
-
+def check(root, scopes):
+    """The problems found, as sentences."""
     code = {}
     for folder in ("src", "tests"):
         for path in source_files(root, folder):
@@ -109,6 +104,60 @@ def main():
             elif all(u.startswith("tests/") for u in users):
                 problems.append("%s: %s is used only by tests (%s): move it to a -private.h header"
                                 % (header, name, ", ".join(sorted(users)[:3])))
+    return problems, checked
+
+
+SELF_TEST_TREE = {
+    "src/lib/rtop-thing.h": """/* rtop_thing_unused (): a comment is no use */
+#define RTOP_THING_QUARK (rtop_thing_quark ())
+typedef struct _RtopThing RtopThing;
+RtopThing *rtop_thing_new (void);
+void rtop_thing_free (RtopThing *self);
+int rtop_thing_unused (RtopThing *self,
+                       int flags);
+int rtop_thing_probe (RtopThing *self);
+unsigned rtop_thing_quark (void);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopThing, rtop_thing_free)
+""",
+    "src/lib/rtop-thing.c": "int\nrtop_thing_unused (RtopThing *self, int flags)\n{ return rtop_thing_probe (self); }\n",
+    "src/lib/rtop-thing-private.h": "int rtop_thing_hidden (void);\n",
+    "src/app/main.c": """int main (void) {
+  g_autoptr(RtopThing) t = rtop_thing_new ();
+  const char *s = "rtop_thing_probe (t)";
+  return RTOP_THING_QUARK;
+}
+""",
+    "tests/test-thing.c": "int t (void) { return rtop_thing_probe (NULL); }\n",
+}
+
+
+def self_test():
+    import tempfile
+    with tempfile.TemporaryDirectory() as root:
+        for path, text in SELF_TEST_TREE.items():
+            os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+            with open(os.path.join(root, path), "w") as f:
+                f.write(text)
+        problems, checked = check(root, ["src/lib"])
+        none, _ = check(root, ["src/app"])
+    want = ["src/lib/rtop-thing.h: rtop_thing_unused is unused: remove it",
+            "src/lib/rtop-thing.h: rtop_thing_probe is used only by tests (tests/test-thing.c): "
+            "move it to a -private.h header"]
+    ok = problems == want and checked == 5 and none == []
+    print("%s 1 - the made-up tree gives %r" % ("ok" if ok else "not ok", problems))
+    print("1..1")
+    return 0 if ok else 1
+
+
+def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
+    parser = argparse.ArgumentParser()
+    parser.add_argument("root")
+    parser.add_argument("--scope", action="append", default=None)
+    args = parser.parse_args()
+    scopes = [s.rstrip("/") for s in (args.scope or ["src"])]
+    problems, checked = check(args.root, scopes)
 
     for i, p in enumerate(problems, 1):
         print("not ok %d - %s" % (i, p))
