@@ -6,9 +6,7 @@
 
 G_BEGIN_DECLS
 
-/* Loads a whole recording (any format of the table, detected from the
- * content).
- * Blocking: the GUI uses rtop_recording_load_async(). */
+/* rtop_recording_load_async() without the thread: blocks. */
 RtopRecording *rtop_recording_load (const char *path, GError **error);
 
 /* From memory (tests, fuzzing).  max_port_samples 0 = default budget. */

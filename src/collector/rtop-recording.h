@@ -39,14 +39,20 @@ char *rtop_recording_default_filename (RtopRecordFormat format);
 #define RTOP_TYPE_RECORDING (rtop_recording_get_type ())
 G_DECLARE_FINAL_TYPE (RtopRecording, rtop_recording, RTOP, RECORDING, GObject)
 
-/* Runs rtop_recording_load() on a worker thread; the callback runs on the
- * thread-default main context of the caller. */
+/* Loads a whole recording (any format of the table, detected from the
+ * content) on a worker thread; the callback runs on the thread-default
+ * main context of the caller. */
 void rtop_recording_load_async (const char *path,
                                 GCancellable *cancellable,
                                 GAsyncReadyCallback callback,
                                 gpointer user_data);
 RtopRecording *rtop_recording_load_finish (GAsyncResult *result, GError **error);
 
+/* The snapshots, oldest first (transfer none; sealed, read-only).  Each has
+ * the recorded devices/ports with metrics (rates; value is the total since
+ * the recording began), the processes seen on each device, and the health
+ * events, as far as the format holds them (RtopRecordHolds).
+ * monotonic_us/realtime_us are those of the original run. */
 guint rtop_recording_get_n_snapshots (RtopRecording *self);
 RtopSnapshot *rtop_recording_get_snapshot (RtopRecording *self, guint index);
 /* FALSE when the file was cut short and loaded up to its last complete interval. */
