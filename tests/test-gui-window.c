@@ -12,7 +12,7 @@
 #include "rtop-history.h"
 #include "rtop-preferences.h"
 #include "rtop-remote.h"
-#include "rtop-sampler.h"
+#include "rtop-sampler-private.h"
 #include "rtop-window.h"
 
 static const GuiPortSpec ports[] = {
@@ -333,6 +333,11 @@ test_two_windows (void)
   g_assert_true (rtop_session_set_recording (session, TRUE, &error));
   g_assert_no_error (error);
   spin_until (has_samples, session);
+  /* The window says what feeds it, by the source's name and state only. */
+  {
+    g_autofree char *source = dump_line (w[0], "source\t");
+    g_assert_true (g_str_has_prefix (source, "name=This computer\tstate=running\tlabel=Live\terror="));
+  }
   for (guint i = 0; i < 2; i++)
     {
       g_autofree char *record = dump_line (w[i], "record\t");

@@ -8,7 +8,9 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "rtop-snapshot.h"
+#include "rtop-snapshot-private.h"
+
+static void process_free (RtopProcess *self);
 
 G_DEFINE_BOXED_TYPE (RtopSnapshot, rtop_snapshot, rtop_snapshot_ref, rtop_snapshot_unref)
 
@@ -30,7 +32,7 @@ rtop_snapshot_new (void)
   RtopSnapshot *self = g_atomic_rc_box_new0 (RtopSnapshot);
 
   self->devices = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_device_free);
-  self->processes = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_process_free);
+  self->processes = g_ptr_array_new_with_free_func ((GDestroyNotify) process_free);
   self->events = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_event_free);
   return self;
 }
@@ -332,8 +334,8 @@ rtop_port_new (guint32 index)
   return self;
 }
 
-void
-rtop_metric_clear (RtopMetric *self)
+static void
+metric_clear (RtopMetric *self)
 {
   g_clear_pointer (&self->source, g_free);
   memset (self, 0, sizeof *self);
@@ -375,7 +377,7 @@ rtop_port_free (RtopPort *self)
       g_free (self->link_layer);
       g_free (self->rate_text);
       for (guint i = 0; i < RTOP_METRIC_N; i++)
-        rtop_metric_clear (&self->metrics[i]);
+        metric_clear (&self->metrics[i]);
     }
   g_free (self);
 }
@@ -427,8 +429,8 @@ rtop_process_new (gint32 pid)
   return self;
 }
 
-void
-rtop_process_free (RtopProcess *self)
+static void
+process_free (RtopProcess *self)
 {
   if (self == NULL)
     return;
