@@ -9,6 +9,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
+#include "rtop-graph.h"
 #include "rtop-history.h"
 #include "rtop-preferences.h"
 #include "rtop-remote.h"
@@ -134,6 +135,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   g_settings_reset (f->settings, "time-window");
   g_settings_reset (f->settings, "last-view");
   g_settings_reset (f->settings, "interval");
+  g_settings_reset (f->settings, "shared-scale");
   f->session = rtop_session_new (f->settings);
   f->history = g_object_ref (rtop_session_get_history (f->session));
   f->window = rtop_window_new (NULL, f->session, f->settings);
@@ -547,6 +549,69 @@ test_small_window (Fixture *f, gconstpointer data)
 }
 
 static void
+collect_graphs (GtkWidget *widget, GPtrArray *out)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (RTOP_IS_GRAPH (child) && gtk_widget_get_mapped (child))
+        g_ptr_array_add (out, child);
+      collect_graphs (child, out);
+    }
+}
+
+/* One scale for all sparklines: every row's axis reaches the busiest
+ * port's peak; off again, each has its own. */
+static void
+test_shared_scale (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GPtrArray) graphs = g_ptr_array_new ();
+  g_autofree char *scale = NULL;
+  double first_axis = -1;
+  gboolean differ = FALSE;
+
+  feed (f->history, 60);
+  activate (f, "show-view", g_variant_new_string ("overview"));
+  wait_frames ();
+  collect_graphs (GTK_WIDGET (f->window), graphs);
+  g_assert_cmpuint (graphs->len, ==, 4);
+  for (guint i = 0; i < graphs->len; i++)
+    {
+      RtopGraphFrameStats st;
+
+      rtop_graph_get_frame_stats (g_ptr_array_index (graphs, i), &st);
+      if (first_axis >= 0 && st.axis_max != first_axis && st.data_max > 0)
+        differ = TRUE;
+      if (st.data_max > 0)
+        first_axis = st.axis_max;
+    }
+  g_assert_true (differ);   /* per port: scales differ */
+
+  activate (f, "shared-scale", NULL);
+  g_assert_true (g_settings_get_boolean (f->settings, "shared-scale"));
+  wait_frames ();
+  scale = dump_line (f->window, "scale\t");
+  g_assert_true (g_str_has_prefix (scale, "shared\tmax="));
+  g_assert_cmpfloat (g_ascii_strtod (scale + strlen ("shared\tmax="), NULL), >, 0);
+  first_axis = -1;
+  for (guint i = 0; i < graphs->len; i++)
+    {
+      RtopGraphFrameStats st;
+
+      rtop_graph_get_frame_stats (g_ptr_array_index (graphs, i), &st);
+      if (first_axis >= 0)
+        g_assert_cmpfloat (st.axis_max, ==, first_axis);
+      first_axis = st.axis_max;
+    }
+  screenshot (GTK_WIDGET (f->window), "gui-overview-shared-scale.png");
+  activate (f, "shared-scale", NULL);
+  g_assert_false (g_settings_get_boolean (f->settings, "shared-scale"));
+  g_free (scale);
+  scale = dump_line (f->window, "scale\t");
+  g_assert_cmpstr (scale, ==, "per-port\tmax=0");
+}
+
+static void
 test_remote_detection (void)
 {
   const struct {
@@ -584,6 +649,8 @@ main (int argc, char *argv[])
               test_dialogs, fixture_teardown);
   g_test_add ("/gui/window/small-window", Fixture, NULL, fixture_setup,
               test_small_window, fixture_teardown);
+  g_test_add ("/gui/window/shared-scale", Fixture, NULL, fixture_setup,
+              test_shared_scale, fixture_teardown);
   g_test_add_func ("/gui/window/two-windows-one-session", test_two_windows);
   g_test_add_func ("/gui/window/close-while-recording", test_close_while_recording);
   g_test_add_func ("/gui/remote/detection", test_remote_detection);
