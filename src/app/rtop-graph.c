@@ -581,6 +581,28 @@ rtop_graph_describe_at (RtopGraph *self, double x)
     return NULL;
   t = self->frame_start + (gint64) ((x - p->origin.x) / p->size.width *
                                     (self->frame_end - self->frame_start));
+  /* Where the window holds no samples (before the first, or a gap), the
+   * nearest sample is elsewhere in time: say so at the pointer's time
+   * instead of showing that sample's time and values. */
+  {
+    gint64 col_us = (gint64) ((self->frame_end - self->frame_start) / MAX (p->size.width, 1));
+    gint64 nearest = 0, first = 0, last = 0;
+    guint n = rtop_series_get_length (self->series);
+    gint64 step_us;
+    double v;
+
+    rtop_series_get_time_range (self->series, &first, &last);
+    step_us = n > 1 ? (last - first) / (n - 1) : 0;
+
+    if (self->n_channels > 0 &&
+        (!rtop_series_sample_at (self->series, self->channels[0].channel, t, &nearest, &v) ||
+         ABS (nearest - t) > MAX (2 * col_us, 2 * step_us)))
+      {
+        when = rtop_format_time (rtop_series_to_realtime (self->series, t), FALSE);
+        /* Translators: the hover readout of a graph where it has no samples */
+        return g_strdup_printf (_("%s\nNo data"), when);
+      }
+  }
   text = g_string_new (NULL);
   for (guint c = 0; c < self->n_channels; c++)
     {
