@@ -24,6 +24,7 @@ struct _RtopGraph {
   double window_s;
   gboolean compact;
   double fixed_max;              /* > 0: the y axis reaches this, shared with other graphs */
+  gint64 view_end;               /* series time the right edge shows; 0: the newest */
 
   double hover_x;                /* < 0: no pointer */
   graphene_rect_t plot;          /* plot area of the last frame */
@@ -42,6 +43,7 @@ enum {
   PROP_COMPACT,
   PROP_UNIT,
   PROP_FIXED_MAX,
+  PROP_VIEW_END,
   N_PROPS
 };
 static GParamSpec *props[N_PROPS];
@@ -148,7 +150,7 @@ rtop_graph_set_unit (RtopGraph *self, RtopUnit unit)
 void
 rtop_graph_set_window (RtopGraph *self, double seconds)
 {
-  seconds = CLAMP (seconds, 1, RTOP_SERIES_SPAN_S);
+  seconds = CLAMP (seconds, 1, RTOP_GRAPH_MAX_WINDOW_S);
   if (self->window_s == seconds)
     return;
   self->window_s = seconds;
@@ -169,6 +171,17 @@ set_fixed_max (RtopGraph *self, double max)
 }
 
 static PangoLayout *make_layout (RtopGraph *self, const char *text);
+
+void
+rtop_graph_set_view_end (RtopGraph *self, gint64 end_us)
+{
+  end_us = MAX (end_us, 0);
+  if (self->view_end == end_us)
+    return;
+  self->view_end = end_us;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_VIEW_END]);
+}
 
 /* A sparkline says its own peak: with one scale for all it shows which
  * port is busy, with a scale each it says what the full height means. */
@@ -687,6 +700,8 @@ draw (RtopGraph *self, cairo_t *cr, double width, double height)
   /* One column per device pixel: HiDPI gets its full resolution. */
   columns = MAX ((guint) (self->plot.size.width * scale), 1);
   ensure_buffers (self, columns);
+  if (self->view_end > 0 && self->view_end < self->frame_end)
+    self->frame_end = self->view_end;
   self->frame_start = self->frame_end - (gint64) (self->window_s * G_USEC_PER_SEC);
   data_max = decimate_all (self, columns);
   {
@@ -807,6 +822,9 @@ rtop_graph_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_FIXED_MAX:
       g_value_set_double (value, self->fixed_max);
       break;
+    case PROP_VIEW_END:
+      g_value_set_int64 (value, self->view_end);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -831,6 +849,9 @@ rtop_graph_set_property (GObject *object, guint prop_id, const GValue *value, GP
     case PROP_FIXED_MAX:
       set_fixed_max (self, g_value_get_double (value));
       break;
+    case PROP_VIEW_END:
+      rtop_graph_set_view_end (self, g_value_get_int64 (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -850,7 +871,7 @@ rtop_graph_class_init (RtopGraphClass *klass)
   widget_class->measure = rtop_graph_measure;
 
   props[PROP_WINDOW_SECONDS] =
-    g_param_spec_double ("window-seconds", NULL, NULL, 1, RTOP_SERIES_SPAN_S, 300,
+    g_param_spec_double ("window-seconds", NULL, NULL, 1, RTOP_GRAPH_MAX_WINDOW_S, 300,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   props[PROP_COMPACT] =
     g_param_spec_boolean ("compact", NULL, NULL, FALSE,
@@ -862,6 +883,11 @@ rtop_graph_class_init (RtopGraphClass *klass)
   props[PROP_FIXED_MAX] =
     g_param_spec_double ("fixed-max", NULL, NULL, 0, G_MAXDOUBLE, 0,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The series time (monotonic microseconds) at the right edge: scrolled
+   * back through history; 0 follows the newest sample. */
+  props[PROP_VIEW_END] =
+    g_param_spec_int64 ("view-end", NULL, NULL, 0, G_MAXINT64, 0,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   gtk_widget_class_set_css_name (widget_class, "rtopgraph");
