@@ -532,7 +532,7 @@ static const Family fam_device = {
   "rdmatop_device", FAMILY_INFO, NULL,
   "An RDMA device: provider, node type, protocol, firmware and node GUID." };
 static const Family fam_device_counter = {
-  "rdmatop_device_counter", FAMILY_COUNTER, NULL,
+  "rdmatop_device_raw", FAMILY_COUNTER, NULL,
   "A device-level counter under the kernel's name (sysfs <device>/hw_counters), "
   "the kernel's value corrected for 32-bit wraps." };
 static const Family fam_port = {
@@ -555,7 +555,7 @@ static const Family fam_metric_source = {
   "rdmatop_port_metric_source", FAMILY_INFO, NULL,
   "Which kernel counters each canonical metric of a port is made of." };
 static const Family fam_port_counter = {
-  "rdmatop_port_counter", FAMILY_COUNTER, NULL,
+  "rdmatop_port_raw", FAMILY_COUNTER, NULL,
   "Every raw port counter under the kernel's name and where it was read (netlink: what "
   "`rdma statistic show` prints; sysfs: the port's counters/ directory; netdev: the attached "
   "netdev).  The kernel's value, unscaled, until a 32-bit counter wraps; then it goes on "

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""The exporter's HTTP server, attacked on loopback.
+
+Runs the real RtopMetricsServer (tests/metrics-fixture serve: 16 synthetic
+ports, a new pass every 0.5 s) with small limits, then: scrapes in both
+formats; malformed requests, oversized headers, a large body and floods
+of idle and half-sent connections; after each, a scrape must still be
+answered, and the server's resident memory must not keep growing.
+
+Usage: test-metrics-http.py METRICS-FIXTURE   (TAP on stdout)
+"""
+import os
+import socket
+import subprocess
+import sys
+import time
+
+MAX_CONN, IDLE_S, LIFETIME_S = 8, 2, 4
+RSS_GROWTH_LIMIT_KIB = 16 * 1024
+results = []
+
+
+def tap(ok, name, detail=""):
+    results.append(ok)
+    print("%s %d - %s" % ("ok" if ok else "not ok", len(results), name))
+    if detail:
+        for line in detail.splitlines():
+            print("# " + line)
+    sys.stdout.flush()
+
+
+def request(port, raw, timeout=10.0):
+    """Sends raw bytes, returns everything the server sends until it closes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(raw)
+        chunks = []
+        while True:
+            try:
+                data = s.recv(65536)
+            except (ConnectionResetError, socket.timeout):
+                break
+            if not data:
+                break
+            chunks.append(data)
+        return b"".join(chunks)
+
+
+def status_of(reply):
+    try:
+        return int(reply.split(b" ", 2)[1])
+    except (IndexError, ValueError):
+        return None
+
+
+def scrape(port, accept=None, method="GET", path="/metrics"):
+    headers = "Host: 127.0.0.1\r\nConnection: close\r\n"
+    if accept is not None:
+        headers += "Accept: %s\r\n" % accept
+    reply = request(port, ("%s %s HTTP/1.1\r\n%s\r\n" % (method, path, headers)).encode())
+    head, _, body = reply.partition(b"\r\n\r\n")
+    return status_of(reply), head.decode("latin-1"), body
+
+
+def scrape_ok(port):
+    status, head, body = scrape(port)
+    return status == 200 and body.endswith(b"# EOF\n") and b"rdmatop_up 1" in body
+
+
+def rss_kib(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def attack_round(port):
+    socks = []
+    # Idle connections: more than the cap, sending nothing.
+    for _ in range(3 * MAX_CONN):
+        socks.append(socket.create_connection(("127.0.0.1", port)))
+    # Half-sent requests that never finish their headers.
+    for _ in range(MAX_CONN):
+        s = socket.create_connection(("127.0.0.1", port))
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        socks.append(s)
+    ok = scrape_ok(port)
+    for s in socks:
+        s.close()
+    # Oversized headers, a body nobody asked for, and junk.
+    request(port, b"GET /metrics HTTP/1.1\r\nX-Big: " + b"a" * (200 * 1024) + b"\r\n\r\n")
+    big_body = b"x" * (2 * 1024 * 1024)
+    try:
+        request(port, b"POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n"
+                % len(big_body) + big_body)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    request(port, bytes(range(256)) * 64 + b"\r\n\r\n")
+    return ok and scrape_ok(port)
+
+
+def main():
+    fixture = sys.argv[1]
+    proc = subprocess.Popen([fixture, "serve", "16", str(MAX_CONN), str(IDLE_S), str(LIFETIME_S)],
+                            stdout=subprocess.PIPE)
+    try:
+        port = int(proc.stdout.readline())
+        run(proc, port)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    print("1..%d" % len(results))
+    return 0 if all(results) else 1
+
+
+def run(proc, port):
+    status, head, body = scrape(port)
+    tap(status == 200 and "application/openmetrics-text; version=1.0.0" in head
+        and body.endswith(b"# EOF\n"), "OpenMetrics by default", head)
+    status, head, body = scrape(port, "text/plain;version=0.0.4;q=0.9,*/*;q=0.1")
+    tap(status == 200 and "text/plain; version=0.0.4" in head and b"# EOF" not in body
+        and b"rdmatop_port_transmit_bytes_total" in body, "Prometheus text when preferred", head)
+    tap(scrape(port, "application/json")[0] == 406, "406 for a format we do not write")
+    status, head, body = scrape(port, method="HEAD")
+    tap(status == 200 and body == b"", "HEAD")
+    tap(scrape(port, method="DELETE")[0] == 405, "405 for other methods")
+    tap(scrape(port, path="/healthz")[0] == 200, "/healthz")
+    tap(scrape(port, path="/readyz")[0] == 200, "/readyz")
+    tap(scrape(port, path="/nope")[0] == 404, "404 elsewhere")
+
+    malformed = [
+        b"GARBAGE\r\n\r\n",
+        b"GET /metrics HTTP/9.9\r\n\r\n",
+        b"GET /metrics HTTP/1.1\r\nNoColonHere\r\n\r\n",
+        b"GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /metrics HTTP/1.1\r\nTransfer-Encoding: gzip, chunked, bogus\r\n\r\n",
+        b"GET /metrics HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
+        b"GET /metrics HTTP/1.1\r\nAccept: " + b"\xff\xfe" * 1000 + b"\r\n\r\n",
+        b"\x00" * 1000,
+        b"GET " + b"/a" * 40000 + b" HTTP/1.1\r\n\r\n",
+    ]
+    answers = [status_of(request(port, m)) for m in malformed]
+    tap(all(a is None or a >= 400 for a in answers) and scrape_ok(port),
+        "malformed requests are refused and scrapes go on", repr(answers))
+
+    reply = request(port, b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * (100 * 1024)
+                    + b"\r\n\r\n")
+    tap(status_of(reply) in (None, 400, 413, 431) and scrape_ok(port),
+        "oversized headers are refused", repr(reply[:80]))
+
+    idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(4 * MAX_CONN)]
+    tap(scrape_ok(port), "a scrape is answered with %d idle connections open" % len(idle))
+    # The server lets idle connections go by itself.
+    closed = 0
+    for s in idle:
+        s.settimeout(IDLE_S + LIFETIME_S + 10)
+        try:
+            closed += s.recv(1) == b""
+        except (ConnectionResetError, socket.timeout):
+            closed += 1
+        s.close()
+    tap(closed == len(idle), "idle connections are closed by the server (%d of %d)"
+        % (closed, len(idle)))
+
+    # Memory: after a warm-up round, more rounds of the same must not grow it.
+    attack_round(port)
+    before = rss_kib(proc.pid)
+    rounds_ok = all(attack_round(port) for _ in range(5))
+    after = rss_kib(proc.pid)
+    tap(rounds_ok, "scrapes answered through 5 rounds of floods")
+    tap(after - before < RSS_GROWTH_LIMIT_KIB, "resident memory bounded (%d KiB before, %d after)"
+        % (before, after))
+    tap(proc.poll() is None, "the server is still running")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
