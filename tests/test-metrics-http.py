@@ -9,6 +9,7 @@ answered, and the server's resident memory must not keep growing.
 
 Usage: test-metrics-http.py METRICS-FIXTURE   (TAP on stdout)
 """
+import gzip
 import os
 import socket
 import subprocess
@@ -52,8 +53,8 @@ def status_of(reply):
         return None
 
 
-def scrape(port, accept=None, method="GET", path="/metrics"):
-    headers = "Host: 127.0.0.1\r\nConnection: close\r\n"
+def scrape(port, accept=None, method="GET", path="/metrics", extra=""):
+    headers = "Host: 127.0.0.1\r\nConnection: close\r\n" + extra
     if accept is not None:
         headers += "Accept: %s\r\n" % accept
     reply = request(port, ("%s %s HTTP/1.1\r\n%s\r\n" % (method, path, headers)).encode())
@@ -125,6 +126,17 @@ def run(proc, port):
     tap(status == 200 and "text/plain; version=0.0.4" in head and b"# EOF" not in body
         and b"rdmatop_port_transmit_bytes_total" in body, "Prometheus text when preferred", head)
     tap(scrape(port, "application/json")[0] == 406, "406 for a format we do not write")
+    # gzip, as Prometheus asks for it: the same text, compressed (a new pass
+    # may have come between the two scrapes: compare its shape, not values).
+    status, head, packed = scrape(port, extra="Accept-Encoding: gzip\r\n")
+    try:
+        text = gzip.decompress(packed)
+    except (OSError, EOFError):
+        text = b""
+    plain = scrape(port)[2]
+    tap(status == 200 and "Content-Encoding: gzip" in head and text.endswith(b"# EOF\n")
+        and len(packed) * 4 < len(text) and text.count(b"\n") == plain.count(b"\n"),
+        "gzip when asked for (%d bytes for %d)" % (len(packed), len(text)), head)
     status, head, body = scrape(port, method="HEAD")
     tap(status == 200 and body == b"", "HEAD")
     tap(scrape(port, method="DELETE")[0] == 405, "405 for other methods")

@@ -440,6 +440,34 @@ test_accept (void)
   }
 }
 
+static void
+test_accept_encoding (void)
+{
+  static const struct { const char *value; gboolean gzip; } cases[] = {
+    { "gzip", TRUE },                      /* what Prometheus sends */
+    { "deflate, GZIP;q=0.5", TRUE },
+    { "x-gzip", TRUE },
+    { "*", TRUE },
+    { "gzip;q=0, *", FALSE },
+    { "*;q=0", FALSE },
+    { "identity", FALSE },
+    { "br, zstd", FALSE },
+    { "", FALSE },
+    { NULL, FALSE },
+    { "gzip;q=5", FALSE },                 /* malformed: no preference */
+    { "gzip;q=\"0.5", FALSE },
+    { ",,;gzip", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *v = cases[i].value;
+
+      g_test_message ("Accept-Encoding: %s", v ? v : "(none)");
+      g_assert_cmpint (rtop_http_accepts_gzip (v, v ? strlen (v) : 0), ==, cases[i].gzip);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -453,5 +481,6 @@ main (int argc, char **argv)
   g_test_add_func ("/openmetrics/processes-capped", test_processes_capped);
   g_test_add_func ("/openmetrics/ports-swept", test_ports_swept);
   g_test_add_func ("/openmetrics/accept", test_accept);
+  g_test_add_func ("/openmetrics/accept-encoding", test_accept_encoding);
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <libsoup/soup.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "rtop-error.h"
 #include "rtop-metrics-server.h"
@@ -33,7 +34,7 @@ struct _RtopMetricsServer {
   GSocketService *service;
   guint16 port;
   GQueue conns;              /* Conn*, oldest first */
-  GBytes *cache[2];          /* per RtopExposition, for the latest snapshot */
+  GBytes *cache[2][2];       /* per RtopExposition and gzip, for the latest snapshot */
   gint64 latest_arrival_us;
 };
 
@@ -164,13 +165,74 @@ staleness (RtopMetricsServer *self)
                           age, interval);
 }
 
+/* One gzip member, or NULL when zlib fails (then the plain text is sent). */
+static GBytes *
+gzip_bytes (GBytes *plain)
+{
+  gsize len;
+  const guint8 *data = g_bytes_get_data (plain, &len);
+  z_stream zs = { 0 };
+  guint8 *out;
+  gsize out_len;
+
+  if (deflateInit2 (&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    return NULL;
+  out_len = deflateBound (&zs, len);
+  out = g_malloc (out_len);
+  zs.next_in = (guint8 *) data;
+  zs.avail_in = len;
+  zs.next_out = out;
+  zs.avail_out = out_len;
+  if (deflate (&zs, Z_FINISH) != Z_STREAM_END)
+    {
+      deflateEnd (&zs);
+      g_free (out);
+      return NULL;
+    }
+  out_len = zs.total_out;
+  deflateEnd (&zs);
+  return g_bytes_new_take (g_realloc (out, out_len), out_len);
+}
+
+/* The body for format (gzipped or not), from the cache while the latest
+ * snapshot is the one it was made from. */
+static GBytes *
+metrics_body (RtopMetricsServer *self, RtopExposition format, gboolean gzip,
+              const char *failure, gboolean *gzipped)
+{
+  g_autoptr(GBytes) plain = NULL;
+  GBytes *packed;
+
+  *gzipped = FALSE;
+  if (failure == NULL && self->cache[format][gzip] != NULL)
+    {
+      *gzipped = gzip;
+      return g_bytes_ref (self->cache[format][gzip]);
+    }
+  if (failure == NULL && self->cache[format][FALSE] != NULL)
+    plain = g_bytes_ref (self->cache[format][FALSE]);
+  else
+    plain = rtop_openmetrics_format (self->metrics, format, failure);
+  if (failure == NULL && self->cache[format][FALSE] == NULL)
+    self->cache[format][FALSE] = g_bytes_ref (plain);
+  if (!gzip || (packed = gzip_bytes (plain)) == NULL)
+    return g_steal_pointer (&plain);
+  if (failure == NULL)
+    self->cache[format][TRUE] = g_bytes_ref (packed);
+  *gzipped = TRUE;
+  return packed;
+}
+
 static void
 serve_metrics (RtopMetricsServer *self, SoupServerMessage *msg)
 {
   SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  SoupMessageHeaders *reply = soup_server_message_get_response_headers (msg);
   const char *accept = soup_message_headers_get_list (headers, "Accept");
+  const char *encoding = soup_message_headers_get_list (headers, "Accept-Encoding");
   g_autofree char *failure = staleness (self);
   g_autoptr(GBytes) body = NULL;
+  gboolean gzipped;
   RtopExposition format;
 
   if (!rtop_exposition_negotiate (accept, accept != NULL ? strlen (accept) : 0, &format))
@@ -179,15 +241,14 @@ serve_metrics (RtopMetricsServer *self, SoupServerMessage *msg)
                     "Accept application/openmetrics-text; version=1.0.0 or text/plain; version=0.0.4\n");
       return;
     }
-  if (failure == NULL && self->cache[format] != NULL)
-    body = g_bytes_ref (self->cache[format]);
-  else
-    body = rtop_openmetrics_format (self->metrics, format, failure);
-  if (failure == NULL && self->cache[format] == NULL)
-    self->cache[format] = g_bytes_ref (body);
+  body = metrics_body (self, format,
+                       rtop_http_accepts_gzip (encoding, encoding != NULL ? strlen (encoding) : 0),
+                       failure, &gzipped);
   soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Content-Type",
-                                rtop_exposition_content_type (format));
+  soup_message_headers_replace (reply, "Content-Type", rtop_exposition_content_type (format));
+  soup_message_headers_replace (reply, "Vary", "Accept, Accept-Encoding");
+  if (gzipped)
+    soup_message_headers_replace (reply, "Content-Encoding", "gzip");
   soup_message_body_append_bytes (soup_server_message_get_response_body (msg), body);
 }
 
@@ -236,6 +297,14 @@ handler_cb (SoupServer *soup, SoupServerMessage *msg, const char *path, GHashTab
 /* ---- Object ---- */
 
 static void
+clear_cache (RtopMetricsServer *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (self->cache); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (self->cache[i]); j++)
+      g_clear_pointer (&self->cache[i][j], g_bytes_unref);
+}
+
+static void
 rtop_metrics_server_dispose (GObject *object)
 {
   RtopMetricsServer *self = RTOP_METRICS_SERVER (object);
@@ -257,8 +326,7 @@ rtop_metrics_server_dispose (GObject *object)
     soup_server_disconnect (self->soup);
   g_clear_object (&self->service);
   g_clear_object (&self->soup);
-  for (guint i = 0; i < G_N_ELEMENTS (self->cache); i++)
-    g_clear_pointer (&self->cache[i], g_bytes_unref);
+  clear_cache (self);
   G_OBJECT_CLASS (rtop_metrics_server_parent_class)->dispose (object);
 }
 
@@ -400,6 +468,5 @@ rtop_metrics_server_push (RtopMetricsServer *self, RtopSnapshot *snap)
 
   rtop_openmetrics_update (self->metrics, snap, pass_s);
   self->latest_arrival_us = now;
-  for (guint i = 0; i < G_N_ELEMENTS (self->cache); i++)
-    g_clear_pointer (&self->cache[i], g_bytes_unref);
+  clear_cache (self);
 }

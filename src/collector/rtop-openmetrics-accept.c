@@ -232,3 +232,44 @@ rtop_exposition_negotiate (const char *accept, gsize len, RtopExposition *format
               ? RTOP_EXPOSITION_PROMETHEUS : RTOP_EXPOSITION_OPENMETRICS;
   return TRUE;
 }
+
+/* Accept-Encoding = #( codings [ weight ] ); "gzip" or "x-gzip" or "*"
+ * with a q above 0, and no "gzip;q=0" that refuses it. */
+gboolean
+rtop_http_accepts_gzip (const char *accept_encoding, gsize len)
+{
+  Cursor c = { accept_encoding, accept_encoding != NULL ? accept_encoding + len : NULL };
+  int gzip_q = -1, any_q = -1;
+
+  while (accept_encoding != NULL && c.p < c.end)
+    {
+      Range range;
+      gboolean ok;
+
+      memset (&range, 0, sizeof range);
+      range.q = 1000;
+      skip_ows (&c);
+      range.type_len = read_token (&c, &range.type);
+      ok = range.type_len > 0;
+      skip_ows (&c);
+      while (ok && c.p < c.end && *c.p == ';')
+        {
+          c.p++;
+          ok = read_param (&c, &range);
+          skip_ows (&c);
+        }
+      ok = ok && (c.p >= c.end || *c.p == ',');
+      while (c.p < c.end && *c.p != ',')
+        c.p++;
+      if (c.p < c.end)
+        c.p++;
+      if (!ok)
+        continue;
+      if ((range.type_len == 4 && g_ascii_strncasecmp (range.type, "gzip", 4) == 0) ||
+          (range.type_len == 6 && g_ascii_strncasecmp (range.type, "x-gzip", 6) == 0))
+        gzip_q = MAX (gzip_q, range.q);
+      else if (range.type_len == 1 && range.type[0] == '*')
+        any_q = MAX (any_q, range.q);
+    }
+  return gzip_q >= 0 ? gzip_q > 0 : any_q > 0;
+}

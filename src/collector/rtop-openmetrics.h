@@ -34,6 +34,10 @@ const char *rtop_exposition_content_type (RtopExposition format);
  * the value need not be NUL-terminated. */
 gboolean rtop_exposition_negotiate (const char *accept, gsize len, RtopExposition *format);
 
+/* Whether an HTTP Accept-Encoding header value takes a gzip body.  Read
+ * with the same bounds as the Accept header. */
+gboolean rtop_http_accepts_gzip (const char *accept_encoding, gsize len);
+
 typedef struct {
   gboolean processes;        /* export per-process metrics (pids and commands) */
   guint max_process_series;  /* at most this many (pid, device) series; 0: the default, 100 */

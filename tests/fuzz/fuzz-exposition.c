@@ -57,6 +57,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   if (rtop_exposition_negotiate (size > 0 ? copy : NULL, size, &format) &&
       format != RTOP_EXPOSITION_OPENMETRICS && format != RTOP_EXPOSITION_PROMETHEUS)
     __builtin_trap ();
+  (void) rtop_http_accepts_gzip (size > 0 ? copy : NULL, size);
   g_free (copy);
   check_exposition (data, size);
   return 0;
