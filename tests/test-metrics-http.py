@@ -7,7 +7,11 @@ formats; malformed requests, oversized headers, a large body and floods
 of idle and half-sent connections; after each, a scrape must still be
 answered, and the server's resident memory must not keep growing.
 
-Usage: test-metrics-http.py METRICS-FIXTURE   (TAP on stdout)
+Then `rdmatop-cli serve` itself: its argument errors, and a scrape of the
+real collector, which on a machine without RDMA answers at once with
+rdmatop_up 0 and the reason.
+
+Usage: test-metrics-http.py METRICS-FIXTURE RDMATOP-CLI   (TAP on stdout)
 """
 import gzip
 import os
@@ -114,8 +118,38 @@ def main():
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+    check_cli(sys.argv[2])
     print("1..%d" % len(results))
     return 0 if all(results) else 1
+
+
+def check_cli(cli):
+    for args in (["--listen", "localhost:9315"], ["--listen", "127.0.0.1"],
+                 ["--listen", "[127.0.0.1]:1"], ["--listen", "::1:9315"],
+                 ["--listen", "127.0.0.1:65536"], ["--max-processes", "5"],
+                 ["--interval", "0"], ["extra"]):
+        rc = subprocess.run([cli, "serve"] + args, capture_output=True, timeout=30).returncode
+        tap(rc == 2, "serve %s: exit status 2 (got %d)" % (" ".join(args), rc))
+    proc = subprocess.Popen([cli, "serve", "--listen", "127.0.0.1:0", "--interval", "1"],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()
+        port = int(line.split("port ")[1].split()[0])
+        body = b""
+        for _ in range(50):
+            status, head, body = scrape(port)
+            if b"rdmatop_up 1" in body or b"\nrdmatop_collection_error_info{reason=\"no-netlink\"" in body:
+                break
+            time.sleep(0.1)
+        tap(status == 200 and (b"rdmatop_up 1" in body or
+                               (b"rdmatop_up 0" in body and b"message=\"" in body)),
+            "the real collector's scrape: data, or rdmatop_up 0 with the reason",
+            body[:300].decode("utf-8", "replace"))
+        proc.terminate()
+        tap(proc.wait(timeout=20) == 0, "serve exits 0 on SIGTERM")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
 
 
 def run(proc, port):

@@ -277,6 +277,13 @@ rtop_cli_serve (int argc, char **argv)
   problem = check_limits (&o);
   if (problem != NULL)
     return usage (problem);
+  if (o.listen != NULL)
+    {
+      g_autoptr(GInetSocketAddress) addr = rtop_metrics_server_parse_address (o.listen, &error);
+
+      if (addr == NULL)
+        return usage (error->message);
+    }
   for (guint i = 0; i < G_N_ELEMENTS (sinks); i++)
     if (sinks[i].wanted (&o))
       return run (&o, &sinks[i]);
