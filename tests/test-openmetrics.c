@@ -376,6 +376,52 @@ test_ports_swept (void)
   g_assert_true (rtop_openmetrics_get_metric_total (om, "mlx5_1", 1, RTOP_METRIC_TX_BYTES, &total));
 }
 
+/* A port whose read failed is named with its error and left out of the
+ * counters; its totals wait, and the next good read goes on from them.
+ * Device-level counters get totals of their own. */
+static void
+test_port_error_and_device_counters (void)
+{
+  g_autoptr(MetricsSynth) synth = metrics_synth_new ();
+  g_autoptr(RtopOpenMetrics) om = rtop_openmetrics_new (NULL);
+  guint64 total;
+
+  for (guint pass = 0; pass < 3; pass++)
+    {
+      g_autoptr(RtopSnapshot) snap = rtop_snapshot_new ();
+      RtopDevice *dev = synth_device (snap, "efa_0", 1, "efa");
+      const SynthCounter counters[] = { { "tx_bytes", RTOP_COUNTER_SOURCE_NETLINK, 1000 * (pass + 1) } };
+      RtopPort *port = synth_port (dev, 1, counters, pass == 1 ? 0 : 1);
+      g_autofree char *text = NULL;
+
+      g_ptr_array_add (dev->counters, rtop_counter_new ("alloc_pd_err", 7 + pass,
+                                                        RTOP_COUNTER_SOURCE_SYSFS_DEVICE));
+      if (pass == 1)
+        port->error = g_strdup ("Reading the port's counters failed: Operation timed out");
+      metrics_synth_finish (synth, snap, pass + 1.0);
+      rtop_openmetrics_update (om, snap, 0.01);
+      text = format (om, RTOP_EXPOSITION_OPENMETRICS, NULL);
+      assert_sample (text, "rdmatop_device_raw_total{device=\"efa_0\",counter=\"alloc_pd_err\","
+                           "source=\"sysfs-device\"}", 7 + pass);
+      if (pass == 1)
+        {
+          g_assert_nonnull (strstr (text, "\nrdmatop_port_read_error_info{device=\"efa_0\",port=\"1\","
+                                          "message=\"Reading the port's counters failed"));
+          g_assert_null (strstr (text, "\nrdmatop_port_transmit_bytes_total"));
+          assert_sample (text, "rdmatop_exporter_port_read_errors_total", 1);
+        }
+      else
+        {
+          g_assert_null (strstr (text, "\nrdmatop_port_read_error_info"));
+          assert_sample (text, "rdmatop_port_transmit_bytes_total{device=\"efa_0\",port=\"1\"}",
+                         1000 * (pass + 1));
+        }
+    }
+  g_assert_true (rtop_openmetrics_get_counter_total (om, "efa_0", 1, "tx_bytes",
+                                                     RTOP_COUNTER_SOURCE_NETLINK, &total));
+  g_assert_cmpuint (total, ==, 3000);
+}
+
 static gboolean
 negotiate (const char *accept, RtopExposition *fmt)
 {
@@ -480,6 +526,7 @@ main (int argc, char **argv)
   g_test_add_func ("/openmetrics/failures", test_failures);
   g_test_add_func ("/openmetrics/processes-capped", test_processes_capped);
   g_test_add_func ("/openmetrics/ports-swept", test_ports_swept);
+  g_test_add_func ("/openmetrics/port-error-device-counters", test_port_error_and_device_counters);
   g_test_add_func ("/openmetrics/accept", test_accept);
   g_test_add_func ("/openmetrics/accept-encoding", test_accept_encoding);
   return g_test_run ();
