@@ -23,7 +23,7 @@ typedef struct {
   RtopMetricsServer *server;
   GSocketConnection *conn;   /* weak: cleared when libsoup lets go of it */
   guint deadline_id;
-  GList *link;               /* in server->conns */
+  GList *link;               /* in server->conns; NULL once shut down */
 } Conn;
 
 struct _RtopMetricsServer {
@@ -42,14 +42,18 @@ G_DEFINE_FINAL_TYPE (RtopMetricsServer, rtop_metrics_server, G_TYPE_OBJECT)
 
 /* ---- Connections ---- */
 
+/* Shutting the socket down (not closing it under libsoup) wakes libsoup's
+ * pending read or write, which then fails and lets the connection go.  It
+ * leaves the queue now, so the cap counts only connections still served. */
 static void
 conn_close (Conn *c)
 {
-  GSocket *sock = g_socket_connection_get_socket (c->conn);
-
-  /* Shutting the socket down (not closing it under libsoup) wakes libsoup's
-   * pending read or write, which then fails and lets the connection go. */
-  g_socket_shutdown (sock, TRUE, TRUE, NULL);
+  if (c->link == NULL)
+    return;
+  g_socket_shutdown (g_socket_connection_get_socket (c->conn), TRUE, TRUE, NULL);
+  g_clear_handle_id (&c->deadline_id, g_source_remove);
+  g_queue_delete_link (&c->server->conns, c->link);
+  c->link = NULL;
 }
 
 static void
@@ -58,7 +62,8 @@ conn_gone_cb (gpointer data, GObject *where_the_object_was)
   Conn *c = data;
 
   g_clear_handle_id (&c->deadline_id, g_source_remove);
-  g_queue_delete_link (&c->server->conns, c->link);
+  if (c->link != NULL)
+    g_queue_delete_link (&c->server->conns, c->link);
   g_free (c);
 }
 
@@ -160,9 +165,11 @@ staleness (RtopMetricsServer *self)
   limit = 3 * interval + 10;
   if (age <= limit)
     return NULL;
-  return g_strdup_printf (_("No collection pass has finished for %.0f s (the interval is %.1f s): "
+  /* The limit, not the age: a label value that changed every scrape would
+   * make a new series every scrape. */
+  return g_strdup_printf (_("No collection pass has finished for over %.0f s (the interval is %.1f s): "
                             "the collector is stuck or far too slow; see the exporter's log."),
-                          age, interval);
+                          limit, interval);
 }
 
 /* One gzip member, or NULL when zlib fails (then the plain text is sent). */

@@ -11,6 +11,7 @@
 # is not counted):
 #   - node_exporter does all its work in the scrape: CPU of the burst / scrapes,
 #     with the infiniband collector alone and with Debian's default collectors;
+#   - the formatting of a new pass, timed inside metrics-fixture bench;
 #   - rdmatop samples on its own clock and a scrape formats the latest pass
 #     (cached until the next one): a burst within one pass measures a cached
 #     scrape; scraping once a second at --interval 0.5 makes every scrape
@@ -82,6 +83,15 @@ record rdmatop_scrape_bytes_openmetrics "$(curl -sf -H "Accept: $OM" http://127.
 record rdmatop_scrape_bytes_text "$(curl -sf -H "Accept: $TEXT" http://127.0.0.1:9315/metrics | wc -c)"
 record rdmatop_ports "$(curl -sf http://127.0.0.1:9315/metrics | grep -c '^rdmatop_port_state{')"
 kill "$exp_pid"
+
+# The formatting itself, in this guest: the fixture's 16 mlx5-like ports
+# (51 counters each, heavier than Soft-RoCE's 18) through the same code.
+fixture=$VM_BUILDDIR/tests/metrics-fixture
+if [ -x "$fixture" ]; then
+  for kv in $("$fixture" bench "$devices" 200); do
+    case "$kv" in update_us=*|format_us=*|bytes=*) record "fixture_${kv%%=*}" "${kv#*=}" ;; esac
+  done
+fi
 
 # rdmatop, a new pass before every scrape: windows with a scrape a second
 # alternate with windows without; the difference is the scrapes' cost.
