@@ -16,9 +16,6 @@ RtopCounterClass rtop_provider_classify (const char *provider, const char *count
  * source says so. */
 void rtop_provider_apply (const char *provider, RtopPort *port);
 
-/* The number of counters the plan was made for. */
-guint rtop_provider_plan_get_n_counters (const RtopProviderPlan *plan);
-
 /* The whole table, for docs and tests. */
 const RtopProviderRule *rtop_provider_rules (guint *n_rules);
 
