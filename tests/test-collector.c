@@ -389,12 +389,22 @@ test_rates_second_pass (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (port->elapsed_s, >, 0);
   g_assert_cmpfloat_with_epsilon (c->rate, 1234 / port->elapsed_s, 1e-6);
   g_assert_true (port->metrics[RTOP_METRIC_TX_PACKETS].has_rate);
-  /* An error counter that starts rising raises one health event. */
-  g_assert_true (has_event (second, RTOP_EVENT_COUNTER_RISING, "rxe0"));
+  /* An error counter that rises once is pending; rising again in the
+   * next pass it raises one health event. */
+  g_assert_false (has_event (second, RTOP_EVENT_COUNTER_RISING, "rxe0"));
   /* Idle devices: zero rate, not absent. */
   c = rtop_counters_find (port_of (second, "rxe2")->counters, "sent_pkts");
   g_assert_true (c->has_rate);
   g_assert_cmpfloat (c->rate, ==, 0);
+  {
+    g_autoptr(RtopSnapshot) third = NULL;
+
+    LOCKED (f, f->devs[1].seq_err += 1);
+    third = rtop_collector_sample (f->collector, 1.0);
+    g_assert_true (has_event (third, RTOP_EVENT_COUNTER_RISING, "rxe0"));
+    g_assert_cmpint (port_of (third, "rxe0")->health, ==, RTOP_PORT_HEALTH_WARNING);
+    g_assert_cmpint (port_of (third, "rxe2")->health, ==, RTOP_PORT_HEALTH_OK);
+  }
 }
 
 static void

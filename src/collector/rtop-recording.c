@@ -756,7 +756,7 @@ on_port_counter (TraceReader *r, PortState *p, const char *name, const char *key
 static gboolean
 kind_from_string (const char *s, RtopEventKind *out)
 {
-  for (int k = RTOP_EVENT_DEVICE_ADDED; k <= RTOP_EVENT_COLLECTION_RECOVERED; k++)
+  for (int k = RTOP_EVENT_DEVICE_ADDED; k < RTOP_EVENT_N; k++)
     if (g_strcmp0 (rtop_event_kind_to_string (k), s) == 0)
       {
         *out = k;

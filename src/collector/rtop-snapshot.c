@@ -436,6 +436,7 @@ rtop_process_free (RtopProcess *self)
   g_free (self->cmdline);
   g_free (self->user);
   g_array_unref (self->devices);
+  g_clear_pointer (&self->qp_list, g_array_unref);
   g_free (self);
 }
 
@@ -465,6 +466,7 @@ rtop_event_copy (const RtopEvent *self)
   copy->old_value = g_strdup (self->old_value);
   copy->new_value = g_strdup (self->new_value);
   copy->message = g_strdup (self->message);
+  copy->process = g_strdup (self->process);
   return copy;
 }
 
@@ -478,6 +480,7 @@ rtop_event_free (RtopEvent *self)
   g_free (self->old_value);
   g_free (self->new_value);
   g_free (self->message);
+  g_free (self->process);
   g_free (self);
 }
 
@@ -578,7 +581,11 @@ rtop_event_kind_to_string (RtopEventKind kind)
     [RTOP_EVENT_COUNTER_RESET] = "counter-reset",
     [RTOP_EVENT_COLLECTION_ERROR] = "collection-error",
     [RTOP_EVENT_COLLECTION_RECOVERED] = "collection-recovered",
+    [RTOP_EVENT_PORT_DOWN] = "port-down",
+    [RTOP_EVENT_QP_ERROR] = "qp-error",
   };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (names) == RTOP_EVENT_N);
 
   g_return_val_if_fail (kind < G_N_ELEMENTS (names), NULL);
   return names[kind];
