@@ -830,6 +830,39 @@ check_ports (RtopHealth *self, RtopSnapshot *snap)
 
 /* ---- Queue pairs ---- */
 
+/* One event per process and pass, however many of its QPs failed at once
+ * (a peer gone away takes all its connections with it). */
+static void
+raise_qp_error (RtopSnapshot *snap, const RtopProcess *proc, const RtopQp *first, guint n)
+{
+  g_autofree char *where = port_location (first->device, first->port);
+  g_autofree char *owner = NULL;
+  RtopEvent *ev;
+  char *message;
+
+  if (proc->pid > 0)
+    owner = g_strdup_printf (_("%s (pid %d)"), proc->comm != NULL ? proc->comm : _("unknown"),
+                             proc->pid);
+  else if (proc->kernel)
+    owner = g_strdup_printf (_("the kernel's %s"), proc->comm != NULL ? proc->comm : _("unknown"));
+  else
+    owner = g_strdup (_("a process outside rdmatop's PID namespace"));
+  if (n == 1)
+    message = g_strdup_printf (_("Queue pair %u of %s on %s entered the error state."),
+                               first->lqpn, owner, where);
+  else
+    message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                            "%u queue pair of %s entered the error state (first: %u on %s).",
+                                            "%u queue pairs of %s entered the error state (first: %u on %s).",
+                                            n),
+                               n, owner, first->lqpn, where);
+  ev = add_event (snap, RTOP_EVENT_QP_ERROR, RTOP_SEVERITY_ERROR, first->device, first->port,
+                  NULL, "ERR", message);
+  ev->pid = proc->pid;
+  ev->process = g_strdup (proc->comm);
+  ev->total = n;
+}
+
 static char *
 qp_key (const RtopProcess *proc, const RtopQp *qp)
 {
@@ -837,39 +870,24 @@ qp_key (const RtopProcess *proc, const RtopQp *qp)
                           proc->kernel && proc->comm ? proc->comm : "", qp->device, qp->lqpn);
 }
 
-static void
-raise_qp_error (RtopSnapshot *snap, const RtopProcess *proc, const RtopQp *qp)
-{
-  g_autofree char *where = port_location (qp->device, qp->port);
-  const char *comm = proc->comm != NULL ? proc->comm : _("unknown");
-  RtopEvent *ev;
-  char *message;
-
-  if (proc->pid > 0)
-    message = g_strdup_printf (_("Queue pair %u of %s (pid %d) on %s entered the error state."),
-                               qp->lqpn, comm, proc->pid, where);
-  else if (proc->kernel)
-    message = g_strdup_printf (_("Queue pair %u of the kernel's %s on %s entered the error state."),
-                               qp->lqpn, comm, where);
-  else
-    message = g_strdup_printf (_("Queue pair %u of a process outside rdmatop's PID namespace on %s entered the error state."),
-                               qp->lqpn, where);
-  ev = add_event (snap, RTOP_EVENT_QP_ERROR, RTOP_SEVERITY_ERROR, qp->device, qp->port,
-                  NULL, "ERR", message);
-  ev->pid = proc->pid;
-  ev->process = g_strdup (proc->comm);
-}
-
 /* Only QPs in the error state are remembered (from one pass to the next),
  * so the cost is nothing while every QP is fine. */
 static void
 check_qps (RtopHealth *self, RtopSnapshot *snap)
 {
-  g_autoptr(GHashTable) now = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) now = NULL;
+  guint n_in_error = 0;
 
+  for (guint i = 0; i < snap->processes->len; i++)
+    n_in_error += ((const RtopProcess *) g_ptr_array_index (snap->processes, i))->qps_in_error;
+  if (n_in_error == 0 && g_hash_table_size (self->qps_in_error) == 0)
+    return;
+  now = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < snap->processes->len; i++)
     {
       const RtopProcess *proc = g_ptr_array_index (snap->processes, i);
+      const RtopQp *first = NULL;
+      guint n_new = 0;
 
       for (guint q = 0; proc->qps_in_error > 0 && proc->qp_list != NULL && q < proc->qp_list->len; q++)
         {
@@ -880,9 +898,14 @@ check_qps (RtopHealth *self, RtopSnapshot *snap)
             continue;
           key = qp_key (proc, qp);
           if (self->have_baseline && !g_hash_table_contains (self->qps_in_error, key))
-            raise_qp_error (snap, proc, qp);
+            {
+              first = first != NULL ? first : qp;
+              n_new++;
+            }
           g_hash_table_add (now, key);
         }
+      if (n_new > 0)
+        raise_qp_error (snap, proc, first, n_new);
     }
   /* An incomplete list keeps what it could not see, not to raise it again. */
   if (snap->processes_error != NULL)

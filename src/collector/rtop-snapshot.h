@@ -106,18 +106,20 @@ typedef struct {
 
 /* One queue pair as RES_QP_GET reports it. */
 typedef struct {
-  const char *device;        /* the owner's RtopProcessDevice name (not owned) */
+  const char *device;        /* the device's name, owned by the snapshot's RtopDevice */
   guint32 port;              /* 0 when the QP is not bound to a port yet */
   guint32 lqpn;              /* the QP number */
   guint32 rqpn;              /* the peer's QP number; valid when has_rqpn */
-  gboolean has_rqpn;         /* the kernel reports a peer (connected RC/UC QPs) */
+  guint8 has_rqpn;           /* the kernel reports a peer (connected RC/UC QPs) */
   guint8 type;               /* enum ib_qp_type: 2 RC, 3 UC, 4 UD, 8 RAW_PACKET, 9 XRC_INI ... */
   guint8 state;              /* enum ib_qp_state: 0 RESET 1 INIT 2 RTR 3 RTS 4 SQD 5 SQE 6 ERR */
 } RtopQp;
 
 #define RTOP_QP_STATE_ERR 6
-/* A process lists at most this many QPs; qps_not_listed counts the rest. */
-#define RTOP_PROCESS_MAX_QPS 64
+/* A process lists at most this many QPs; qps_not_listed counts the rest.
+ * (A list of 40 is one small allocation that malloc serves from its
+ * per-thread cache, pass after pass.) */
+#define RTOP_PROCESS_MAX_QPS 40
 
 typedef struct {
   gboolean present;          /* the provider has this metric */
