@@ -797,6 +797,15 @@ on_instant (TraceReader *r, gint64 ts, const char *name, JsonObject *args)
   event->counter = g_strdup (get_string (args, "counter"));
   event->old_value = g_strdup (get_string (args, "old"));
   event->new_value = g_strdup (get_string (args, "new"));
+  {
+    gint64 episode = 0, ongoing = 0;
+
+    if (get_int (args, "episode", 1, G_MAXINT64, &episode))
+      {
+        event->episode = (guint64) episode;
+        event->ongoing = get_int (args, "ongoing", 0, 1, &ongoing) && ongoing == 1;
+      }
+  }
   g_ptr_array_add (r->pending_events, event);
 }
 

@@ -615,3 +615,31 @@ rtop_port_phys_state_to_string (guint8 phys_state)
 
   return phys_state < G_N_ELEMENTS (names) ? names[phys_state] : "UNKNOWN";
 }
+
+const char *
+rtop_port_health_to_string (RtopPortHealth health)
+{
+  static const char * const names[] = { "ok", "warning", "error" };
+
+  return (guint) health < G_N_ELEMENTS (names) ? names[health] : "error";
+}
+
+/* enum ib_qp_type and ib_qp_state, spelled as `rdma res show qp` does. */
+const char *
+rtop_qp_type_to_string (guint8 type)
+{
+  static const char * const names[] = {
+    "SMI", "GSI", "RC", "UC", "UD", "RAW_IPV6", "RAW_ETHERTYPE", "UNKNOWN", "RAW_PACKET",
+    "XRC_INI", "XRC_TGT",
+  };
+
+  return type < G_N_ELEMENTS (names) ? names[type] : "UNKNOWN";
+}
+
+const char *
+rtop_qp_state_to_string (guint8 state)
+{
+  static const char * const names[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
+
+  return state < G_N_ELEMENTS (names) ? names[state] : "UNKNOWN";
+}

@@ -306,6 +306,9 @@ const char *rtop_severity_to_string (RtopSeverity severity);    /* "info", "warn
 const char *rtop_event_kind_to_string (RtopEventKind kind);     /* "device-added", ... */
 const char *rtop_port_state_to_string (guint8 state);           /* "ACTIVE", ... (kernel's names) */
 const char *rtop_port_phys_state_to_string (guint8 phys_state); /* "LINK_UP", ... */
+const char *rtop_port_health_to_string (RtopPortHealth health); /* "ok", "warning", "error" */
+const char *rtop_qp_type_to_string (guint8 type);               /* "RC", "UD", ... (iproute2's) */
+const char *rtop_qp_state_to_string (guint8 state);             /* "RTS", "ERR", ... */
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopSnapshot, rtop_snapshot_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopDevice, rtop_device_free)
