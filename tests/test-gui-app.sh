@@ -94,7 +94,7 @@ check "rates are shown (mlx5_0/1 transmits)" \
 check "the down port says so in words" \
   sh -c "grep '^row	port=rxe1/1' '$out/overview.txt' | grep -q 'state=● Down'"
 check "the retransmitting port is marked" \
-  sh -c "grep '^row	port=rxe0/1' '$out/overview.txt' | grep -q 'health=⚠ Rising: retransmits'"
+  sh -c "grep '^row	port=rxe0/1' '$out/overview.txt' | grep -q 'health=⚠ Packet loss'"
 sleep 1
 shot gui-app-overview.png
 

@@ -215,6 +215,19 @@ state_is_up (guint8 state, guint8 phys_state)
   return rtop_health_port_is_up (&p);
 }
 
+/* The metrics that say a port is in trouble, for snapshots no RtopHealth saw. */
+static const struct {
+  RtopMetricId metric;
+  RtopSeverity severity;
+  Group group;
+} metric_rules[] = {
+  { RTOP_METRIC_LINK_ERRORS, RTOP_SEVERITY_ERROR, GROUP_LINK },
+  { RTOP_METRIC_OPERATION_ERRORS, RTOP_SEVERITY_ERROR, GROUP_OPERATION },
+  { RTOP_METRIC_RETRANSMITS, RTOP_SEVERITY_WARNING, GROUP_LOSS },
+  { RTOP_METRIC_DROPS, RTOP_SEVERITY_WARNING, GROUP_LOSS },
+  { RTOP_METRIC_TRANSPORT_ERRORS, RTOP_SEVERITY_WARNING, GROUP_LOSS },
+};
+
 RtopPortHealth
 rtop_health_port_verdict (const char *provider, const RtopPort *port, gboolean with_counters,
                           const char **reason)
@@ -223,11 +236,26 @@ rtop_health_port_verdict (const char *provider, const RtopPort *port, gboolean w
   const char *why = NULL;
 
   if (port->error != NULL)
-    verdict = RTOP_PORT_HEALTH_ERROR, why = _("Reading the port failed");
+    verdict = RTOP_PORT_HEALTH_ERROR, why = _("Read failed");
   else if (port->state != 4 && port->state != 5)
-    verdict = RTOP_PORT_HEALTH_ERROR, why = _("The port is not active");
+    verdict = RTOP_PORT_HEALTH_ERROR, why = _("Port not active");
   else if (port->phys_state != 0 && port->phys_state != 5)
-    verdict = RTOP_PORT_HEALTH_ERROR, why = _("The physical link is down");
+    verdict = RTOP_PORT_HEALTH_ERROR, why = _("Link down");
+  /* The metrics leave the peer's loss out already; a recording has them
+   * even where its counters carry no class. */
+  for (guint i = 0; with_counters && verdict != RTOP_PORT_HEALTH_ERROR && i < G_N_ELEMENTS (metric_rules); i++)
+    {
+      const RtopMetric *m = &port->metrics[metric_rules[i].metric];
+
+      if (!m->present || !m->has_rate || !(m->rate > 0))
+        continue;
+      if (metric_rules[i].severity == RTOP_SEVERITY_ERROR || verdict == RTOP_PORT_HEALTH_OK)
+        {
+          verdict = metric_rules[i].severity == RTOP_SEVERITY_ERROR ? RTOP_PORT_HEALTH_ERROR
+                                                                     : RTOP_PORT_HEALTH_WARNING;
+          why = _(group_labels[metric_rules[i].group]);
+        }
+    }
   for (guint i = 0; with_counters && verdict != RTOP_PORT_HEALTH_ERROR && i < port->counters->len; i++)
     {
       const RtopCounter *c = g_ptr_array_index (port->counters, i);
@@ -939,6 +967,7 @@ rtop_health_process (RtopHealth *self, RtopSnapshot *snap)
   check_devices (self, snap);
   check_ports (self, snap);
   check_qps (self, snap);
+  snap->health_judged = TRUE;
   /* Memory stays bounded: forget ports and counters that are gone. */
   g_hash_table_foreach_remove (self->ports, port_is_stale_cb, self);
   self->have_baseline = TRUE;

@@ -242,6 +242,7 @@ typedef struct {
   char *processes_error;     /* why the process list is incomplete this pass, or NULL */
   gboolean pids_hidden;      /* some resource owners are outside our PID namespace */
   gboolean hotplug_events;   /* devices are tracked by netlink monitor events */
+  gboolean health_judged;    /* RtopHealth set its ports' health (else: a recording's) */
   GPtrArray *devices;        /* RtopDevice*, natural order of names (rxe2 before rxe10) */
   GPtrArray *processes;      /* RtopProcess*, by pid */
   GPtrArray *events;         /* RtopEvent*, raised since the previous snapshot, in order */
