@@ -14,6 +14,8 @@
 #include "rtop-events-view.h"
 #include "rtop-history.h"
 #include "rtop-port-text.h"
+#include "rtop-process-item.h"
+#include "rtop-qp-item.h"
 #include "rtop-overview.h"
 #include "rtop-port-detail.h"
 #include "rtop-process-item.h"
@@ -123,6 +125,58 @@ test_absent_channel_reason (void)
                    "Soft-RoCE reports no drop counter");
   g_assert_null (rtop_port_item_get_channel_absent_reason (item, RTOP_PORT_CH_TX_PPS));
   g_assert_nonnull (rtop_port_item_get_channel_absent_reason (item, RTOP_PORT_CH_ERRORS));
+}
+
+/* A process page's QPs: number, type, state, peer; in-error marked; rows
+ * that did not change stay. */
+static void
+test_process_qps (void)
+{
+  g_autoptr(RtopProcess) proc = rtop_process_new (4242);
+  RtopProcessDevice pd = { g_strdup ("rxe0"), 2, 1, 0, 0 };
+  RtopQp qps[2] = { { NULL, 1, 17, 33, TRUE, 2, 3 }, { NULL, 0, 18, 0, FALSE, 4, 3 } };
+  g_autoptr(RtopProcessItem) item = NULL;
+  g_autoptr(RtopQpItem) first = NULL;
+  g_autoptr(RtopQpItem) again = NULL;
+  g_autoptr(RtopQpItem) second = NULL;
+  GListModel *list;
+  guint32 peer = 0;
+
+  proc->comm = g_strdup ("qp-holder");
+  g_array_append_val (proc->devices, pd);
+  qps[0].device = qps[1].device = g_array_index (proc->devices, RtopProcessDevice, 0).device;
+  proc->qp_list = g_array_new (FALSE, FALSE, sizeof (RtopQp));
+  g_array_append_vals (proc->qp_list, qps, 2);
+  proc->qps = 7;
+  proc->qps_not_listed = 5;
+  item = rtop_process_item_new (proc);
+  list = rtop_process_item_get_qp_list (item);
+  g_assert_cmpuint (g_list_model_get_n_items (list), ==, 2);
+  first = g_list_model_get_item (list, 0);
+  g_assert_cmpuint (rtop_qp_item_get_qpn (first), ==, 17);
+  g_assert_cmpstr (rtop_qp_item_get_location (first), ==, "rxe0/1");
+  g_assert_cmpstr (rtop_qp_item_get_type_name (first), ==, "RC");
+  g_assert_cmpstr (rtop_qp_item_get_state_name (first), ==, "RTS");
+  g_assert_true (rtop_qp_item_get_peer_qpn (first, &peer));
+  g_assert_cmpuint (peer, ==, 33);
+  g_assert_false (rtop_qp_item_get_in_error (first));
+  g_assert_cmpuint (rtop_process_item_get_qps_not_listed (item), ==, 5);
+  g_assert_cmpuint (rtop_process_item_get_qps_on (item, "rxe0"), ==, 2);
+  g_assert_cmpuint (rtop_process_item_get_qps_on (item, "rxe1"), ==, 0);
+
+  /* The second QP fails: the first row stays, the second is new. */
+  g_array_index (proc->qp_list, RtopQp, 1).state = RTOP_QP_STATE_ERR;
+  proc->qps_in_error = 1;
+  rtop_process_item_update (item, proc);
+  again = g_list_model_get_item (list, 0);
+  g_assert_true (again == first);
+  second = g_list_model_get_item (list, 1);
+  g_assert_true (rtop_qp_item_get_in_error (second));
+  g_assert_cmpstr (rtop_qp_item_get_state_name (second), ==, "ERR");
+  g_assert_cmpstr (rtop_qp_item_get_type_name (second), ==, "UD");
+  g_assert_false (rtop_qp_item_get_peer_qpn (second, NULL));
+  g_assert_cmpstr (rtop_qp_item_get_location (second), ==, "rxe0");
+  g_assert_cmpuint (rtop_process_item_get_qps_in_error (item), ==, 1);
 }
 
 static void
@@ -624,6 +678,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/gui/history/ports-natural-order", test_ports_natural_order);
   g_test_add_func ("/gui/history/device-vanishes-and-returns", test_device_vanishes_and_returns);
   g_test_add_func ("/gui/history/absent-channel-reason", test_absent_channel_reason);
+  g_test_add_func ("/gui/history/process-qps", test_process_qps);
   g_test_add_func ("/gui/history/processes-update-in-place", test_processes_update_in_place);
   g_test_add_func ("/gui/history/events-bounded", test_events_bounded);
   g_test_add_func ("/gui/history/episodes-and-ranking", test_episodes_and_ranking);

@@ -421,23 +421,32 @@ format_count (guint64 n)
   return g_strdup_printf ("%" G_GUINT64_FORMAT, n);
 }
 
+/* What the receiving end counts of its peer's loss, by class. */
+static const char * const peer_class_labels[RTOP_COUNTER_CLASS_N] = {
+  [RTOP_COUNTER_CLASS_RETRANSMIT] = N_("Requests resent by the peer"),
+  [RTOP_COUNTER_CLASS_TRANSPORT_ERROR] = N_("Out-of-sequence requests"),
+};
+
 /* "Retransmits 30, Transport errors 10": what an episode added up to. */
 static char *
-format_class_totals (const guint64 *class_total)
+format_class_totals (const guint64 *class_total, gboolean peer)
 {
   GString *text = g_string_new (NULL);
 
   for (guint k = 0; k < RTOP_COUNTER_CLASS_N; k++)
     {
       g_autofree char *n = NULL;
+      const char *label;
 
       if (class_total[k] == 0)
         continue;
       n = format_count (class_total[k]);
+      label = peer && peer_class_labels[k] != NULL ? _(peer_class_labels[k])
+                                                   : rtop_counter_class_to_label (k);
       if (text->len > 0)
         g_string_append (text, ", ");
       /* TRANSLATORS: a counter class and how much it rose, e.g. "Retransmits 30". */
-      g_string_append_printf (text, _("%s %s"), rtop_counter_class_to_label (k), n);
+      g_string_append_printf (text, _("%s %s"), label, n);
     }
   return g_string_free (text, FALSE);
 }
@@ -469,7 +478,7 @@ finish_down (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port, Po
 {
   g_autofree char *where = port_location (dev->name, port->index);
   g_autofree char *lasted = format_duration (snap->monotonic_us - pm->down.start_us);
-  g_autofree char *folded = format_class_totals (pm->down.class_total);
+  g_autofree char *folded = format_class_totals (pm->down.class_total, FALSE);
   guint64 total = 0;
   RtopEvent *ev;
   char *message;
@@ -638,7 +647,7 @@ static void
 raise_episode (RtopSnapshot *snap, const RtopDevice *dev, guint32 port, Group g, Episode *ep)
 {
   g_autofree char *where = port_location (dev->name, port);
-  g_autofree char *what = format_class_totals (ep->class_total);
+  g_autofree char *what = format_class_totals (ep->class_total, g == GROUP_PEER);
   RtopEvent *ev = add_event (snap, RTOP_EVENT_COUNTER_RISING, ep->severity, dev->name, port,
                              NULL, NULL,
                              g_strdup_printf (_("%s on %s: %s so far."), _(group_labels[g]),
@@ -657,7 +666,7 @@ static void
 complete_episode (RtopSnapshot *snap, const RtopDevice *dev, guint32 port, Group g, Episode *ep)
 {
   g_autofree char *where = port_location (dev->name, port);
-  g_autofree char *what = format_class_totals (ep->class_total);
+  g_autofree char *what = format_class_totals (ep->class_total, g == GROUP_PEER);
   /* It ended with the last rise; the quiet time after it is not part of it. */
   gint64 lasted_us = ep->last_rise_us - ep->start_us;
   g_autofree char *lasted = format_duration (lasted_us);
