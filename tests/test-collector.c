@@ -42,7 +42,6 @@ typedef struct {
   guint n_devs;
   int get_errno;             /* answer the device dump with this error */
   guint kernel_qps;          /* owned by the kernel (ib_core) on the first device */
-  guint kernel_qps_second;   /* ... and on the second */
   int fd;
   GThread *thread;
   RtopCollector *collector;
@@ -165,7 +164,7 @@ answer_res (Fixture *f, guint32 seq, guint16 cmd, guint32 index)
   for (guint i = 0; i < f->n_devs; i++)
     {
       const FakeDev *d = &f->devs[i];
-      guint kernel = i == 0 ? f->kernel_qps : i == 1 ? f->kernel_qps_second : 0;
+      guint kernel = i == 0 ? f->kernel_qps : 0;
 
       if (d->index != index)
         continue;
@@ -708,33 +707,6 @@ test_netdev_route_other_namespace (Fixture *f, gconstpointer data)
   fake_route_stop (f, r);
 }
 
-/* The kernel's QPs are listed per device: a device's process list counts
- * only the kernel QPs on it. */
-static void
-test_kernel_owner_per_device (Fixture *f, gconstpointer data)
-{
-  g_autoptr(RtopSnapshot) snap = NULL;
-  guint n_kernel = 0;
-
-  LOCKED (f, f->kernel_qps = 2; f->kernel_qps_second = 5);
-  snap = rtop_collector_sample (f->collector, 1.0);
-  for (guint i = 0; i < snap->processes->len; i++)
-    {
-      const RtopProcess *p = g_ptr_array_index (snap->processes, i);
-      const RtopProcessDevice *pd;
-
-      if (!p->kernel)
-        continue;
-      n_kernel++;
-      g_assert_cmpstr (p->comm, ==, "ib_core");
-      g_assert_cmpuint (p->devices->len, ==, 1);
-      pd = &g_array_index (p->devices, RtopProcessDevice, 0);
-      g_assert_cmpuint (p->qps, ==, pd->qps);
-      g_assert_cmpuint (pd->qps, ==, g_str_equal (pd->device, f->devs[0].name) ? 2 : 5);
-    }
-  g_assert_cmpuint (n_kernel, ==, 2);
-}
-
 /* A process lists its first QPs in dump order (rxe0's, then rxe2's), the
  * rest counted; every QP in error is counted, listed or not. */
 static void
@@ -1002,7 +974,6 @@ main (int argc, char **argv)
   ADD ("discovery", test_discovery);
   ADD ("rates", test_rates_second_pass);
   ADD ("processes", test_processes);
-  ADD ("kernel-owner-per-device", test_kernel_owner_per_device);
   ADD ("device-removed-and-readded", test_device_removed_and_readded);
   ADD ("port-failure-contained", test_port_failure_is_contained);
   ADD ("permission-error", test_permission_error);

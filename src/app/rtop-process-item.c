@@ -96,14 +96,10 @@ char *
 rtop_process_item_key_for (const RtopProcess *process)
 {
   /* pid + start time survives pid reuse; owners outside our PID namespace
-   * (pid 0) are told apart by name, and the kernel's by name and device
-   * (the collector lists them per device). */
-  const char *device = process->kernel && process->devices->len > 0
-                       ? g_array_index (process->devices, RtopProcessDevice, 0).device : "";
-
-  return g_strdup_printf ("%d:%" G_GUINT64_FORMAT ":%d:%s@%s", process->pid,
+   * (pid 0) are told apart by name. */
+  return g_strdup_printf ("%d:%" G_GUINT64_FORMAT ":%d:%s", process->pid,
                           process->start_time, process->kernel,
-                          process->comm ? process->comm : "", device ? device : "");
+                          process->comm ? process->comm : "");
 }
 
 RtopProcessItem *

@@ -1271,8 +1271,7 @@ typedef struct {
 static void account (RtopProcess *proc, guint pd, RtopNlResKind kind, guint64 count,
                      guint64 mr_bytes);
 static guint process_device_for (RtopProcess *proc, const char *device);
-static RtopProcess *owner_for (GHashTable *owners, const RtopNlRes *r, const char *device,
-                               gboolean *hidden);
+static RtopProcess *owner_for (GHashTable *owners, const RtopNlRes *r, gboolean *hidden);
 
 /* The process an entry belongs to, and the index of its entry for the
  * dump's device. */
@@ -1288,7 +1287,7 @@ owner_of (ResData *rd, const RtopNlRes *r, guint *pd)
           *pd = rd->recent[i].pd;
           return rd->recent[i].proc;
         }
-  proc = owner_for (rd->owners, r, rd->dev->name, &rd->snap->pids_hidden);
+  proc = owner_for (rd->owners, r, &rd->snap->pids_hidden);
   *pd = process_device_for (proc, rd->dev->name);
   if (r->has_pid)
     {
@@ -1499,30 +1498,21 @@ res_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
   return ok;
 }
 
-/* Owners are keyed by pid, or by kernel name and device for kernel-owned
- * objects (the kernel's QPs on one device are not those on another, so a
- * device's process list counts only its own), or gathered as "hidden" when
- * the owner is outside our PID namespace. */
+/* Owners are keyed by pid, or by kernel name for kernel-owned objects, or
+ * gathered as "hidden" when the owner is outside our PID namespace. */
 static RtopProcess *
-owner_for (GHashTable *owners, const RtopNlRes *r, const char *device, gboolean *hidden)
+owner_for (GHashTable *owners, const RtopNlRes *r, gboolean *hidden)
 {
-  char key[RTOP_PORT_KEY_SIZE * 2];
+  char key[RTOP_PORT_KEY_SIZE];
   RtopProcess *proc;
 
-  /* "p/<pid>", "k<name>@<device>", "h": no printf, this runs per owner run. */
+  /* "p/<pid>", "k<name>", "h": no printf, this runs per owner run. */
   if (r->has_pid)
     rtop_port_key (key, "p", r->pid);
   else if (r->kern_name != NULL)
     {
-      gsize n;
-
       key[0] = 'k';
-      n = 1 + g_strlcpy (key + 1, r->kern_name, sizeof key - 1);
-      if (n < sizeof key - 1)
-        {
-          key[n] = '@';
-          g_strlcpy (key + n + 1, device, sizeof key - n - 1);
-        }
+      g_strlcpy (key + 1, r->kern_name, sizeof key - 1);
     }
   else
     {
