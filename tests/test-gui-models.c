@@ -179,6 +179,27 @@ test_process_qps (void)
   g_assert_cmpuint (rtop_process_item_get_qps_in_error (item), ==, 1);
 }
 
+/* The kernel is one owner over all devices: a port's Processes tab counts
+ * only its device's QPs of it. */
+static void
+test_kernel_qps_per_device (void)
+{
+  g_autoptr(RtopProcess) kernel = rtop_process_new (0);
+  RtopProcessDevice on_rxe0 = { g_strdup ("rxe0"), 1, 0, 0, 0 };
+  RtopProcessDevice on_rxe1 = { g_strdup ("rxe1"), 3, 0, 0, 0 };
+  g_autoptr(RtopProcessItem) item = NULL;
+
+  kernel->kernel = TRUE;
+  kernel->comm = g_strdup ("ib_core");
+  kernel->qps = 4;
+  g_array_append_val (kernel->devices, on_rxe0);
+  g_array_append_val (kernel->devices, on_rxe1);
+  item = rtop_process_item_new (kernel);
+  g_assert_cmpuint (rtop_process_item_get_qps (item), ==, 4);
+  g_assert_cmpuint (rtop_process_item_get_qps_on (item, "rxe0"), ==, 1);
+  g_assert_cmpuint (rtop_process_item_get_qps_on (item, "rxe1"), ==, 3);
+}
+
 static void
 test_device_vanishes_and_returns (void)
 {
@@ -679,6 +700,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/gui/history/device-vanishes-and-returns", test_device_vanishes_and_returns);
   g_test_add_func ("/gui/history/absent-channel-reason", test_absent_channel_reason);
   g_test_add_func ("/gui/history/process-qps", test_process_qps);
+  g_test_add_func ("/gui/history/kernel-qps-per-device", test_kernel_qps_per_device);
   g_test_add_func ("/gui/history/processes-update-in-place", test_processes_update_in_place);
   g_test_add_func ("/gui/history/events-bounded", test_events_bounded);
   g_test_add_func ("/gui/history/episodes-and-ranking", test_episodes_and_ranking);
