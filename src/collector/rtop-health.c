@@ -63,7 +63,7 @@ typedef struct {
 typedef struct {
   guint64 id;                /* 0: none */
   gint64 start_us;
-  char *from_state;          /* what it was and what it went to (static strings) */
+  char *from_state;          /* what it was and what it went to */
   char *to_state;
   guint64 class_total[RTOP_COUNTER_CLASS_N];  /* rises folded into it */
 } DownEpisode;
