@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "rtop-health.h"
+#include "rtop-health-private.h"
 
 typedef struct {
   guint32 dev_index;

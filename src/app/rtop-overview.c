@@ -14,12 +14,16 @@
 #define N_RECENT_EVENTS 5
 
 struct _RtopOverview {
-  GtkBox parent_instance;
+  RtopSection parent_instance;
 
   RtopHistory *history;
   GtkSortListModel *sorted;
   GtkSliceListModel *recent;
   double window_s;
+  gboolean shared_scale;        /* one y scale for every port's sparkline */
+  double shared_max;            /* that scale's top, 0 when off */
+  guint narrow_level;           /* index into narrow_levels */
+  guint narrow_idle;
 
   GtkStack *state_stack;
   GtkSpinner *waiting_spinner;
@@ -40,9 +44,9 @@ struct _RtopOverview {
   GtkLabel *unavailable_message;
 };
 
-G_DEFINE_FINAL_TYPE (RtopOverview, rtop_overview, GTK_TYPE_BOX)
+G_DEFINE_FINAL_TYPE (RtopOverview, rtop_overview, RTOP_TYPE_SECTION)
 
-enum { PROP_0, PROP_TIME_WINDOW, N_PROPS };
+enum { PROP_0, PROP_TIME_WINDOW, PROP_SHARED_SCALE, PROP_SHARED_MAX, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
 /* ---- the ports table ---------------------------------------------------- */
@@ -128,6 +132,8 @@ sparkline_bind (GtkWidget *cell, gpointer item)
   if (overview)
     {
       g_object_bind_property (overview, "time-window", graph, "window-seconds",
+                              G_BINDING_SYNC_CREATE);
+      g_object_bind_property (overview, "shared-max", graph, "fixed-max",
                               G_BINDING_SYNC_CREATE);
       g_object_set_data (G_OBJECT (cell), "rtop-window-bound", GINT_TO_POINTER (1));
     }
@@ -246,6 +252,63 @@ static const RtopColumnDef port_columns[] = {
   { "errors", N_("Errors"), N_("Errors per second"), errors_text, errors_key, NULL, errors_css, NULL, NULL, TRUE, FALSE, 0 },
   { "health", N_("Health"), NULL, health_text, health_key, NULL, health_css, NULL, NULL, FALSE, FALSE, 0 },
 };
+
+/* ---- narrow windows ---------------------------------------------------------- */
+
+/* Which columns go as the overview gets narrower: the port, its state, its
+ * rates and its health always stay (Health names what rises). */
+static const struct {
+  int min_width;
+  const char *hide[8];
+} narrow_levels[] = {
+  { 1240, { NULL } },
+  { 1080, { "protocol", "link", NULL } },
+  { 940, { "protocol", "link", "pps", "util", NULL } },
+  { 0, { "protocol", "link", "pps", "util", "drops", "retrans", "errors", NULL } },
+};
+
+static guint
+narrow_level_for (int width)
+{
+  guint level = 0;
+
+  while (level + 1 < G_N_ELEMENTS (narrow_levels) && width < narrow_levels[level].min_width)
+    level++;
+  return level;
+}
+
+static gboolean
+apply_narrow_cb (gpointer user_data)
+{
+  RtopOverview *self = user_data;
+  const char *ids[] = { "protocol", "link", "pps", "util", "drops", "retrans", "errors" };
+
+  self->narrow_idle = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      gboolean hidden = FALSE;
+
+      for (guint j = 0; narrow_levels[self->narrow_level].hide[j]; j++)
+        hidden |= g_str_equal (ids[i], narrow_levels[self->narrow_level].hide[j]);
+      rtop_column_view_set_column_visible (self->ports_view, ids[i], !hidden);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* The table's visible width changed (its horizontal adjustment's page):
+ * columns are shown or hidden after this allocation, never during it. */
+static void
+table_width_cb (GtkAdjustment *adjustment, GParamSpec *pspec, RtopOverview *self)
+{
+  guint level = narrow_level_for ((int) gtk_adjustment_get_page_size (adjustment));
+
+  if (level != self->narrow_level)
+    {
+      self->narrow_level = level;
+      if (self->narrow_idle == 0)
+        self->narrow_idle = g_idle_add (apply_narrow_cb, self);
+    }
+}
 
 /* ---- recent events -------------------------------------------------------- */
 
@@ -368,6 +431,38 @@ state_page_changed_cb (RtopOverview *self)
                                        "waiting") == 0);
 }
 
+/* The busiest port's peak over the time window: every sparkline's top
+ * when they share one scale. */
+static void
+update_shared_max (RtopOverview *self)
+{
+  GListModel *ports = self->history ? rtop_history_get_ports (self->history) : NULL;
+  double top = 0;
+
+  for (guint i = 0; self->shared_scale && ports && i < g_list_model_get_n_items (ports); i++)
+    {
+      g_autoptr(RtopPortItem) item = g_list_model_get_item (ports, i);
+      RtopSeries *series = rtop_port_item_get_series (item);
+      guint channels[] = { RTOP_PORT_CH_TX_BPS, RTOP_PORT_CH_RX_BPS };
+      gint64 last;
+
+      if (series == NULL || !rtop_series_get_time_range (series, NULL, &last))
+        continue;
+      for (guint c = 0; c < G_N_ELEMENTS (channels); c++)
+        {
+          double lo, hi;
+
+          if (rtop_series_get_extremes (series, channels[c], last - (gint64) (self->window_s * G_USEC_PER_SEC),
+                                        last + 1, &lo, &hi) && hi > top)
+            top = hi;
+        }
+    }
+  if (top == self->shared_max)
+    return;
+  self->shared_max = top;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SHARED_MAX]);
+}
+
 static void
 history_updated_cb (RtopOverview *self)
 {
@@ -384,17 +479,27 @@ history_updated_cb (RtopOverview *self)
     gtk_stack_set_visible_child_name (self->state_stack, "ports");
 
   update_totals (self);
+  update_shared_max (self);
   gtk_stack_set_visible_child_name (self->events_stack,
                                     g_list_model_get_n_items (G_LIST_MODEL (self->recent)) ? "list" : "none");
   rtop_column_view_resort (self->ports_view);
 }
 
-void
-rtop_overview_set_history (RtopOverview *self, RtopHistory *history)
+static void
+rtop_overview_bind (RtopSection *section, RtopSession *session)
 {
-  g_return_if_fail (RTOP_IS_OVERVIEW (self));
-  g_return_if_fail (self->history == NULL);
+  RtopOverview *self = RTOP_OVERVIEW (section);
+  RtopHistory *history = session ? rtop_session_get_history (session) : NULL;
 
+  if (self->history)
+    {
+      g_signal_handlers_disconnect_by_data (self->history, self);
+      gtk_sort_list_model_set_model (self->sorted, NULL);
+      gtk_slice_list_model_set_model (self->recent, NULL);
+      g_clear_object (&self->history);
+    }
+  if (history == NULL)
+    return;
   self->history = g_object_ref (history);
   gtk_sort_list_model_set_model (self->sorted, rtop_history_get_ports (history));
   gtk_slice_list_model_set_model (self->recent, rtop_history_get_events (history));
@@ -415,20 +520,29 @@ rtop_overview_get_state (RtopOverview *self)
   return gtk_stack_get_visible_child_name (self->state_stack);
 }
 
-void
-rtop_overview_focus_ports (RtopOverview *self)
+static void
+rtop_overview_focus (RtopSection *section)
 {
+  RtopOverview *self = RTOP_OVERVIEW (section);
+
   gtk_widget_grab_focus (GTK_WIDGET (self->ports_view));
 }
 
-char *
-rtop_overview_dump (RtopOverview *self)
+static char *
+rtop_overview_dump (RtopSection *section)
 {
+  RtopOverview *self = RTOP_OVERVIEW (section);
   GString *out = g_string_new (NULL);
   GListModel *model = G_LIST_MODEL (self->sorted);
   guint n = g_list_model_get_n_items (model);
 
   g_string_append_printf (out, "state=%s\n", rtop_overview_get_state (self));
+  g_string_append_printf (out, "scale\t%s\tmax=%g\n", self->shared_scale ? "shared" : "per-port",
+                          self->shared_max);
+  {
+    g_autofree char *columns = rtop_column_view_get_visible_ids (self->ports_view);
+    g_string_append_printf (out, "columns\t%s\n", columns);
+  }
   g_string_append_printf (out, "totals\tports=%s\ttx=%s\trx=%s\tpackets=%s\tproblems=%s\n",
                           gtk_label_get_label (self->total_ports),
                           gtk_label_get_label (self->total_tx),
@@ -460,6 +574,7 @@ rtop_overview_dispose (GObject *object)
 {
   RtopOverview *self = RTOP_OVERVIEW (object);
 
+  g_clear_handle_id (&self->narrow_idle, g_source_remove);
   g_clear_object (&self->history);
   G_OBJECT_CLASS (rtop_overview_parent_class)->dispose (object);
 }
@@ -507,6 +622,12 @@ rtop_overview_get_property (GObject *object, guint prop_id, GValue *value, GPara
     case PROP_TIME_WINDOW:
       g_value_set_double (value, self->window_s);
       break;
+    case PROP_SHARED_SCALE:
+      g_value_set_boolean (value, self->shared_scale);
+      break;
+    case PROP_SHARED_MAX:
+      g_value_set_double (value, self->shared_max);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -524,6 +645,15 @@ rtop_overview_set_property (GObject *object, guint prop_id, const GValue *value,
         {
           self->window_s = g_value_get_double (value);
           update_graph_title (self);
+          update_shared_max (self);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case PROP_SHARED_SCALE:
+      if (self->shared_scale != g_value_get_boolean (value))
+        {
+          self->shared_scale = g_value_get_boolean (value);
+          update_shared_max (self);
           g_object_notify_by_pspec (object, pspec);
         }
       break;
@@ -542,10 +672,23 @@ rtop_overview_class_init (RtopOverviewClass *klass)
   object_class->finalize = rtop_overview_finalize;
   object_class->get_property = rtop_overview_get_property;
   object_class->set_property = rtop_overview_set_property;
+  RTOP_SECTION_CLASS (klass)->bind = rtop_overview_bind;
+  RTOP_SECTION_CLASS (klass)->focus = rtop_overview_focus;
+  RTOP_SECTION_CLASS (klass)->dump = rtop_overview_dump;
+  rtop_section_class_set_page (RTOP_SECTION_CLASS (klass), "overview", N_("_Overview"),
+                               "network-wired-symbolic");
 
   props[PROP_TIME_WINDOW] =
     g_param_spec_double ("time-window", NULL, NULL, 1, 3600, 300,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Every sparkline on one scale, so ports compare at a glance. */
+  props[PROP_SHARED_SCALE] =
+    g_param_spec_boolean ("shared-scale", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The top of that scale (0 when each has its own); the sparklines bind it. */
+  props[PROP_SHARED_MAX] =
+    g_param_spec_double ("shared-max", NULL, NULL, 0, G_MAXDOUBLE, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-overview.ui");
@@ -568,6 +711,7 @@ rtop_overview_class_init (RtopOverviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopOverview, unavailable_title);
   gtk_widget_class_bind_template_child (widget_class, RtopOverview, unavailable_message);
   gtk_widget_class_set_css_name (widget_class, "rtopoverview");
+
 }
 
 static void
@@ -588,6 +732,8 @@ rtop_overview_init (RtopOverview *self)
   gtk_single_selection_set_autoselect (selection, FALSE);
   gtk_column_view_set_model (self->ports_view, GTK_SELECTION_MODEL (selection));
   g_signal_connect (self->ports_view, "activate", G_CALLBACK (activate_cb), self);
+  g_signal_connect_object (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->ports_view)),
+                           "notify::page-size", G_CALLBACK (table_width_cb), self, 0);
 
   self->recent = gtk_slice_list_model_new (NULL, 0, N_RECENT_EVENTS);
   gtk_list_box_bind_model (self->recent_events, G_LIST_MODEL (self->recent),

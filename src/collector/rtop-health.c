@@ -4,7 +4,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "rtop-health.h"
+#include "rtop-health-private.h"
 #include "rtop-port-key.h"
 #include "rtop-providers.h"
 
@@ -172,12 +172,6 @@ rtop_health_free (RtopHealth *self)
   g_free (self);
 }
 
-void
-rtop_health_set_settle_time (RtopHealth *self, gint64 usec)
-{
-  self->settle_us = usec;
-}
-
 RtopSeverity
 rtop_health_class_severity (RtopCounterClass klass)
 {
@@ -192,7 +186,8 @@ rtop_health_class_is_watched (RtopCounterClass klass)
   return class_rules[klass].watched;
 }
 
-const char *
+/* The class's name for people ("Retransmits", "Link errors"), translated. */
+static const char *
 rtop_counter_class_to_label (RtopCounterClass klass)
 {
   g_return_val_if_fail (klass < RTOP_COUNTER_CLASS_N, "?");

@@ -29,19 +29,10 @@ void rtop_health_free (RtopHealth *self);
  * collection errors. */
 void rtop_health_process (RtopHealth *self, RtopSnapshot *snap);
 
-/* An episode ends after this long without a rise (default 10 s). */
-void rtop_health_set_settle_time (RtopHealth *self, gint64 usec);
-
-/* Severity of a rising counter of this class (the classification table). */
-RtopSeverity rtop_health_class_severity (RtopCounterClass klass);
-/* Whether counters of this class make episodes. */
-gboolean rtop_health_class_is_watched (RtopCounterClass klass);
-/* The class's name for people ("Retransmits", "Link errors"), translated. */
-const char *rtop_counter_class_to_label (RtopCounterClass klass);
-
 /* What a port's state alone says, and, with with_counters, what its
- * counters' rises in this one pass say (for snapshots no RtopHealth saw,
- * such as a recording's).  reason: translated static text, NULL when OK. */
+ * metrics and counters' rises in this one pass say (for snapshots no
+ * RtopHealth saw, such as a recording's).  reason: translated static text,
+ * NULL when OK. */
 RtopPortHealth rtop_health_port_verdict (const char *provider, const RtopPort *port,
                                          gboolean with_counters, const char **reason);
 /* An Active port with its physical link up (or not reported). */

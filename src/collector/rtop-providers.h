@@ -26,16 +26,6 @@ typedef struct {
  * device name prefix is the fallback (devices can be renamed). */
 const char *rtop_provider_detect (const char *dev_name, const char *driver);
 
-/* Class of a counter for health rules. */
-RtopCounterClass rtop_provider_classify (const char *provider, const char *counter);
-
-/* Fills port->metrics from port->counters (which already carry delta/rate/
- * has_rate) and sets each counter's klass. Sum metrics (drops, errors) add
- * the rates of their parts; a metric has_rate only when all parts have. When
- * a provider has no byte counters (rxe), netdev counters are used and the
- * source says so. */
-void rtop_provider_apply (const char *provider, RtopPort *port);
-
 /* What rtop_provider_apply() decides from the counters' names and sources
  * alone: each counter's class, which counters (by position) make each
  * metric, and the metrics' source texts.  A caller whose counters keep their
@@ -48,8 +38,6 @@ typedef struct _RtopProviderPlan RtopProviderPlan;
 RtopProviderPlan *rtop_provider_plan_new (const char *provider, GPtrArray *counters,
                                           const char *netdev);
 void rtop_provider_plan_free (RtopProviderPlan *plan);
-/* The number of counters the plan was made for. */
-guint rtop_provider_plan_get_n_counters (const RtopProviderPlan *plan);
 /* rtop_provider_apply() for a port whose counters match the plan's (same
  * number, names, sources and order).  With borrow_sources the metrics'
  * source strings point into the plan, which must then outlive the port and
@@ -77,8 +65,5 @@ gboolean rtop_provider_has_metric (const char *provider, RtopMetricId metric);
  * (retransmits, sequence-error NAKs received, ack timeouts) carry it; these
  * feed no metric and do not make the receiving port unhealthy. */
 gboolean rtop_provider_is_peer_loss (const char *provider, const RtopCounter *counter);
-
-/* The whole table, for docs and tests. */
-const RtopProviderRule *rtop_provider_rules (guint *n_rules);
 
 G_END_DECLS

@@ -8,7 +8,9 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "rtop-snapshot.h"
+#include "rtop-snapshot-private.h"
+
+static void process_free (RtopProcess *self);
 
 G_DEFINE_BOXED_TYPE (RtopSnapshot, rtop_snapshot, rtop_snapshot_ref, rtop_snapshot_unref)
 
@@ -30,7 +32,7 @@ rtop_snapshot_new (void)
   RtopSnapshot *self = g_atomic_rc_box_new0 (RtopSnapshot);
 
   self->devices = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_device_free);
-  self->processes = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_process_free);
+  self->processes = g_ptr_array_new_with_free_func ((GDestroyNotify) process_free);
   self->events = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_event_free);
   return self;
 }
@@ -332,8 +334,8 @@ rtop_port_new (guint32 index)
   return self;
 }
 
-void
-rtop_metric_clear (RtopMetric *self)
+static void
+metric_clear (RtopMetric *self)
 {
   g_clear_pointer (&self->source, g_free);
   memset (self, 0, sizeof *self);
@@ -375,7 +377,7 @@ rtop_port_free (RtopPort *self)
       g_free (self->link_layer);
       g_free (self->rate_text);
       for (guint i = 0; i < RTOP_METRIC_N; i++)
-        rtop_metric_clear (&self->metrics[i]);
+        metric_clear (&self->metrics[i]);
     }
   g_free (self);
 }
@@ -427,8 +429,8 @@ rtop_process_new (gint32 pid)
   return self;
 }
 
-void
-rtop_process_free (RtopProcess *self)
+static void
+process_free (RtopProcess *self)
 {
   if (self == NULL)
     return;
@@ -519,24 +521,6 @@ rtop_metric_id_from_string (const char *s, RtopMetricId *out)
         return TRUE;
       }
   return FALSE;
-}
-
-static const char * const class_names[RTOP_COUNTER_CLASS_N] = {
-  [RTOP_COUNTER_CLASS_INFO] = "info",
-  [RTOP_COUNTER_CLASS_DATA] = "data",
-  [RTOP_COUNTER_CLASS_DROP] = "drop",
-  [RTOP_COUNTER_CLASS_RETRANSMIT] = "retransmit",
-  [RTOP_COUNTER_CLASS_LINK_ERROR] = "error.link",
-  [RTOP_COUNTER_CLASS_TRANSPORT_ERROR] = "error.transport",
-  [RTOP_COUNTER_CLASS_OPERATION_ERROR] = "error.operation",
-  [RTOP_COUNTER_CLASS_CONGESTION] = "congestion",
-};
-
-const char *
-rtop_counter_class_to_string (RtopCounterClass klass)
-{
-  g_return_val_if_fail (klass < RTOP_COUNTER_CLASS_N, NULL);
-  return class_names[klass];
 }
 
 static const char * const source_names[RTOP_COUNTER_SOURCE_N] = {
