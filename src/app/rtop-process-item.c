@@ -9,6 +9,7 @@
 struct _RtopProcessItem {
   GObject parent_instance;
 
+  char *key;           /* rtop_process_item_key_for() of the process it was made for */
   gint32 pid;
   gboolean kernel;
   char *user;
@@ -38,6 +39,7 @@ rtop_process_item_finalize (GObject *object)
 {
   RtopProcessItem *self = RTOP_PROCESS_ITEM (object);
 
+  g_free (self->key);
   g_free (self->user);
   g_free (self->comm);
   g_free (self->cmdline);
@@ -107,8 +109,16 @@ rtop_process_item_new (const RtopProcess *process)
 {
   RtopProcessItem *self = g_object_new (RTOP_TYPE_PROCESS_ITEM, NULL);
 
+  self->key = rtop_process_item_key_for (process);
   rtop_process_item_update (self, process);
   return self;
+}
+
+const char *
+rtop_process_item_get_key (RtopProcessItem *self)
+{
+  g_return_val_if_fail (RTOP_IS_PROCESS_ITEM (self), NULL);
+  return self->key;
 }
 
 static void

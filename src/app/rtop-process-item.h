@@ -13,6 +13,8 @@ G_DECLARE_FINAL_TYPE (RtopProcessItem, rtop_process_item, RTOP, PROCESS_ITEM, GO
 char *rtop_process_item_key_for (const RtopProcess *process);
 
 RtopProcessItem *rtop_process_item_new (const RtopProcess *process);
+/* Its identity (rtop_process_item_key_for()), e.g. for win.show-process. */
+const char *rtop_process_item_get_key (RtopProcessItem *self);
 /* Emits "updated". */
 void rtop_process_item_update (RtopProcessItem *self, const RtopProcess *process);
 
