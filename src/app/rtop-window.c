@@ -557,12 +557,12 @@ history_updated_cb (RtopWindow *self)
   GdkFrameClock *clock;
 
   if (self->startup_reported || snapshot == NULL || snapshot->devices == NULL ||
-      snapshot->devices->len == 0)
+      snapshot->devices->len == 0 || g_strcmp0 (g_getenv ("RDMATOP_REPORT_STARTUP"), "1") != 0)
+    return;
+  /* Not realized yet: the next snapshot tries again. */
+  if ((clock = gtk_widget_get_frame_clock (GTK_WIDGET (self))) == NULL)
     return;
   self->startup_reported = TRUE;
-  if (g_strcmp0 (g_getenv ("RDMATOP_REPORT_STARTUP"), "1") != 0 ||
-      (clock = gtk_widget_get_frame_clock (GTK_WIDGET (self))) == NULL)
-    return;
   g_signal_connect (clock, "after-paint", G_CALLBACK (report_after_paint_cb), NULL);
 }
 
@@ -812,12 +812,15 @@ set_time_window (RtopWindow *self, int minutes)
 {
   if (minutes != 1 && minutes != 5 && minutes != 15 && minutes != 60)
     return;
-  if (self->settings)
+  if (self->time_window != minutes)
+    {
+      self->time_window = minutes;
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_TIME_WINDOW]);
+    }
+  /* Only a change is written: some backends (keyfile) announce every write,
+   * and the announcement comes back here. */
+  if (self->settings && g_settings_get_int (self->settings, "time-window") != minutes)
     g_settings_set_int (self->settings, "time-window", minutes);
-  if (self->time_window == minutes)
-    return;
-  self->time_window = minutes;
-  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_TIME_WINDOW]);
 }
 
 static void
