@@ -215,6 +215,15 @@ copy_path_action (GSimpleAction *action, GVariant *param, gpointer user_data)
     gdk_clipboard_set_text (gdk_display_get_clipboard (display), g_variant_get_string (param, NULL));
 }
 
+/* What the window's Save As offers, for scripts and the session bus: the
+ * recording so far moves to the file and goes on there. */
+static void
+save_recording_as_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  rtop_session_save_recording_as (RTOP_APPLICATION (user_data)->session,
+                                  g_variant_get_string (param, NULL));
+}
+
 static void
 dump_state_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
@@ -296,6 +305,7 @@ static const GActionEntry app_entries[] = {
   { "activate-window", activate_window_action, NULL, NULL, NULL },
   { "open-folder", open_folder_action, "s", NULL, NULL },
   { "copy-path", copy_path_action, "s", NULL, NULL },
+  { "save-recording-as", save_recording_as_action, "s", NULL, NULL },
 };
 
 /* The application's keys; each window's own are installed on its class.

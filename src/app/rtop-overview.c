@@ -555,12 +555,13 @@ rtop_overview_dump (RtopSection *section)
     g_autofree char *columns = rtop_column_view_get_visible_ids (self->ports_view);
     g_string_append_printf (out, "columns\t%s\n", columns);
   }
-  g_string_append_printf (out, "totals\tports=%s\ttx=%s\trx=%s\tpackets=%s\tproblems=%s\n",
+  g_string_append_printf (out, "totals\tports=%s\ttx=%s\trx=%s\tpackets=%s\tproblems=%s\tproblems_caption=%s\n",
                           gtk_label_get_label (self->total_ports),
                           gtk_label_get_label (self->total_tx),
                           gtk_label_get_label (self->total_rx),
                           gtk_label_get_label (self->total_pps),
-                          gtk_label_get_label (self->total_problems));
+                          gtk_label_get_label (self->total_problems),
+                          gtk_label_get_label (self->total_problems_caption));
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(RtopPortItem) item = g_list_model_get_item (model, i);

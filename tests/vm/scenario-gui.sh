@@ -114,10 +114,50 @@ vm_wait_for "the recording to be completed" 60 bash -c "! ls '$O'/home/rdmatop/*
 rec=$(ls "$O"/home/rdmatop/rdmatop-*.json.gz 2>/dev/null | head -1)
 vm_check "Record/Stop left a recording ($(basename "${rec:-none}"))" test -s "${rec:-/nonexistent}"
 vm_check "the recording has rxe0/1's track" bash -c "gzip -dc '$rec' | grep -q 'rxe0/1'"
+saved () { dump stop.txt && grep -qF "message	Recording saved to $rec." "$O/stop.txt"; }
+vm_wait_for "the window's message with the path" 30 saved
+vm_check "after Stop the window says where the trace went" grep -qF "message	Recording saved to $rec." "$O/stop.txt"
 
-activate "$OBJ" quit
-vm_wait_for "the app to quit" 60 bash -c "! kill -0 $app_pid 2>/dev/null"
+# A link taken down: unhealthy in the Health column and named in the
+# problems card, and its Error first in the recent events.
+vm_link_down d2
+down () { dump down.txt && grep -E '^row	port=rxe2/1	' "$O/down.txt" | grep -q 'health=⚠'; }
+vm_wait_for "rxe2/1 unhealthy in the overview" 60 down
+vm_check "rxe2/1's Health says why" bash -c "grep -E '^row	port=rxe2/1	' '$O/down.txt' | grep -q 'health=⚠ '"
+vm_check "the problems card names rxe2/1" bash -c "grep '^totals' '$O/down.txt' | grep -q 'rxe2/1'"
+sleep 2
+import -window root "$O/gui-overview-port-down.png" 2>>"$O/import.log"
+vm_link_up d2
+
+# A recording on a full file system: the write error is shown, the
+# recording goes on in memory, and Save As (the window's, here through the
+# same application action) moves it where there is room.
+mkdir -p "$O/full"
+mount -t tmpfs -o size=4k tmpfs "$O/home/rdmatop" || vm_die "mount a small tmpfs"
+dd if=/dev/zero of="$O/home/rdmatop/filler" bs=4k count=1 2>/dev/null
+activate "$OBJ" record
+vm_wait_for "the recording to start on the full disk" 60 bash -c "ls '$O'/home/rdmatop/*.partial >/dev/null 2>&1"
+sleep 4
+activate "$OBJ" save-recording-as "<'$O/full/saved-elsewhere.json.gz'>"
+vm_wait_for "the recording to move" 60 bash -c "ls '$O'/full/saved-elsewhere.json.gz.partial >/dev/null 2>&1"
+sleep 2
+activate "$OBJ" record
+vm_wait_for "the moved recording to be completed" 60 test -s "$O/full/saved-elsewhere.json.gz"
+vm_check "the recording saved elsewhere is complete JSON" bash -c \
+  "gzip -dc '$O/full/saved-elsewhere.json.gz' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"traceEvents\"]'"
+vm_check "nothing is left on the full disk" bash -c "! ls '$O'/home/rdmatop/*.partial >/dev/null 2>&1"
+umount "$O/home/rdmatop"
+
+# SIGTERM while the window records: the trace is closed, as the CLI does.
+activate "$OBJ" record
+vm_wait_for "a recording before SIGTERM" 60 partial
+sleep 3
+kill -TERM "$app_pid"
+vm_wait_for "the app to end on SIGTERM" 60 bash -c "! kill -0 $app_pid 2>/dev/null"
 wait "$app_pid"
-vm_is "app.quit ends the app with status 0" "$?" 0
+vm_is "SIGTERM ends the app with status 0" "$?" 0
+vm_check "SIGTERM left no .partial file" bash -c "! ls '$O'/home/rdmatop/*.partial >/dev/null 2>&1"
+vm_check "every trace left is complete JSON" bash -c \
+  "for f in '$O'/home/rdmatop/rdmatop-*.json.gz; do gzip -dc \"\$f\" | python3 -c 'import json,sys; json.load(sys.stdin)' || exit 1; done"
 vm_check "no GTK criticals or warnings" bash -c "! grep -E 'CRITICAL|WARNING' '$O/app.log'"
 vm_finish
