@@ -7,8 +7,8 @@
 #include <gtk/gtk.h>
 
 #include "rtop-format.h"
-#include "rtop-graph.h"
-#include "rtop-series.h"
+#include "rtop-graph-private.h"
+#include "rtop-series-private.h"
 
 static double
 value_at (guint64 i)

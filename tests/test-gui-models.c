@@ -7,19 +7,21 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
-#include "rtop-a11y.h"
-#include "rtop-columns.h"
-#include "rtop-counter-item.h"
-#include "rtop-event-item.h"
-#include "rtop-events-view.h"
-#include "rtop-history.h"
+#include "rtop-a11y-private.h"
+#include "rtop-columns-private.h"
+#include "rtop-counter-item-private.h"
+#include "rtop-event-item-private.h"
+#include "rtop-events-view-private.h"
+#include "rtop-history-private.h"
 #include "rtop-port-text.h"
 #include "rtop-process-item.h"
 #include "rtop-qp-item.h"
-#include "rtop-overview.h"
-#include "rtop-port-detail.h"
+#include "rtop-overview-private.h"
+#include "rtop-port-detail-private.h"
 #include "rtop-process-item.h"
-#include "rtop-processes-view.h"
+#include "rtop-processes-view-private.h"
+#include "rtop-port-item-private.h"
+#include "rtop-series-private.h"
 
 static const GuiPortSpec three_devices[] = {
   { "rxe10", 1, "rxe", "roce", 4, 10, 1e9, 2e9, 1000, 2000, 0, 0, 0, FALSE },

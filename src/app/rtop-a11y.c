@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "rtop-a11y.h"
+#include "rtop-a11y-private.h"
 
 char *
 rtop_a11y_strip_mnemonic (const char *text)

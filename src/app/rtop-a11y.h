@@ -16,7 +16,5 @@ G_BEGIN_DECLS
  * named by its mnemonic label.  Call it once the widgets exist (after the template). */
 void rtop_a11y_fix_mnemonics (GtkWidget *root);
 
-/* "Health _Events" -> "Health Events"; "__" stays one underscore. */
-char *rtop_a11y_strip_mnemonic (const char *text);
 
 G_END_DECLS

@@ -28,12 +28,6 @@ struct _RtopApplication {
 
 G_DEFINE_FINAL_TYPE (RtopApplication, rtop_application, GTK_TYPE_APPLICATION)
 
-RtopSession *
-rtop_application_get_session (RtopApplication *self)
-{
-  g_return_val_if_fail (RTOP_IS_APPLICATION (self), NULL);
-  return self->session;
-}
 
 static GtkWindow *
 get_window (RtopApplication *self)

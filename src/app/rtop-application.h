@@ -13,7 +13,5 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (RtopApplication, rtop_application, RTOP, APPLICATION, GtkApplication)
 
 RtopApplication *rtop_application_new (void);
-/* Valid from startup to shutdown. */
-RtopSession *rtop_application_get_session (RtopApplication *self);
 
 G_END_DECLS

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <glib/gi18n.h>
 
-#include "rtop-columns.h"
+#include "rtop-columns-private.h"
 #include "rtop-snapshot.h"
 
 #define HANDLER_KEY "rtop-updated-handler"

@@ -40,8 +40,6 @@ typedef struct {
 void rtop_column_view_add_columns (GtkColumnView *view, const RtopColumnDef *defs, guint n_defs);
 /* Values changed in place: re-sort by the current sort column. */
 void rtop_column_view_resort (GtkColumnView *view);
-/* Sort by the column with this id (ascending or descending). */
-void rtop_column_view_sort_by (GtkColumnView *view, const char *id, GtkSortType order);
 /* Shows or hides the column with this id. */
 void rtop_column_view_set_column_visible (GtkColumnView *view, const char *id, gboolean visible);
 /* The ids of the visible columns, comma-separated (for --dump). */

@@ -3,7 +3,9 @@
 
 #include <math.h>
 
-#include "rtop-counter-item.h"
+#include "rtop-counter-item-private.h"
+
+static gboolean rtop_counter_class_is_problem (RtopCounterClass klass);
 
 struct _RtopCounterItem {
   GObject parent_instance;
@@ -58,7 +60,7 @@ rtop_counter_item_new (const char *name, gboolean device_level)
   return self;
 }
 
-gboolean
+static gboolean
 rtop_counter_class_is_problem (RtopCounterClass klass)
 {
   switch (klass)
@@ -130,11 +132,6 @@ rtop_counter_item_get_name (RtopCounterItem *self)
   return self->name;
 }
 
-gboolean
-rtop_counter_item_get_device_level (RtopCounterItem *self)
-{
-  return self->device_level;
-}
 
 guint64
 rtop_counter_item_get_value (RtopCounterItem *self)

@@ -19,11 +19,8 @@ void rtop_counter_item_update (RtopCounterItem *self, const RtopCounter *counter
 void rtop_counter_item_set_missing (RtopCounterItem *self);
 /* Its device is gone: the last value stays (present), with no rate. */
 void rtop_counter_item_set_frozen (RtopCounterItem *self);
-/* The value is the last one read before the device went away. */
-gboolean rtop_counter_item_get_frozen (RtopCounterItem *self);
 
 const char *rtop_counter_item_get_name (RtopCounterItem *self);
-gboolean rtop_counter_item_get_device_level (RtopCounterItem *self);
 guint64 rtop_counter_item_get_value (RtopCounterItem *self);
 guint64 rtop_counter_item_get_delta (RtopCounterItem *self);
 double rtop_counter_item_get_rate (RtopCounterItem *self);    /* NAN without a rate */
@@ -32,6 +29,5 @@ RtopCounterSource rtop_counter_item_get_source (RtopCounterItem *self);
 gboolean rtop_counter_item_get_present (RtopCounterItem *self);
 /* An error, drop or retransmit counter that increased recently. */
 gboolean rtop_counter_item_get_rising (RtopCounterItem *self);
-gboolean rtop_counter_class_is_problem (RtopCounterClass klass);
 
 G_END_DECLS

@@ -3,7 +3,7 @@
 
 #include <glib/gi18n.h>
 
-#include "rtop-event-item.h"
+#include "rtop-event-item-private.h"
 
 struct _RtopEventItem {
   GObject parent_instance;

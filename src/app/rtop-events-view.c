@@ -5,7 +5,7 @@
 
 #include "rtop-columns.h"
 #include "rtop-event-item.h"
-#include "rtop-events-view.h"
+#include "rtop-events-view-private.h"
 #include "rtop-format.h"
 
 struct _RtopEventsView {

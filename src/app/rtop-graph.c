@@ -5,7 +5,9 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
-#include "rtop-graph.h"
+#include "rtop-graph-private.h"
+
+static void rtop_graph_clear_channels (RtopGraph *self);
 
 typedef struct {
   guint channel;
@@ -101,11 +103,6 @@ rtop_graph_set_series (RtopGraph *self, RtopSeries *series)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-RtopSeries *
-rtop_graph_get_series (RtopGraph *self)
-{
-  return self->series;
-}
 
 void
 rtop_graph_add_channel (RtopGraph *self, guint channel, const char *label,
@@ -123,7 +120,7 @@ rtop_graph_add_channel (RtopGraph *self, guint channel, const char *label,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-void
+static void
 rtop_graph_clear_channels (RtopGraph *self)
 {
   for (guint i = 0; i < self->n_channels; i++)

@@ -22,12 +22,9 @@ G_DECLARE_FINAL_TYPE (RtopGraph, rtop_graph, RTOP, GRAPH, GtkWidget)
 
 GtkWidget *rtop_graph_new (void);
 void rtop_graph_set_series (RtopGraph *self, RtopSeries *series);
-RtopSeries *rtop_graph_get_series (RtopGraph *self);
 /* color_name is a colour defined in the CSS with @define-color. */
 void rtop_graph_add_channel (RtopGraph *self, guint channel, const char *label,
                              const char *color_name);
-void rtop_graph_clear_channels (RtopGraph *self);
-void rtop_graph_set_unit (RtopGraph *self, RtopUnit unit);
 void rtop_graph_set_window (RtopGraph *self, double seconds);
 /* The series time (monotonic microseconds) at the right edge; 0 follows
  * the newest sample.  Property "view-end". */
@@ -44,8 +41,5 @@ typedef struct {
   double data_max;      /* largest value in the window */
 } RtopGraphFrameStats;
 
-void rtop_graph_get_frame_stats (RtopGraph *self, RtopGraphFrameStats *stats);
-/* The text a hover at x (widget coordinates) shows, NULL outside the plot. */
-char *rtop_graph_describe_at (RtopGraph *self, double x);
 
 G_END_DECLS

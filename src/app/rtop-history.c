@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "rtop-event-item.h"
-#include "rtop-history.h"
+#include "rtop-history-private.h"
 #include "rtop-process-item.h"
 
 struct _RtopHistory {
@@ -532,11 +532,6 @@ rtop_history_get_totals (RtopHistory *self, RtopTotals *totals)
   *totals = self->totals;
 }
 
-guint
-rtop_history_get_series_capacity (RtopHistory *self)
-{
-  return self->capacity;
-}
 
 guint64
 rtop_history_get_events_dropped (RtopHistory *self)

@@ -52,21 +52,15 @@ GListModel *rtop_history_get_events (RtopHistory *self);
  * newest (start or completion) first, so that an Error stays in a short
  * list while Info and Warning come and go. */
 GListModel *rtop_history_get_recent_events (RtopHistory *self);
-/* The ports in trouble, Errors first, as RtopPortItem (transfer none; valid
- * until the next ingest). */
-GPtrArray *rtop_history_get_problem_ports (RtopHistory *self);
 /* "No problems", or "2 ports in trouble: rxe0/1 (Port not active),
  * rxe1/1 (Packet loss)" (translated, names the first few). */
 char *rtop_history_dup_problems_text (RtopHistory *self);
+RtopPortItem *rtop_history_find_port_by_key (RtopHistory *self, const char *key);
+void rtop_history_get_totals (RtopHistory *self, RtopTotals *totals);
+
 /* Device names ever seen, natural order, NULL-terminated (for filters).
  * Signal "devices-changed" when a name is added. */
 const char * const *rtop_history_get_device_names (RtopHistory *self);
 RtopSnapshot *rtop_history_get_latest (RtopHistory *self);   /* transfer none, may be NULL */
-RtopPortItem *rtop_history_find_port (RtopHistory *self, const char *device, guint32 port);
-RtopPortItem *rtop_history_find_port_by_key (RtopHistory *self, const char *key);
-void rtop_history_get_totals (RtopHistory *self, RtopTotals *totals);
-guint rtop_history_get_series_capacity (RtopHistory *self);
-/* Number of events dropped from the log because it was full. */
-guint64 rtop_history_get_events_dropped (RtopHistory *self);
 
 G_END_DECLS

@@ -8,7 +8,7 @@
 #include "rtop-event-item.h"
 #include "rtop-format.h"
 #include "rtop-graph.h"
-#include "rtop-overview.h"
+#include "rtop-overview-private.h"
 #include "rtop-port-text.h"
 
 #define N_RECENT_EVENTS 5

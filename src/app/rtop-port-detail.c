@@ -9,10 +9,12 @@
 #include "rtop-counter-item.h"
 #include "rtop-format.h"
 #include "rtop-graph.h"
-#include "rtop-port-detail.h"
+#include "rtop-port-detail-private.h"
 #include "rtop-port-text.h"
 #include "rtop-process-item.h"
 #include "rtop-processes-view.h"
+
+static void rtop_port_detail_set_window_minutes (RtopPortDetail *self, int minutes);
 
 /* The time window menu; 0 is "All history" (a replayed recording's whole
  * length), which is not a setting. */
@@ -458,11 +460,6 @@ rtop_port_detail_set_port (RtopPortDetail *self, RtopPortItem *port)
   port_updated_cb (self);
 }
 
-RtopPortItem *
-rtop_port_detail_get_port (RtopPortDetail *self)
-{
-  return self->port;
-}
 
 static void
 rtop_port_detail_bind (RtopSection *section, RtopSession *session)
@@ -535,7 +532,7 @@ rtop_port_detail_dump (RtopSection *section)
 
 /* ---- time window ------------------------------------------------------- */
 
-void
+static void
 rtop_port_detail_set_window_minutes (RtopPortDetail *self, int minutes)
 {
   double seconds = minutes * 60.0;

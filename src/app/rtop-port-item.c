@@ -6,7 +6,7 @@
 
 #include "rtop-counter-item.h"
 #include "rtop-health.h"
-#include "rtop-port-item.h"
+#include "rtop-port-item-private.h"
 
 struct _RtopPortItem {
   GObject parent_instance;
@@ -305,17 +305,7 @@ rtop_port_item_get_netdev (RtopPortItem *self)
   return self->netdev;
 }
 
-const char *
-rtop_port_item_get_link_layer (RtopPortItem *self)
-{
-  return self->link_layer;
-}
 
-const char *
-rtop_port_item_get_rate_text (RtopPortItem *self)
-{
-  return self->rate_text;
-}
 
 const char *
 rtop_port_item_get_error (RtopPortItem *self)
@@ -353,11 +343,6 @@ rtop_port_item_get_state (RtopPortItem *self)
   return self->state;
 }
 
-guint8
-rtop_port_item_get_phys_state (RtopPortItem *self)
-{
-  return self->phys_state;
-}
 
 gboolean
 rtop_port_item_get_vanished (RtopPortItem *self)

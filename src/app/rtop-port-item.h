@@ -38,8 +38,6 @@ const char *rtop_port_item_get_key (RtopPortItem *self);   /* "rxe0/1" */
 const char *rtop_port_item_get_provider (RtopPortItem *self);
 const char *rtop_port_item_get_protocol (RtopPortItem *self);
 const char *rtop_port_item_get_netdev (RtopPortItem *self);
-const char *rtop_port_item_get_link_layer (RtopPortItem *self);
-const char *rtop_port_item_get_rate_text (RtopPortItem *self);
 const char *rtop_port_item_get_error (RtopPortItem *self);
 const char *rtop_port_item_get_fw_version (RtopPortItem *self);
 const char *rtop_port_item_get_node_guid (RtopPortItem *self);
@@ -49,7 +47,6 @@ double rtop_port_item_get_link_gbps (RtopPortItem *self);
 /* An Active port with its physical link up. */
 gboolean rtop_port_item_get_link_up (RtopPortItem *self);
 guint8 rtop_port_item_get_state (RtopPortItem *self);
-guint8 rtop_port_item_get_phys_state (RtopPortItem *self);
 gboolean rtop_port_item_get_vanished (RtopPortItem *self);
 /* Newest per-second rate of a channel; NAN when there is none. */
 double rtop_port_item_get_rate (RtopPortItem *self, RtopPortChannel channel);
@@ -58,15 +55,9 @@ gboolean rtop_port_item_has_channel (RtopPortItem *self, RtopPortChannel channel
 const char *rtop_port_item_get_channel_source (RtopPortItem *self, RtopPortChannel channel);
 /* max(tx, rx) / link rate; NAN when the link rate is unknown. */
 double rtop_port_item_get_utilisation (RtopPortItem *self);
-/* The port is in trouble: not Active, physical link down, its read
- * failed, or an episode of loss or errors is running on it. */
-gboolean rtop_port_item_get_has_problems (RtopPortItem *self);
 /* The verdict and why (translated, NULL when OK).  A vanished port is OK:
  * it is gone, not in trouble. */
 RtopPortHealth rtop_port_item_get_health (RtopPortItem *self, const char **reason);
-/* Why a channel has no figure (translated, e.g. "Soft-RoCE reports no drop
- * counter"), NULL when it has one. */
-const char *rtop_port_item_get_channel_absent_reason (RtopPortItem *self, RtopPortChannel channel);
 RtopSeries *rtop_port_item_get_series (RtopPortItem *self);
 GListModel *rtop_port_item_get_counters (RtopPortItem *self);
 

@@ -6,6 +6,8 @@
 #include "rtop-process-item.h"
 #include "rtop-qp-item.h"
 
+static gboolean rtop_process_item_get_device_usage (RtopProcessItem *self, const char *device, RtopProcessDevice *out);
+
 struct _RtopProcessItem {
   GObject parent_instance;
 
@@ -201,7 +203,7 @@ rtop_process_item_get_devices (RtopProcessItem *self)
   return self->devices_text;
 }
 
-gboolean
+static gboolean
 rtop_process_item_get_device_usage (RtopProcessItem *self, const char *device,
                                     RtopProcessDevice *out)
 {

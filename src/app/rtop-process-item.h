@@ -32,9 +32,6 @@ guint32 rtop_process_item_get_mrs (RtopProcessItem *self);
 guint64 rtop_process_item_get_mr_bytes (RtopProcessItem *self);
 guint64 rtop_process_item_get_rss_bytes (RtopProcessItem *self);
 guint32 rtop_process_item_get_threads (RtopProcessItem *self);
-/* Resource counts on one device, FALSE when it does not use it. */
-gboolean rtop_process_item_get_device_usage (RtopProcessItem *self, const char *device,
-                                             RtopProcessDevice *out);
 
 /* Its QPs (RtopQpItem, at most RTOP_PROCESS_MAX_QPS, in the kernel's
  * order), for a process page; unchanged rows stay from pass to pass. */

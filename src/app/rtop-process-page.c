@@ -231,12 +231,6 @@ rtop_process_page_set_process (RtopProcessPage *self, RtopProcessItem *process)
   process_updated_cb (self);
 }
 
-RtopProcessItem *
-rtop_process_page_get_process (RtopProcessPage *self)
-{
-  g_return_val_if_fail (RTOP_IS_PROCESS_PAGE (self), NULL);
-  return self->process;
-}
 
 /* ---- section ------------------------------------------------------------ */
 

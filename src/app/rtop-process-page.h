@@ -14,6 +14,5 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (RtopProcessPage, rtop_process_page, RTOP, PROCESS_PAGE, RtopSection)
 
 void rtop_process_page_set_process (RtopProcessPage *self, RtopProcessItem *process);
-RtopProcessItem *rtop_process_page_get_process (RtopProcessPage *self);
 
 G_END_DECLS

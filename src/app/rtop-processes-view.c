@@ -7,7 +7,7 @@
 #include "rtop-columns.h"
 #include "rtop-format.h"
 #include "rtop-process-item.h"
-#include "rtop-processes-view.h"
+#include "rtop-processes-view-private.h"
 
 struct _RtopProcessesView {
   RtopSection parent_instance;

@@ -9,10 +9,6 @@ G_BEGIN_DECLS
 #define RTOP_TYPE_PROCESSES_VIEW (rtop_processes_view_get_type ())
 G_DECLARE_FINAL_TYPE (RtopProcessesView, rtop_processes_view, RTOP, PROCESSES_VIEW, RtopSection)
 
-GtkWidget *rtop_processes_view_new (void);
-/* The rows shown, after search and sort. */
-GListModel *rtop_processes_view_get_model (RtopProcessesView *self);
-void rtop_processes_view_set_search (RtopProcessesView *self, const char *text);
 /* The process columns (shared with the port detail). */
 void rtop_processes_view_add_columns (GtkColumnView *view);
 /* Activating a row opens the process's page (win.show-process). */

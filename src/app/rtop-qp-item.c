@@ -45,17 +45,7 @@ rtop_qp_item_new (const RtopQp *qp)
   return self;
 }
 
-const char *
-rtop_qp_item_get_device (RtopQpItem *self)
-{
-  return self->qp.device;
-}
 
-guint32
-rtop_qp_item_get_port (RtopQpItem *self)
-{
-  return self->qp.port;
-}
 
 const char *
 rtop_qp_item_get_location (RtopQpItem *self)

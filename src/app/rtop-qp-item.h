@@ -12,8 +12,6 @@ G_DECLARE_FINAL_TYPE (RtopQpItem, rtop_qp_item, RTOP, QP_ITEM, GObject)
 
 /* The QP is copied (its device name too). */
 RtopQpItem *rtop_qp_item_new (const RtopQp *qp);
-const char *rtop_qp_item_get_device (RtopQpItem *self);
-guint32 rtop_qp_item_get_port (RtopQpItem *self);
 /* "rxe0/1", or "rxe0" for a QP not bound to a port yet. */
 const char *rtop_qp_item_get_location (RtopQpItem *self);
 guint32 rtop_qp_item_get_qpn (RtopQpItem *self);

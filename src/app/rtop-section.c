@@ -5,6 +5,8 @@
 
 #include "rtop-section.h"
 
+static RtopSession *rtop_section_get_session (RtopSection *self);
+
 typedef struct {
   RtopSession *session;
 } RtopSectionPrivate;
@@ -23,7 +25,7 @@ rtop_section_class_set_page (RtopSectionClass *klass, const char *name,
   klass->icon_name = icon_name;
 }
 
-RtopSession *
+static RtopSession *
 rtop_section_get_session (RtopSection *self)
 {
   RtopSectionPrivate *priv = rtop_section_get_instance_private (self);
@@ -32,13 +34,6 @@ rtop_section_get_session (RtopSection *self)
   return priv->session;
 }
 
-RtopHistory *
-rtop_section_get_history (RtopSection *self)
-{
-  RtopSession *session = rtop_section_get_session (self);
-
-  return session ? rtop_session_get_history (session) : NULL;
-}
 
 void
 rtop_section_set_session (RtopSection *self, RtopSession *session)
@@ -78,12 +73,6 @@ rtop_section_get_page_title (RtopSection *self)
   return title ? _(title) : NULL;
 }
 
-const char *
-rtop_section_get_icon_name (RtopSection *self)
-{
-  g_return_val_if_fail (RTOP_IS_SECTION (self), NULL);
-  return RTOP_SECTION_GET_CLASS (self)->icon_name;
-}
 
 void
 rtop_section_focus (RtopSection *self)

@@ -39,14 +39,10 @@ struct _RtopSectionClass {
 void rtop_section_class_set_page (RtopSectionClass *klass, const char *name,
                                   const char *title, const char *icon_name);
 
-RtopSession *rtop_section_get_session (RtopSection *self);
 void rtop_section_set_session (RtopSection *self, RtopSession *session);
-/* The session's history, or NULL. */
-RtopHistory *rtop_section_get_history (RtopSection *self);
 const char *rtop_section_get_page_name (RtopSection *self);
 /* Translated, or NULL. */
 const char *rtop_section_get_page_title (RtopSection *self);
-const char *rtop_section_get_icon_name (RtopSection *self);
 void rtop_section_focus (RtopSection *self);
 /* Never NULL: "" when the section has nothing to say. */
 char *rtop_section_dump (RtopSection *self);

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "rtop-series.h"
+#include "rtop-series-private.h"
 
 typedef struct {
   float min;
@@ -112,11 +112,6 @@ rtop_series_new (guint n_channels, guint capacity)
   return self;
 }
 
-guint
-rtop_series_get_n_channels (RtopSeries *self)
-{
-  return self->n_channels;
-}
 
 guint
 rtop_series_get_capacity (RtopSeries *self)
@@ -204,12 +199,6 @@ rtop_series_append (RtopSeries *self, gint64 time_us, gint64 realtime_us,
   g_signal_emit (self, signals[CHANGED], 0);
 }
 
-void
-rtop_series_clear (RtopSeries *self)
-{
-  self->total = 0;
-  g_signal_emit (self, signals[CHANGED], 0);
-}
 
 void
 rtop_series_set_capacity (RtopSeries *self, guint capacity)

@@ -19,8 +19,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (RtopSeries, rtop_series, RTOP, SERIES, GObject)
 
 RtopSeries *rtop_series_new (guint n_channels, guint capacity);
-guint rtop_series_get_n_channels (RtopSeries *self);
-guint rtop_series_get_capacity (RtopSeries *self);
 /* Keeps the newest samples that fit. */
 void rtop_series_set_capacity (RtopSeries *self, guint capacity);
 /* Capacity for RTOP_SERIES_SPAN_S at this interval, clamped. */
@@ -31,7 +29,6 @@ guint rtop_series_get_length (RtopSeries *self);
  * time_us must not go backwards (monotonic clock).  Emits "changed". */
 void rtop_series_append (RtopSeries *self, gint64 time_us, gint64 realtime_us,
                          const double *values);
-void rtop_series_clear (RtopSeries *self);
 
 gboolean rtop_series_get_time_range (RtopSeries *self, gint64 *first_us, gint64 *last_us);
 /* Wall-clock time for a monotonic time of this series (offset of the newest sample). */

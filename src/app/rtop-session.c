@@ -108,14 +108,6 @@ rtop_session_add_live_source (RtopSession *self, RtopSource *source)
     }
 }
 
-gboolean
-rtop_session_remove_live_source (RtopSession *self, RtopSource *source)
-{
-  g_return_val_if_fail (RTOP_IS_SESSION (self), FALSE);
-
-  rtop_source_list_remove (self->sources, source);
-  return g_ptr_array_remove (self->live, source);
-}
 
 void
 rtop_session_start (RtopSession *self)

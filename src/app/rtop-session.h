@@ -47,7 +47,6 @@ GListModel *rtop_session_get_sources (RtopSession *self);
 /* A source of live data (the local sampler, a remote host); it feeds the
  * session whenever no recording is shown. */
 void rtop_session_add_live_source (RtopSession *self, RtopSource *source);
-gboolean rtop_session_remove_live_source (RtopSession *self, RtopSource *source);
 /* Starts the live sources unless a recording is shown or being opened. */
 void rtop_session_start (RtopSession *self);
 /* Stops everything; a recording in progress is closed (this waits for the

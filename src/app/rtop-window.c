@@ -15,7 +15,7 @@
 #include "rtop-processes-view.h"
 #include "rtop-record-format.h"
 #include "rtop-recording.h"
-#include "rtop-window.h"
+#include "rtop-window-private.h"
 
 /* The interval menu: common choices; a value set elsewhere is added to it. */
 static const double interval_presets[] = { 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60 };

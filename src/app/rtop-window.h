@@ -18,11 +18,5 @@ G_DECLARE_FINAL_TYPE (RtopWindow, rtop_window, RTOP, WINDOW, GtkApplicationWindo
  * GSettings, or NULL. */
 RtopWindow *rtop_window_new (GtkApplication *application, RtopSession *session,
                              GSettings *settings);
-RtopSession *rtop_window_get_session (RtopWindow *self);
-/* The visible section's page name ("overview", "processes", "events") or
- * "detail" on a port's page. */
-const char *rtop_window_get_visible_view (RtopWindow *self);
-/* What the window shows now, as text (for tests and the VM scenario). */
-char *rtop_window_dump (RtopWindow *self);
 
 G_END_DECLS

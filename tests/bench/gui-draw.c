@@ -18,7 +18,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
-#include "rtop-graph.h"
+#include "rtop-graph-private.h"
 #include "rtop-history.h"
 #include "rtop-series.h"
 #include "rtop-window.h"

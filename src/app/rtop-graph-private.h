@@ -1,0 +1,15 @@
+/* rtop-graph-private.h: what only rtop-graph.c and the tests use. */
+#pragma once
+
+#include "rtop-graph.h"
+
+G_BEGIN_DECLS
+
+void rtop_graph_set_unit (RtopGraph *self, RtopUnit unit);
+
+void rtop_graph_get_frame_stats (RtopGraph *self, RtopGraphFrameStats *stats);
+
+/* The text a hover at x (widget coordinates) shows, NULL outside the plot. */
+char *rtop_graph_describe_at (RtopGraph *self, double x);
+
+G_END_DECLS
