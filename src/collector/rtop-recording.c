@@ -617,6 +617,8 @@ typedef struct {
   guint32 port;
   guint32 dev_index;
   char *provider, *protocol, *netdev, *link_layer, *rate_text;
+  gboolean gpu;                /* a GPU's link (kind "gpu"); port 0 is its "all links" */
+  char *remote, *gpu_vendor, *gpu_model;
   double value[32];            /* per counter track, as written (scaled) */
   gboolean seen[32];
   double group_sum[32];
@@ -669,6 +671,9 @@ port_state_free (gpointer data)
   g_free (p->netdev);
   g_free (p->link_layer);
   g_free (p->rate_text);
+  g_free (p->remote);
+  g_free (p->gpu_vendor);
+  g_free (p->gpu_model);
   g_free (p);
 }
 
@@ -705,11 +710,12 @@ static void
 on_process_name (TraceReader *r, gint64 pid, JsonObject *args)
 {
   const char *device = get_string (args, "device");
+  gboolean gpu = g_strcmp0 (get_string (args, "kind"), "gpu") == 0;
   gint64 port = 0, dev_index = 0;
   PortState *p;
 
   if (pid < 2 || pid - 2 >= MAX_PORTS || device == NULL
-      || !get_int (args, "port", 1, G_MAXUINT32, &port))
+      || !get_int (args, "port", gpu ? 0 : 1, G_MAXUINT32, &port))
     return;
   get_int (args, "dev_index", 0, G_MAXUINT32, &dev_index);
   if (pid - 2 >= (gint64) r->ports->len)
@@ -726,6 +732,10 @@ on_process_name (TraceReader *r, gint64 pid, JsonObject *args)
   p->netdev = g_strdup (get_string (args, "netdev"));
   p->link_layer = g_strdup (get_string (args, "link_layer"));
   p->rate_text = g_strdup (get_string (args, "rate"));
+  p->gpu = gpu;
+  p->remote = g_strdup (get_string (args, "remote"));
+  p->gpu_vendor = g_strdup (get_string (args, "gpu_vendor"));
+  p->gpu_model = g_strdup (get_string (args, "gpu_model"));
   p->state = -1;
   g_ptr_array_index (r->ports, pid - 2) = p;
 }
@@ -885,6 +895,13 @@ ensure_device (RtopSnapshot *snap, const PortState *p)
   dev = rtop_device_new (p->dev_index, p->device);
   dev->provider = g_strdup (p->provider);
   dev->protocol = g_strdup (p->protocol);
+  if (p->gpu)
+    {
+      /* The recording keeps a GPU's identity, not its gauges. */
+      dev->kind = RTOP_DEVICE_KIND_GPU;
+      dev->gpu = rtop_gpu_new (p->gpu_vendor);
+      dev->gpu->model = g_strdup (p->gpu_model);
+    }
   g_ptr_array_add (snap->devices, dev);
   return dev;
 }
@@ -911,6 +928,7 @@ add_port (TraceReader *r, RtopSnapshot *snap, PortState *p)
   port->netdev = g_strdup (p->netdev);
   port->link_layer = g_strdup (p->link_layer);
   port->rate_text = g_strdup (p->rate_text);
+  port->remote = g_strdup (p->remote);
   port->rate_gbps = p->link_gbps;
   port->read_time_us = snap->monotonic_us;
   port->elapsed_s = r->group_dt;

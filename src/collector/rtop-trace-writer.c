@@ -290,6 +290,17 @@ append_port_name (GString *out, PortTrack *track, const RtopDevice *dev,
   append_optional_string (out, "netdev", port->netdev, NAME_MAX_CHARS);
   append_optional_string (out, "link_layer", port->link_layer, NAME_MAX_CHARS);
   append_optional_string (out, "rate", port->rate_text, NAME_MAX_CHARS);
+  if (dev->kind == RTOP_DEVICE_KIND_GPU)
+    {
+      /* GPU links: port 0 is the GPU's "all links" port (rtop-snapshot.h). */
+      g_string_append (out, ",\"kind\":\"gpu\"");
+      append_optional_string (out, "remote", port->remote, NAME_MAX_CHARS);
+      if (dev->gpu != NULL)
+        {
+          append_optional_string (out, "gpu_vendor", dev->gpu->vendor, NAME_MAX_CHARS);
+          append_optional_string (out, "gpu_model", dev->gpu->model, NAME_MAX_CHARS);
+        }
+    }
   g_string_append (out, "}");
   event_close (out);
 }
