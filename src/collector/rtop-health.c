@@ -501,9 +501,15 @@ check_ports (RtopHealth *self, RtopSnapshot *snap)
     {
       RtopDevice *dev = g_ptr_array_index (snap->devices, i);
       gboolean is_new;
-      PortMemo *pm = port_memo_get (self, dev, 0, &is_new);
+      PortMemo *pm;
 
-      check_counters (self, snap, dev, 0, pm, 0, dev->counters);
+      /* A GPU has no device-level counters; its port 0 is a port of its
+       * own (the "all links" port) and keeps that memo. */
+      if (dev->kind != RTOP_DEVICE_KIND_GPU)
+        {
+          pm = port_memo_get (self, dev, 0, &is_new);
+          check_counters (self, snap, dev, 0, pm, 0, dev->counters);
+        }
       for (guint j = 0; j < dev->ports->len; j++)
         {
           RtopPort *port = g_ptr_array_index (dev->ports, j);
