@@ -43,6 +43,12 @@ const char *rtop_port_item_get_rate_text (RtopPortItem *self);
 const char *rtop_port_item_get_error (RtopPortItem *self);
 const char *rtop_port_item_get_fw_version (RtopPortItem *self);
 const char *rtop_port_item_get_node_guid (RtopPortItem *self);
+/* A GPU interconnect port (rtop-snapshot.h): port 0 is the GPU's "all
+ * links" port, whose throughput is a GPU-wide total; port N is link N - 1. */
+gboolean rtop_port_item_get_is_gpu (RtopPortItem *self);
+gboolean rtop_port_item_get_is_all_links (RtopPortItem *self);
+const char *rtop_port_item_get_remote (RtopPortItem *self);   /* the link's other end, or NULL */
+const char *rtop_port_item_get_gpu_text (RtopPortItem *self); /* the GPU's gauges, or NULL */
 double rtop_port_item_get_link_gbps (RtopPortItem *self);
 guint8 rtop_port_item_get_state (RtopPortItem *self);
 guint8 rtop_port_item_get_phys_state (RtopPortItem *self);
