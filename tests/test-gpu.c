@@ -316,6 +316,26 @@ test_nvml_recording (Fixture *f, gconstpointer data)
   g_assert_nonnull (link2);
   g_assert_cmpint (link2->state, ==, 1);
   g_assert_cmpint (rtop_snapshot_find_device (last, "nvidia0")->kind, ==, RTOP_DEVICE_KIND_GPU);
+  g_assert_cmpstr (port_of (last, "nvidia0", 1)->remote, ==, "PCI 00000000:2A:00.0");
+  g_assert_cmpstr (rtop_snapshot_find_device (last, "nvidia0")->gpu->model, ==, "NVIDIA H100 80GB HBM3");
+  g_assert_cmpfloat (rtop_snapshot_find_device (last, "nvidia0")->gpu->temperature_c, ==, 61);
+  g_assert_cmpfloat_with_epsilon (rtop_snapshot_find_device (last, "nvidia0")->gpu->power_w, 350.5, 1e-9);
+  g_assert_cmpfloat (rtop_snapshot_find_device (last, "nvidia0")->gpu->memory_total_bytes, ==, 80000);
+
+  /* The CSV keeps the links and their rates, port 0 included. */
+  {
+    g_autoptr(GBytes) csv_bytes = g_bytes_new (csv_text->str, csv_text->len);
+    g_autoptr(RtopRecording) csv_rec = rtop_recording_load_bytes (csv_bytes, 0, &error);
+    RtopSnapshot *csv_last;
+
+    g_assert_no_error (error);
+    csv_last = rtop_recording_get_snapshot (csv_rec, rtop_recording_get_n_snapshots (csv_rec) - 1);
+    all = port_of (csv_last, "nvidia0", RTOP_GPU_ALL_LINKS_PORT);
+    g_assert_nonnull (all);
+    g_assert_true (all->metrics[RTOP_METRIC_TX_BYTES].present);
+    g_assert_cmpint (rtop_snapshot_find_device (csv_last, "nvidia0")->kind, ==, RTOP_DEVICE_KIND_GPU);
+    g_assert_cmpint (port_of (csv_last, "nvidia0", 3)->state, ==, 1);
+  }
 }
 
 /* A library without the newer functions: links from the older calls, no

@@ -24,6 +24,7 @@
 
 #include "rtop-csv-writer.h"
 #include "rtop-error.h"
+#include "rtop-gpu.h"
 #include "rtop-recording.h"
 #include "rtop-trace-writer.h"
 
@@ -619,6 +620,7 @@ typedef struct {
   char *provider, *protocol, *netdev, *link_layer, *rate_text;
   gboolean gpu;                /* a GPU's link (kind "gpu"); port 0 is its "all links" */
   char *remote, *gpu_vendor, *gpu_model;
+  double gauge[8];             /* the GPU's gauges (rtop_trace_gpu_gauges()), NAN unseen */
   double value[32];            /* per counter track, as written (scaled) */
   gboolean seen[32];
   double group_sum[32];
@@ -736,8 +738,21 @@ on_process_name (TraceReader *r, gint64 pid, JsonObject *args)
   p->remote = g_strdup (get_string (args, "remote"));
   p->gpu_vendor = g_strdup (get_string (args, "gpu_vendor"));
   p->gpu_model = g_strdup (get_string (args, "gpu_model"));
+  for (guint i = 0; i < G_N_ELEMENTS (p->gauge); i++)
+    p->gauge[i] = NAN;
   p->state = -1;
   g_ptr_array_index (r->ports, pid - 2) = p;
+}
+
+static void
+on_gpu_gauge (PortState *p, const char *name, const char *key, double v)
+{
+  guint n_gauges;
+  const RtopTraceGauge *gauges = rtop_trace_gpu_gauges (&n_gauges);
+
+  for (guint i = 0; i < MIN (n_gauges, G_N_ELEMENTS (p->gauge)); i++)
+    if (g_strcmp0 (name, gauges[i].name) == 0 && g_strcmp0 (key, gauges[i].key) == 0)
+      p->gauge[i] = isfinite (v) ? v : NAN;
 }
 
 static void
@@ -761,6 +776,8 @@ on_port_counter (TraceReader *r, PortState *p, const char *name, const char *key
         p->seen[i] = TRUE;
         return;
       }
+  if (p->gpu && p->port == RTOP_GPU_ALL_LINKS_PORT)
+    on_gpu_gauge (p, name, key, v);
 }
 
 static gboolean
@@ -919,6 +936,16 @@ total_to_u64 (double v)
 }
 
 static void
+set_gpu_gauges (RtopGpu *gpu, const PortState *p)
+{
+  guint n_gauges;
+  const RtopTraceGauge *gauges = rtop_trace_gpu_gauges (&n_gauges);
+
+  for (guint i = 0; i < MIN (n_gauges, G_N_ELEMENTS (p->gauge)); i++)
+    G_STRUCT_MEMBER (double, gpu, gauges[i].offset) = p->gauge[i];
+}
+
+static void
 add_port (TraceReader *r, RtopSnapshot *snap, PortState *p)
 {
   RtopDevice *dev = ensure_device (snap, p);
@@ -930,6 +957,8 @@ add_port (TraceReader *r, RtopSnapshot *snap, PortState *p)
   port->rate_text = g_strdup (p->rate_text);
   port->remote = g_strdup (p->remote);
   port->rate_gbps = p->link_gbps;
+  if (dev->gpu != NULL && p->port == RTOP_GPU_ALL_LINKS_PORT)
+    set_gpu_gauges (dev->gpu, p);
   port->read_time_us = snap->monotonic_us;
   port->elapsed_s = r->group_dt;
   for (guint i = 0; i < r->n_counters; i++)
@@ -1375,6 +1404,19 @@ state_from_string (const char *s)
   return 0;
 }
 
+/* The CSV has no device kind: a GPU library's provider id says it. */
+static gboolean
+is_gpu_provider (const char *provider)
+{
+  guint n;
+  const RtopGpuLibrary *libs = rtop_gpu_libraries (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (provider, libs[i].id) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 /* One row into the snapshot being built. */
 static gboolean
 csv_row (RtopSnapshot *snap, GPtrArray *f, GHashTable *prevs)
@@ -1387,7 +1429,10 @@ csv_row (RtopSnapshot *snap, GPtrArray *f, GHashTable *prevs)
   g_autofree char *key = NULL;
   double link = 0;
 
-  if (!parse_u64 (g_ptr_array_index (f, 4), &port_index) || port_index == 0
+  gboolean gpu = is_gpu_provider (g_ptr_array_index (f, 5));
+
+  /* Port 0 is a GPU's "all links" port; RDMA ports count from 1. */
+  if (!parse_u64 (g_ptr_array_index (f, 4), &port_index) || (port_index == 0 && !gpu)
       || port_index > G_MAXUINT32 || ((char *) g_ptr_array_index (f, 3))[0] == '\0')
     return FALSE;
   dev = rtop_snapshot_find_device (snap, g_ptr_array_index (f, 3));
@@ -1398,6 +1443,12 @@ csv_row (RtopSnapshot *snap, GPtrArray *f, GHashTable *prevs)
       dev = rtop_device_new (0, g_ptr_array_index (f, 3));
       dev->provider = ((char *) g_ptr_array_index (f, 5))[0] != '\0'
                       ? g_strdup (g_ptr_array_index (f, 5)) : NULL;
+      if (gpu)
+        {
+          /* CSV keeps a GPU's links and rates, not its gauges. */
+          dev->kind = RTOP_DEVICE_KIND_GPU;
+          dev->gpu = rtop_gpu_new (NULL);
+        }
       g_ptr_array_add (snap->devices, dev);
     }
   if (rtop_device_find_port (dev, (guint32) port_index) != NULL || dev->ports->len >= MAX_PORTS)
