@@ -80,3 +80,12 @@ fake_script_str (const char *format, ...)
   va_end (ap);
   return fake_script_get (key);
 }
+
+/* Unloaded (dlclose) between tests: leave nothing behind. */
+__attribute__ ((destructor)) static void
+fake_script_unload (void)
+{
+  free (text);
+  text = NULL;
+  n_lines = 0;
+}
