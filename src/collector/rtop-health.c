@@ -258,10 +258,46 @@ check_devices (RtopHealth *self, RtopSnapshot *snap)
 
 /* ---- Ports ---- */
 
+/* A GPU's ports are its links, numbered from 0 by its library (port N is
+ * link N - 1), and port 0 is "all links": their events say so. */
+static char *
+gpu_port_name (const RtopDevice *dev, guint32 port)
+{
+  if (port == RTOP_GPU_ALL_LINKS_PORT)
+    return g_strdup_printf (_("%s all links"), dev->name);
+  return g_strdup_printf (_("%s link %u"), dev->name, port - 1);
+}
+
+static void
+check_gpu_port_facts (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port,
+                      const PortMemo *pm)
+{
+  g_autofree char *name = gpu_port_name (dev, port->index);
+
+  /* Physical state follows the same up/down bit: one event, not two. */
+  if (pm->state != port->state)
+    add_event (snap, RTOP_EVENT_PORT_STATE,
+               port->state == 4 ? RTOP_SEVERITY_INFO : RTOP_SEVERITY_WARNING,
+               dev->name, port->index,
+               rtop_port_state_to_string (pm->state), rtop_port_state_to_string (port->state),
+               g_strdup_printf (port->state == 4 ? _("GPU interconnect %s is up again.")
+                                                 : _("GPU interconnect %s went down."), name));
+  if (g_strcmp0 (pm->rate_text, port->rate_text) != 0 && port->rate_text != NULL)
+    add_event (snap, RTOP_EVENT_LINK_RATE, RTOP_SEVERITY_WARNING, dev->name, port->index,
+               pm->rate_text, port->rate_text,
+               g_strdup_printf (_("GPU interconnect %s changed from %s to %s."), name,
+                                pm->rate_text ? pm->rate_text : _("unknown"), port->rate_text));
+}
+
 static void
 check_port_facts (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port,
                   const PortMemo *pm)
 {
+  if (dev->kind == RTOP_DEVICE_KIND_GPU)
+    {
+      check_gpu_port_facts (snap, dev, port, pm);
+      return;
+    }
   if (pm->state != port->state)
     add_event (snap, RTOP_EVENT_PORT_STATE,
                port->state == 4 ? RTOP_SEVERITY_INFO : RTOP_SEVERITY_WARNING,
@@ -419,13 +455,21 @@ check_counter (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, guin
 
           /* Numbers as strings: a format macro inside _() cannot be translated. */
           g_snprintf (delta, sizeof delta, "%" G_GUINT64_FORMAT, c->delta);
-          ev->message = port
-            ? g_strdup_printf (_("%s is increasing on %s/%u (%s, +%s)."),
-                               c->name, dev->name, port,
-                               rtop_counter_class_to_string (c->klass), delta)
-            : g_strdup_printf (_("%s is increasing on %s (%s, +%s)."),
-                               c->name, dev->name, rtop_counter_class_to_string (c->klass),
-                               delta);
+          if (dev->kind == RTOP_DEVICE_KIND_GPU && port != RTOP_GPU_ALL_LINKS_PORT)
+            {
+              g_autofree char *name = gpu_port_name (dev, port);
+
+              ev->message = g_strdup_printf (_("%s is increasing on %s (%s, +%s)."), c->name,
+                                             name, rtop_counter_class_to_string (c->klass), delta);
+            }
+          else if (port != 0)
+            ev->message = g_strdup_printf (_("%s is increasing on %s/%u (%s, +%s)."),
+                                           c->name, dev->name, port,
+                                           rtop_counter_class_to_string (c->klass), delta);
+          else
+            ev->message = g_strdup_printf (_("%s is increasing on %s (%s, +%s)."),
+                                           c->name, dev->name,
+                                           rtop_counter_class_to_string (c->klass), delta);
         }
       cm->rising = TRUE;
       cm->last_rise_us = snap->monotonic_us;
