@@ -3,6 +3,7 @@
  * passes, split at a line "--": whatever counts, strings, error codes,
  * link layouts and counter values it makes NVML and AMD SMI report go
  * through the real readers, rates, the provider table, health and JSON. */
+#define _GNU_SOURCE             /* memmem */
 #include "config.h"
 
 #include <glib.h>
