@@ -95,6 +95,8 @@ test_overview_shows_gpu_links (void)
   /* The GPU-wide throughput has a rate; links have none of their own. */
   g_assert_true (g_regex_match_simple ("port=nvidia0 all links\t[^\n]*\ttx=[0-9]", dump, 0, 0));
   g_assert_true (g_regex_match_simple ("port=nvidia0 link 0\t[^\n]*\ttx=—", dump, 0, 0));
+  /* The throughput totals are the network's, not NVLink's. */
+  g_assert_nonnull (strstr (dump, "totals\tports=3\ttx=0 b/s\trx=0 b/s"));
 
   script (&s, "gpu.0.link.1.up 0");
   ingest (history, collector);

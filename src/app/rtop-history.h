@@ -20,7 +20,7 @@ typedef struct {
   guint n_active;
   guint n_vanished;
   guint n_problem_ports;
-  double tx_bps, rx_bps;     /* sums over ports with a rate */
+  double tx_bps, rx_bps;     /* sums over RDMA ports with a rate (not GPU links) */
   double tx_pps, rx_pps;
   double errors_ps;          /* errors + drops + retransmits per second */
 } RtopTotals;
