@@ -530,7 +530,30 @@ test_amdsmi_unknown_release (Fixture *f, gconstpointer data)
   two_amd_gpus (f, 99);
   start (f, "/nonexistent/libnvidia-ml.so.1", g_getenv ("RDMATOP_TEST_FAKE_AMDSMI"));
   snap = pass (f);
+  /* The GPU-wide ECC counts, in a port whose state is unknown. */
   g_assert_cmpuint (rtop_snapshot_find_device (snap, "amdgpu0")->ports->len, ==, 1);
+  g_assert_cmpint (port_of (snap, "amdgpu0", RTOP_GPU_ALL_LINKS_PORT)->state, ==, 0);
+}
+
+/* A GPU without NVLink or XGMI: its gauges, no rows. */
+static void
+test_gpu_without_links (Fixture *f, gconstpointer data)
+{
+  g_autoptr(RtopSnapshot) snap = NULL;
+
+  script (f, "gpus 1");
+  script (f, "gpu.0.name NVIDIA L4");
+  script (f, "gpu.0.temp 40");
+  script (f, "gpu.0.links 0");
+  script (f, "amd.version 24");
+  script (f, "amd.gpus 1");
+  script (f, "amd.gpu.0.links 0");
+  start (f, fake_nvml (), g_getenv ("RDMATOP_TEST_FAKE_AMDSMI"));
+  snap = pass (f);
+  g_assert_cmpuint (rtop_snapshot_find_device (snap, "nvidia0")->ports->len, ==, 0);
+  g_assert_cmpfloat (rtop_snapshot_find_device (snap, "nvidia0")->gpu->temperature_c, ==, 40);
+  g_assert_cmpuint (rtop_snapshot_find_device (snap, "amdgpu0")->ports->len, ==, 0);
+  g_assert_null (snap->gpu_status);
 }
 
 int
@@ -557,5 +580,6 @@ main (int argc, char **argv)
   ADD ("/gpu/amdsmi/release-24", test_amdsmi_24);
   ADD ("/gpu/amdsmi/release-26", test_amdsmi_26);
   ADD ("/gpu/amdsmi/unknown-release", test_amdsmi_unknown_release);
+  ADD ("/gpu/without-links", test_gpu_without_links);
   return g_test_run ();
 }

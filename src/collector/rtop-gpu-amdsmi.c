@@ -358,8 +358,10 @@ all_links_port (const Amdsmi *smi, AmdsmiProcessor p, guint n_links, guint n_up)
   RtopPort *port = rtop_port_new (RTOP_GPU_ALL_LINKS_PORT);
   guint64 counts[3];
 
-  port->state = n_up > 0 ? 4 : 1;
-  port->phys_state = n_up > 0 ? 5 : 3;
+  /* Links of a release whose layout is unknown are not read: their state
+   * is unknown, not down. */
+  port->state = n_links == 0 ? 0 : n_up > 0 ? 4 : 1;
+  port->phys_state = n_links == 0 ? 0 : n_up > 0 ? 5 : 3;
   port->link_layer = g_strdup ("XGMI");
   port->rate_text = g_strdup_printf (ngettext ("all %u link, GPU-wide totals",
                                                "all %u links, GPU-wide totals", n_links), n_links);
@@ -397,7 +399,16 @@ read_gpu (const Amdsmi *smi, guint i, AmdsmiProcessor p)
   read_links (smi, p, dev);
   for (guint l = 0; l < dev->ports->len; l++)
     n_up += ((RtopPort *) g_ptr_array_index (dev->ports, l))->state == 4;
-  g_ptr_array_insert (dev->ports, 0, all_links_port (smi, p, dev->ports->len, n_up));
+  /* A GPU without XGMI links has nothing to show but its gauges. */
+  if (dev->ports->len > 0 || smi->links == NULL)
+    {
+      RtopPort *all = all_links_port (smi, p, dev->ports->len, n_up);
+
+      if (dev->ports->len > 0 || all->counters->len > 0)
+        g_ptr_array_insert (dev->ports, 0, all);
+      else
+        rtop_port_free (all);
+    }
   dev->port_count = dev->ports->len;
   return dev;
 }

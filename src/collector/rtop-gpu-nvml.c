@@ -479,8 +479,8 @@ read_links (const Nvml *nvml, NvmlDevice h, RtopDevice *dev)
       n_up += port->state == 4;
       g_ptr_array_add (links, port);
     }
-  if (n_found == 0 && fv[0].nvmlReturn != NVML_SUCCESS)
-    return;                  /* no NVLink on this GPU */
+  if (n_found == 0)
+    return;                  /* no NVLink on this GPU: only its gauges */
   g_ptr_array_add (dev->ports, all_links_port (fv, n_found, n_up));
   g_ptr_array_extend_and_steal (dev->ports, g_steal_pointer (&links));
 }

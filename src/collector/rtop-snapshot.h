@@ -145,6 +145,7 @@ typedef struct {
  * - port 0 holds what the library counts for the GPU as a whole, over all
  *   its links: NVLink's data throughput (NVML counts it GPU-wide even when
  *   a link is named, so it is never shown per link) and XGMI's ECC counts;
+ *   a GPU without links has no ports at all;
  * - gpu holds the GPU's own gauges. */
 typedef enum {
   RTOP_DEVICE_KIND_RDMA,
