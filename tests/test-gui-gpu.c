@@ -12,6 +12,7 @@
 #include "rtop-history.h"
 #include "rtop-overview.h"
 #include "rtop-port-detail.h"
+#include "rtop-session.h"
 
 typedef struct {
   char *dir;
@@ -55,7 +56,8 @@ test_overview_shows_gpu_links (void)
                                    .nvml_library = g_getenv ("RDMATOP_TEST_FAKE_NVML"),
                                    .amdsmi_library = "/nonexistent/libamd_smi.so" };
   g_autoptr(RtopCollector) collector = NULL;
-  RtopHistory *history = rtop_history_new ();
+  RtopSession *session = rtop_session_new (NULL);
+  RtopHistory *history = g_object_ref (rtop_session_get_history (session));
   GtkWidget *window = gtk_window_new ();
   GtkWidget *overview = rtop_overview_new ();
   GtkWidget *detail = rtop_port_detail_new ();
@@ -75,7 +77,7 @@ test_overview_shows_gpu_links (void)
   collector = rtop_collector_new_for_nl (&options, NULL);
 
   gtk_window_set_child (GTK_WINDOW (window), overview);
-  rtop_overview_set_history (RTOP_OVERVIEW (overview), history);
+  rtop_section_set_session (RTOP_SECTION (overview), session);
   gtk_window_present (GTK_WINDOW (window));
   ingest (history, collector);
   script (&s, "gpu.0.tx_kib 10000000");
@@ -83,7 +85,7 @@ test_overview_shows_gpu_links (void)
   g_usleep (50000);
   ingest (history, collector);
 
-  dump = rtop_overview_dump (RTOP_OVERVIEW (overview));
+  dump = rtop_section_dump (RTOP_SECTION (overview));
   g_test_message ("%s", dump);
   g_assert_nonnull (strstr (dump, "state=ports"));
   g_assert_nonnull (strstr (dump, "row\tport=nvidia0 all links\tprotocol=NVLink\tstate=● Active"));
@@ -100,13 +102,13 @@ test_overview_shows_gpu_links (void)
 
   script (&s, "gpu.0.link.1.up 0");
   ingest (history, collector);
-  later = rtop_overview_dump (RTOP_OVERVIEW (overview));
+  later = rtop_section_dump (RTOP_SECTION (overview));
   g_assert_nonnull (strstr (later, "row\tport=nvidia0 link 1\tprotocol=NVLink\tstate=● Down"));
 
-  rtop_port_detail_set_history (RTOP_PORT_DETAIL (detail), history);
+  rtop_section_set_session (RTOP_SECTION (detail), session);
   rtop_port_detail_set_port (RTOP_PORT_DETAIL (detail),
                              rtop_history_find_port (history, "nvidia0", RTOP_GPU_ALL_LINKS_PORT));
-  page = rtop_port_detail_dump (RTOP_PORT_DETAIL (detail));
+  page = rtop_section_dump (RTOP_SECTION (detail));
   g_assert_nonnull (strstr (page, "detail\tnvidia0 all links"));
   g_assert_nonnull (strstr (page, "nvlink_data_tx_kib"));
 
@@ -114,6 +116,7 @@ test_overview_shows_gpu_links (void)
   g_object_ref_sink (detail);
   g_object_unref (detail);
   spin ();
+  g_object_unref (session);
   g_assert_finalize_object (history);
   g_unlink (s.script);
   g_rmdir (s.dir);
@@ -131,21 +134,23 @@ test_overview_says_no_driver (void)
                                    .nvml_library = "/nonexistent/libnvidia-ml.so.1",
                                    .amdsmi_library = "/nonexistent/libamd_smi.so" };
   g_autoptr(RtopCollector) collector = rtop_collector_new_for_nl (&options, NULL);
-  RtopHistory *history = rtop_history_new ();
+  RtopSession *session = rtop_session_new (NULL);
+  RtopHistory *history = g_object_ref (rtop_session_get_history (session));
   GtkWidget *window = gtk_window_new ();
   GtkWidget *overview = rtop_overview_new ();
   g_autofree char *dump = NULL;
 
   gtk_window_set_child (GTK_WINDOW (window), overview);
-  rtop_overview_set_history (RTOP_OVERVIEW (overview), history);
+  rtop_section_set_session (RTOP_SECTION (overview), session);
   gtk_window_present (GTK_WINDOW (window));
   ingest (history, collector);
-  dump = rtop_overview_dump (RTOP_OVERVIEW (overview));
+  dump = rtop_section_dump (RTOP_SECTION (overview));
   g_test_message ("%s", dump);
   g_assert_nonnull (strstr (dump, "state=unavailable"));
   g_assert_nonnull (strstr (dump, "sources\tGPU interconnects: Cannot load the GPU library"));
   gtk_window_destroy (GTK_WINDOW (window));
   spin ();
+  g_object_unref (session);
   g_assert_finalize_object (history);
 }
 

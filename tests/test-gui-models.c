@@ -257,10 +257,21 @@ find_column_view (GtkWidget *widget)
   return NULL;
 }
 
+/* Views are sections bound to a session; the tests feed its history. */
+static RtopSession *
+new_session (RtopHistory **history)
+{
+  RtopSession *session = rtop_session_new (NULL);
+
+  *history = g_object_ref (rtop_session_get_history (session));
+  return session;
+}
+
 static void
 test_overview_sort_and_states (void)
 {
-  RtopHistory *history = rtop_history_new ();
+  RtopHistory *history;
+  RtopSession *session = new_session (&history);
   GtkWidget *overview = rtop_overview_new ();
   GtkWidget *window = in_window (overview);
   GListModel *model = rtop_overview_get_model (RTOP_OVERVIEW (overview));
@@ -269,7 +280,7 @@ test_overview_sort_and_states (void)
   RtopSnapshot *s;
 
   g_object_add_weak_pointer (G_OBJECT (history), (gpointer *) &history);
-  rtop_overview_set_history (RTOP_OVERVIEW (overview), history);
+  rtop_section_set_session (RTOP_SECTION (overview), session);
   g_assert_cmpstr (rtop_overview_get_state (RTOP_OVERVIEW (overview)), ==, "waiting");
 
   s = gui_fixture_snapshot (1, 1.0, NULL, 0);
@@ -307,13 +318,14 @@ test_overview_sort_and_states (void)
   }
 
   /* The dump shows what the cells show, including the problem marking. */
-  dump = rtop_overview_dump (RTOP_OVERVIEW (overview));
+  dump = rtop_section_dump (RTOP_SECTION (overview));
   g_assert_nonnull (strstr (dump, "state=ports"));
   g_assert_nonnull (strstr (dump, "port=rxe2/1\tprotocol=RoCE\tstate=● Active"));
   g_assert_nonnull (strstr (dump, "health=⚠ Rising: retransmits"));
   g_assert_nonnull (strstr (dump, "port=mlx5_0/2\tprotocol=InfiniBand\tstate=● Down"));
 
   gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (session);
   g_object_unref (history);
   for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
     ;
@@ -323,7 +335,8 @@ test_overview_sort_and_states (void)
 static void
 test_processes_search_and_sort (void)
 {
-  RtopHistory *history = rtop_history_new ();
+  RtopHistory *history;
+  RtopSession *session = new_session (&history);
   GtkWidget *view = rtop_processes_view_new ();
   GtkWidget *window = in_window (view);
   GListModel *model = rtop_processes_view_get_model (RTOP_PROCESSES_VIEW (view));
@@ -334,7 +347,7 @@ test_processes_search_and_sort (void)
   gui_fixture_add_process (s, 200, "ibv_rc_pingpong", "bob", "rxe2", 16, 1, 4096);
   gui_fixture_add_process (s, 300, "python3", "carol", "rxe10", 2, 8, 1 << 30);
   ingest (history, s);
-  rtop_processes_view_set_history (RTOP_PROCESSES_VIEW (view), history);
+  rtop_section_set_session (RTOP_SECTION (view), session);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
 
   rtop_processes_view_set_search (RTOP_PROCESSES_VIEW (view), "PINGPONG");
@@ -357,6 +370,7 @@ test_processes_search_and_sort (void)
     g_assert_cmpint (rtop_process_item_get_pid (top), ==, 300);
   }
   gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (session);
   g_object_unref (history);
   for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
     ;
@@ -366,7 +380,8 @@ test_processes_search_and_sort (void)
 static void
 test_events_filters (void)
 {
-  RtopHistory *history = rtop_history_new ();
+  RtopHistory *history;
+  RtopSession *session = new_session (&history);
   GtkWidget *view = rtop_events_view_new ();
   GtkWidget *window = in_window (view);
   GListModel *model = rtop_events_view_get_model (RTOP_EVENTS_VIEW (view));
@@ -377,7 +392,7 @@ test_events_filters (void)
   gui_fixture_add_event (s, RTOP_SEVERITY_WARNING, "rxe2", 1, "retransmits rising");
   gui_fixture_add_event (s, RTOP_SEVERITY_ERROR, "mlx5_0", 2, "port down");
   gui_fixture_add_event (s, RTOP_SEVERITY_WARNING, NULL, 0, "collection slow");
-  rtop_events_view_set_history (RTOP_EVENTS_VIEW (view), history);
+  rtop_section_set_session (RTOP_SECTION (view), session);
   ingest (history, s);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
 
@@ -395,6 +410,110 @@ test_events_filters (void)
     g_assert_cmpstr (rtop_event_item_get_location (e), ==, "mlx5_0/2");
   }
   gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (session);
+  g_object_unref (history);
+  for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
+    ;
+  g_assert_null (history);
+}
+
+static GtkScrolledWindow *
+find_scroller (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkScrolledWindow *found;
+
+      if (GTK_IS_SCROLLED_WINDOW (child) && gtk_widget_get_mapped (child))
+        return GTK_SCROLLED_WINDOW (child);
+      if ((found = find_scroller (child)))
+        return found;
+    }
+  return NULL;
+}
+
+static void
+settle (void)
+{
+  gint64 end = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+
+  while (g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+}
+
+static void
+add_events (RtopHistory *history, guint64 seq, guint n)
+{
+  RtopSnapshot *s = gui_fixture_snapshot (seq, 1.0, three_devices, 4);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("event %" G_GUINT64_FORMAT ".%u", seq, i);
+      RtopEvent *e = gui_fixture_add_event (s, RTOP_SEVERITY_WARNING, "rxe2", 1, text);
+
+      e->realtime_us += seq * 1000000 + i;
+    }
+  ingest (history, s);
+}
+
+/* The events list opens at the newest and follows new events, unless the
+ * user has scrolled back to read older ones. */
+static void
+test_events_follow_newest (void)
+{
+  RtopHistory *history;
+  RtopSession *session = new_session (&history);
+  GtkWidget *view = rtop_events_view_new ();
+  GtkWidget *window = in_window (view);
+  GtkScrolledWindow *scroller;
+  GtkAdjustment *adj;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 400);
+  g_object_add_weak_pointer (G_OBJECT (history), (gpointer *) &history);
+  rtop_section_set_session (RTOP_SECTION (view), session);
+  add_events (history, 1, 200);
+  settle ();
+  scroller = find_scroller (view);
+  g_assert_nonnull (scroller);
+  adj = gtk_scrolled_window_get_vadjustment (scroller);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >, gtk_adjustment_get_page_size (adj) * 2);
+  g_assert_true (rtop_events_view_get_following (RTOP_EVENTS_VIEW (view)));
+
+  add_events (history, 2, 20);
+  settle ();
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, gtk_adjustment_get_lower (adj));
+
+  /* The user scrolls back: new events do not pull the list away. */
+  gtk_adjustment_set_value (adj, 600);
+  settle ();
+  g_assert_false (rtop_events_view_get_following (RTOP_EVENTS_VIEW (view)));
+  add_events (history, 3, 20);
+  settle ();
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, 0);
+  g_assert_false (rtop_events_view_get_following (RTOP_EVENTS_VIEW (view)));
+
+  /* Back at the top, it follows again. */
+  gtk_adjustment_set_value (adj, 0);
+  settle ();
+  g_assert_true (rtop_events_view_get_following (RTOP_EVENTS_VIEW (view)));
+  add_events (history, 4, 20);
+  settle ();
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, gtk_adjustment_get_lower (adj));
+
+  /* Hidden while scrolled back, shown again: at the newest. */
+  gtk_adjustment_set_value (adj, 600);
+  settle ();
+  gtk_widget_set_visible (view, FALSE);
+  settle ();
+  gtk_widget_set_visible (view, TRUE);
+  settle ();
+  g_assert_true (rtop_events_view_get_following (RTOP_EVENTS_VIEW (view)));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, gtk_adjustment_get_lower (adj));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (session);
   g_object_unref (history);
   for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
     ;
@@ -404,7 +523,8 @@ test_events_filters (void)
 static void
 test_detail_counters (void)
 {
-  RtopHistory *history = rtop_history_new ();
+  RtopHistory *history;
+  RtopSession *session = new_session (&history);
   GtkWidget *detail = rtop_port_detail_new ();
   GtkWidget *window = in_window (detail);
   GListModel *model = rtop_port_detail_get_counters_model (RTOP_PORT_DETAIL (detail));
@@ -412,7 +532,7 @@ test_detail_counters (void)
   g_autofree char *dump = NULL;
 
   g_object_add_weak_pointer (G_OBJECT (history), (gpointer *) &history);
-  rtop_port_detail_set_history (RTOP_PORT_DETAIL (detail), history);
+  rtop_section_set_session (RTOP_SECTION (detail), session);
   ingest (history, gui_fixture_snapshot (1, 1.0, three_devices, 4));
   ingest (history, gui_fixture_snapshot (2, 1.0, three_devices, 4));
   port = rtop_history_find_port (history, "rxe2", 1);
@@ -431,7 +551,7 @@ test_detail_counters (void)
     g_assert_cmpstr (rtop_counter_item_get_name (top), ==, "sent_pkts");
   }
   /* The rising retransmit counter is marked with a sign, not colour alone. */
-  dump = rtop_port_detail_dump (RTOP_PORT_DETAIL (detail));
+  dump = rtop_section_dump (RTOP_SECTION (detail));
   g_assert_nonnull (strstr (dump, "name=▲ completer_retry_err"));
   g_assert_nonnull (strstr (dump, "detail\trxe2 port 1"));
 
@@ -439,10 +559,11 @@ test_detail_counters (void)
   ingest (history, gui_fixture_snapshot (3, 1.0, three_devices + 2, 2));
   g_assert_true (rtop_port_item_get_vanished (port));
   g_free (dump);
-  dump = rtop_port_detail_dump (RTOP_PORT_DETAIL (detail));
+  dump = rtop_section_dump (RTOP_SECTION (detail));
   g_assert_nonnull (strstr (dump, "value=not reported"));
 
   gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (session);
   g_object_unref (history);
   for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
     ;
@@ -482,6 +603,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/gui/overview/sort-and-states", test_overview_sort_and_states);
   g_test_add_func ("/gui/processes/search-and-sort", test_processes_search_and_sort);
   g_test_add_func ("/gui/events/filters", test_events_filters);
+  g_test_add_func ("/gui/events/follow-newest", test_events_follow_newest);
   g_test_add_func ("/gui/detail/counters", test_detail_counters);
   return g_test_run ();
 }

@@ -5,12 +5,14 @@
 #include "config.h"
 
 #include <math.h>
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
 #include "rtop-history.h"
 #include "rtop-preferences.h"
 #include "rtop-remote.h"
+#include "rtop-sampler.h"
 #include "rtop-window.h"
 
 static const GuiPortSpec ports[] = {
@@ -119,6 +121,7 @@ screenshot (GtkWidget *window, const char *name)
 }
 
 typedef struct {
+  RtopSession *session;
   RtopHistory *history;
   GSettings *settings;
   RtopWindow *window;
@@ -131,8 +134,10 @@ fixture_setup (Fixture *f, gconstpointer data)
   g_settings_reset (f->settings, "time-window");
   g_settings_reset (f->settings, "last-view");
   g_settings_reset (f->settings, "interval");
-  f->history = rtop_history_new ();
-  f->window = rtop_window_new (NULL, f->history, f->settings);
+  f->session = rtop_session_new (f->settings);
+  f->history = g_object_ref (rtop_session_get_history (f->session));
+  f->window = rtop_window_new (NULL, f->session, f->settings);
+  g_object_add_weak_pointer (G_OBJECT (f->session), (gpointer *) &f->session);
   g_object_add_weak_pointer (G_OBJECT (f->history), (gpointer *) &f->history);
   g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1400, 860);
@@ -146,6 +151,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
   gtk_window_destroy (GTK_WINDOW (f->window));
   spin ();
   g_assert_null (f->window);
+  g_assert_finalize_object (f->session);
   g_test_message ("history refs %u", G_OBJECT (f->history)->ref_count);
   g_object_unref (f->history);
   g_assert_null (f->history);
@@ -153,10 +159,13 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_assert_finalize_object (f->settings);
 }
 
+/* Window actions are installed on the class: activate them as a widget's. */
 static void
 activate (Fixture *f, const char *action, GVariant *param)
 {
-  g_action_group_activate_action (G_ACTION_GROUP (f->window), action, param);
+  g_autofree char *name = g_strconcat ("win.", action, NULL);
+
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (f->window), name, param));
   spin ();
 }
 
@@ -248,6 +257,240 @@ test_dialogs (Fixture *f, gconstpointer data)
   g_assert_null (prefs);
 }
 
+/* The line of a window's dump that starts with prefix (without it). */
+static char *
+dump_line (RtopWindow *window, const char *prefix)
+{
+  g_autofree char *dump = rtop_window_dump (window);
+  g_auto(GStrv) lines = g_strsplit (dump, "\n", -1);
+
+  for (guint i = 0; lines[i]; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      return g_strdup (lines[i] + strlen (prefix));
+  return NULL;
+}
+
+static void
+spin_until (gboolean (*done) (RtopSession *), RtopSession *session)
+{
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (!done (session) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (done (session));
+  spin ();
+}
+
+static gboolean
+has_samples (RtopSession *session)
+{
+  RtopRecorder *recorder = rtop_session_get_recorder (session);
+
+  return recorder && rtop_recorder_get_samples (recorder) >= 2;
+}
+
+static gboolean
+not_recording (RtopSession *session)
+{
+  return !rtop_session_get_recording (session);
+}
+
+static gboolean
+replaying (RtopSession *session)
+{
+  return rtop_session_get_replay_title (session) != NULL;
+}
+
+/* Two windows on one session show the same recording state: the Record
+ * button's progress while recording, its plain label after, and the
+ * replayed recording's name, without either window being told. */
+static void
+test_two_windows (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *folder = g_dir_make_tmp ("rdmatop-two-windows-XXXXXX", NULL);
+  RtopSession *session = rtop_session_new (settings);
+  g_autoptr(RtopSampler) sampler = rtop_sampler_new (NULL);
+  RtopWindow *w[2];
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_settings_set_string (settings, "recordings-folder", folder);
+  g_settings_set_string (settings, "recording-format", "json");
+  g_settings_set_double (settings, "interval", 0.1);
+  for (guint i = 0; i < 2; i++)
+    {
+      w[i] = rtop_window_new (NULL, session, settings);
+      g_object_add_weak_pointer (G_OBJECT (w[i]), (gpointer *) &w[i]);
+      gtk_window_present (GTK_WINDOW (w[i]));
+      wait_mapped (GTK_WIDGET (w[i]));
+    }
+  g_object_add_weak_pointer (G_OBJECT (session), (gpointer *) &session);
+  rtop_session_add_live_source (session, RTOP_SOURCE (sampler));
+  rtop_session_start (session);
+
+  g_assert_true (rtop_session_set_recording (session, TRUE, &error));
+  g_assert_no_error (error);
+  spin_until (has_samples, session);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *record = dump_line (w[i], "record\t");
+      g_autofree char *other = dump_line (w[1 - i], "record\t");
+
+      g_test_message ("record button: %s", record);
+      g_assert_true (g_str_has_prefix (record, "Stop · 0:"));
+      g_assert_nonnull (strstr (record, " samples"));
+      g_assert_cmpstr (record, ==, other);
+    }
+  path = g_strdup (rtop_recorder_get_path (rtop_session_get_recorder (session)));
+
+  g_assert_true (rtop_session_set_recording (session, FALSE, &error));
+  spin_until (not_recording, session);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *record = dump_line (w[i], "record\t");
+      g_autofree char *mode = dump_line (w[i], "mode\t");
+      g_autofree char *message = dump_line (w[i], "message\t");
+      g_autofree char *want = g_strdup_printf ("Recording saved to %s.", path);
+
+      g_assert_cmpstr (record, ==, "Record");
+      g_assert_null (mode);
+      /* Where the trace went, in both windows. */
+      g_assert_cmpstr (message, ==, want);
+    }
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+
+  /* Open what was recorded: both windows say what they show. */
+  file = g_file_new_for_path (path);
+  rtop_session_open_recording (session, file);
+  spin_until (replaying, session);
+  g_assert_false (rtop_sampler_is_running (sampler));
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *mode = dump_line (w[i], "mode\t");
+      g_autofree char *base = g_path_get_basename (path);
+      g_autofree char *want = g_strconcat ("Recording: ", base, NULL);
+
+      g_assert_cmpstr (mode, ==, want);
+    }
+  /* Recording is refused while a recording is shown. */
+  g_assert_false (rtop_session_set_recording (session, TRUE, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+
+  rtop_session_go_live (session);
+  spin ();
+  g_assert_true (rtop_sampler_is_running (sampler));
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *mode = dump_line (w[i], "mode\t");
+      g_assert_null (mode);
+    }
+
+  /* A window closes; the other still shows the session. */
+  gtk_window_destroy (GTK_WINDOW (w[0]));
+  spin ();
+  g_assert_null (w[0]);
+  g_assert_true (rtop_window_get_session (w[1]) == session);
+  gtk_window_destroy (GTK_WINDOW (w[1]));
+  g_assert_true (rtop_session_shutdown (session, NULL));
+  g_object_unref (session);
+  spin ();
+  g_assert_null (w[1]);
+  g_assert_null (session);
+  g_unlink (path);
+  g_rmdir (folder);
+  g_settings_reset (settings, "recordings-folder");
+  g_settings_reset (settings, "recording-format");
+  g_settings_reset (settings, "interval");
+}
+
+/* The window's modal question, if it shows one. */
+static GtkDialog *
+find_dialog (GtkWindow *parent)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();  /* transfer none */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_MESSAGE_DIALOG (w) && gtk_window_get_transient_for (w) == parent)
+        return GTK_DIALOG (w);
+    }
+  return NULL;
+}
+
+static gboolean
+recording_running (RtopSession *session)
+{
+  RtopRecorder *recorder = rtop_session_get_recorder (session);
+
+  return recorder && rtop_recorder_get_samples (recorder) >= 1;
+}
+
+/* Closing the last window while recording asks; Cancel keeps both the
+ * window and the recording, Save and Close completes the file first. */
+static void
+test_close_while_recording (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *folder = g_dir_make_tmp ("rdmatop-close-XXXXXX", NULL);
+  RtopSession *session = rtop_session_new (settings);
+  g_autoptr(RtopSampler) sampler = rtop_sampler_new (NULL);
+  RtopWindow *window;
+  GtkDialog *dialog;
+  g_autofree char *path = NULL;
+
+  g_settings_set_string (settings, "recordings-folder", folder);
+  g_settings_set_string (settings, "recording-format", "json");
+  g_settings_set_double (settings, "interval", 0.1);
+  window = rtop_window_new (NULL, session, settings);
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_mapped (GTK_WIDGET (window));
+  rtop_session_add_live_source (session, RTOP_SOURCE (sampler));
+  rtop_session_start (session);
+  g_assert_true (rtop_session_set_recording (session, TRUE, NULL));
+  spin_until (recording_running, session);
+  path = g_strdup (rtop_recorder_get_path (rtop_session_get_recorder (session)));
+
+  gtk_window_close (GTK_WINDOW (window));
+  spin ();
+  g_assert_nonnull (window);
+  dialog = find_dialog (GTK_WINDOW (window));
+  g_assert_nonnull (dialog);
+  gtk_dialog_response (dialog, GTK_RESPONSE_CANCEL);
+  spin ();
+  g_assert_nonnull (window);
+  g_assert_null (find_dialog (GTK_WINDOW (window)));
+  g_assert_true (rtop_session_get_recording (session));
+
+  gtk_window_close (GTK_WINDOW (window));
+  spin ();
+  dialog = find_dialog (GTK_WINDOW (window));
+  g_assert_nonnull (dialog);
+  gtk_dialog_response (dialog, 3 /* Save and Close */);
+  spin_until (not_recording, session);
+  for (guint i = 0; i < 100 && window != NULL; i++)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (window);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  {
+    g_autofree char *partial = g_strconcat (path, ".partial", NULL);
+    g_assert_false (g_file_test (partial, G_FILE_TEST_EXISTS));
+  }
+  g_assert_true (rtop_session_shutdown (session, NULL));
+  g_object_add_weak_pointer (G_OBJECT (session), (gpointer *) &session);
+  g_object_unref (session);
+  g_assert_null (session);
+  g_unlink (path);
+  g_rmdir (folder);
+  g_settings_reset (settings, "recordings-folder");
+  g_settings_reset (settings, "recording-format");
+  g_settings_reset (settings, "interval");
+}
+
 static void
 test_remote_detection (void)
 {
@@ -284,6 +527,8 @@ main (int argc, char *argv[])
               test_screenshots, fixture_teardown);
   g_test_add ("/gui/window/dialogs", Fixture, NULL, fixture_setup,
               test_dialogs, fixture_teardown);
+  g_test_add_func ("/gui/window/two-windows-one-session", test_two_windows);
+  g_test_add_func ("/gui/window/close-while-recording", test_close_while_recording);
   g_test_add_func ("/gui/remote/detection", test_remote_detection);
   return g_test_run ();
 }

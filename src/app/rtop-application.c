@@ -1,418 +1,249 @@
 /* rtop-application.c */
 #include "config.h"
 
-#include <errno.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
+#include <signal.h>
 #include <glib/gi18n.h>
+#include <glib-unix.h>
 
 #include "rtop-application.h"
 #include "rtop-preferences.h"
-#include "rtop-recorder.h"
-#include "rtop-recording.h"
 #include "rtop-remote.h"
 #include "rtop-sampler.h"
 #include "rtop-window.h"
 
-/* Snapshots of a recording ingested per main-loop iteration, so a long
- * recording loads without freezing the window. */
-#define REPLAY_CHUNK 64
+/* At most one error notification this often; the ones in between are
+ * counted into the next. */
+#define NOTIFY_MIN_INTERVAL_US (30 * G_USEC_PER_SEC)
 
 struct _RtopApplication {
   GtkApplication parent_instance;
 
   GSettings *settings;
-  RtopHistory *history;
-  RtopSampler *sampler;
-  RtopRecorder *recorder;
-  gboolean recorder_starting;
-  RtopRecording *replay;
-  guint replay_pos;
-  guint replay_source;
-  GCancellable *cancellable;
-  gboolean startup_reported;
+  RtopSession *session;
+  gint64 last_notified_us;
+  guint held_back;           /* errors not notified since the last notification */
+  guint sigterm_source;
+  guint sigint_source;
 };
 
 G_DEFINE_FINAL_TYPE (RtopApplication, rtop_application, GTK_TYPE_APPLICATION)
 
-static RtopWindow *
+RtopSession *
+rtop_application_get_session (RtopApplication *self)
+{
+  g_return_val_if_fail (RTOP_IS_APPLICATION (self), NULL);
+  return self->session;
+}
+
+static GtkWindow *
 get_window (RtopApplication *self)
 {
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
-
-  return RTOP_IS_WINDOW (window) ? RTOP_WINDOW (window) : NULL;
+  return gtk_application_get_active_window (GTK_APPLICATION (self));
 }
 
+static GtkWindow *
+ensure_window (RtopApplication *self)
+{
+  GtkWindow *window = get_window (self);
+
+  if (window == NULL)
+    window = GTK_WINDOW (rtop_window_new (GTK_APPLICATION (self), self->session, self->settings));
+  return window;
+}
+
+/* With no window to show it in, an error still reaches the user. */
 static void
-show_error (RtopApplication *self, const char *title, const char *message)
+session_error_cb (RtopSession *session, const char *title, const char *message, RtopApplication *self)
 {
-  RtopWindow *window = get_window (self);
-
-  if (window)
-    rtop_window_show_error (window, title, message);
-  else
-    g_printerr ("%s: %s\n", title, message);
+  if (get_window (self) == NULL)
+    g_printerr ("rdmatop: %s: %s\n", title, message);
 }
 
-RtopHistory *
-rtop_application_get_history (RtopApplication *self)
-{
-  return self->history;
-}
-
-GSettings *
-rtop_application_get_settings (RtopApplication *self)
-{
-  return self->settings;
-}
-
-/* ---- start-up report (RDMATOP_REPORT_STARTUP=1, for tests/bench) ---------- */
-
-/* Milliseconds since boot at which this process started, or -1.  A one-off
- * read of /proc/self/stat, only when the report is asked for. */
-static double
-process_start_ms (void)
-{
-  g_autofree char *stat = NULL;
-  const char *p;
-  guint64 start = 0;
-
-  if (!g_file_get_contents ("/proc/self/stat", &stat, NULL, NULL) ||
-      (p = strrchr (stat, ')')) == NULL)
-    return -1;
-  p++;
-  /* Fields after comm's last ')' start at 3; the start time is field 22. */
-  for (int field = 3; field <= 22 && p != NULL; field++)
-    {
-      while (*p == ' ')
-        p++;
-      if (field == 22)
-        start = g_ascii_strtoull (p, NULL, 10);
-      p = strchr (p, ' ');
-    }
-  return start * 1000.0 / sysconf (_SC_CLK_TCK);
-}
-
-static void
-report_after_paint_cb (GdkFrameClock *clock, gpointer user_data)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_BOOTTIME, &ts);
-  g_printerr ("rdmatop: startup-ms=%.0f\n", ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 - process_start_ms ());
-  g_signal_handlers_disconnect_by_func (clock, report_after_paint_cb, user_data);
-}
-
-/* After the first snapshot with devices, the next painted frame is the
- * first with live data: report the time from process start to it. */
-static void
-maybe_report_startup (RtopApplication *self, RtopSnapshot *snapshot)
-{
-  RtopWindow *window;
-  GdkFrameClock *clock;
-
-  if (self->startup_reported || snapshot->devices == NULL || snapshot->devices->len == 0 ||
-      g_strcmp0 (g_getenv ("RDMATOP_REPORT_STARTUP"), "1") != 0)
-    return;
-  window = get_window (self);
-  if (window == NULL || (clock = gtk_widget_get_frame_clock (GTK_WIDGET (window))) == NULL)
-    return;
-  self->startup_reported = TRUE;
-  g_signal_connect (clock, "after-paint", G_CALLBACK (report_after_paint_cb), NULL);
-}
-
-/* ---- live sampling -------------------------------------------------------- */
-
-static void
-snapshot_cb (RtopSampler *sampler, RtopSnapshot *snapshot, RtopApplication *self)
-{
-  if (self->replay)
-    return;
-  rtop_history_ingest (self->history, snapshot);
-  maybe_report_startup (self, snapshot);
-  if (self->recorder)
-    rtop_recorder_add (self->recorder, snapshot);
-}
-
-void
-rtop_application_refresh (RtopApplication *self)
-{
-  if (self->sampler && rtop_sampler_is_running (self->sampler))
-    rtop_sampler_refresh (self->sampler);
-}
-
-static void
-start_live (RtopApplication *self)
-{
-  if (!rtop_sampler_is_running (self->sampler))
-    rtop_sampler_start (self->sampler);
-}
-
-/* ---- recording ------------------------------------------------------------ */
-
-typedef struct {
-  char *folder;
-  char *path;
-  RtopRecordFormat format;
-} RecordStart;
-
-static void
-record_start_free (gpointer data)
-{
-  RecordStart *rs = data;
-
-  g_free (rs->folder);
-  g_free (rs->path);
-  g_free (rs);
-}
-
-/* Runs on a worker: creating the folder and the file is file I/O. */
-static void
-record_start_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  RecordStart *rs = task_data;
-  GError *error = NULL;
-  RtopRecorder *recorder;
-
-  if (g_mkdir_with_parents (rs->folder, 0755) != 0)
-    {
-      int saved = errno;
-
-      g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (saved),
-                               _("Cannot create the recordings folder %s: %s. Choose another folder in Preferences."),
-                               rs->folder, g_strerror (saved));
-      return;
-    }
-  recorder = rtop_recorder_new (rs->path, rs->format, &error);
-  if (recorder == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, recorder, g_object_unref);
-}
-
-static void
-recorder_error_cb (RtopRecorder *recorder, const GError *error, RtopApplication *self)
-{
-  g_autofree char *message = g_strdup_printf (_("%s\n\nRecording goes on in memory and is written when the file can be written again."),
-                                              error->message);
-
-  show_error (self, _("Cannot Write the Recording"), message);
-}
-
-static void
-record_started_cb (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  g_autoptr(RtopApplication) self = user_data;
-  g_autoptr(GError) error = NULL;
-  RtopRecorder *recorder = g_task_propagate_pointer (G_TASK (result), &error);
-  RtopWindow *window = get_window (self);
-
-  self->recorder_starting = FALSE;
-  if (recorder == NULL)
-    {
-      if (window)
-        rtop_window_set_recording (window, FALSE, NULL);
-      show_error (self, _("Cannot Start Recording"), error->message);
-      return;
-    }
-  self->recorder = recorder;
-  g_signal_connect_object (recorder, "error", G_CALLBACK (recorder_error_cb), self, 0);
-  if (window)
-    rtop_window_set_recording (window, TRUE, rtop_recorder_get_path (recorder));
-}
-
-static void
-start_recording (RtopApplication *self)
-{
-  RecordStart *rs = g_new0 (RecordStart, 1);
-  g_autofree char *format = g_settings_get_string (self->settings, "recording-format");
-  g_autofree char *name = NULL;
-  g_autoptr(GTask) task = NULL;
-
-  if (!rtop_record_format_from_string (format, &rs->format))
-    rs->format = RTOP_RECORD_FORMAT_JSON_GZ;
-  rs->folder = rtop_preferences_get_recordings_folder (self->settings);
-  name = rtop_recording_default_filename (rs->format);
-  rs->path = g_build_filename (rs->folder, name, NULL);
-  self->recorder_starting = TRUE;
-  task = g_task_new (NULL, NULL, record_started_cb, g_object_ref (self));
-  g_task_set_task_data (task, rs, record_start_free);
-  g_task_run_in_thread (task, record_start_thread);
-}
-
-static void
-record_closed_cb (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  g_autoptr(RtopApplication) self = user_data;
-  RtopRecorder *recorder = RTOP_RECORDER (source);
-  g_autoptr(GError) error = NULL;
-  RtopWindow *window = get_window (self);
-
-  if (!rtop_recorder_close_finish (recorder, result, &error))
-    {
-      /* The data is kept: the user can stop again once the disk has room. */
-      g_autofree char *message = g_strdup_printf (_("%s\n\nThe recorded data is kept; free some space or fix the folder, then press Stop again."),
-                                                  error->message);
-      show_error (self, _("Cannot Finish the Recording"), message);
-      return;
-    }
-  if (self->recorder == recorder)
-    g_clear_object (&self->recorder);
-  if (window)
-    rtop_window_set_recording (window, FALSE, NULL);
-}
-
-static void
-stop_recording (RtopApplication *self)
-{
-  if (self->recorder == NULL)
-    return;
-  rtop_recorder_close_async (self->recorder, NULL, record_closed_cb, g_object_ref (self));
-}
-
-gboolean
-rtop_application_set_recording (RtopApplication *self, gboolean recording, GError **error)
-{
-  if (recording && self->replay)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           _("A recording is being shown. Go back to live data (Ctrl+L) to record."));
-      return FALSE;
-    }
-  if (recording && self->recorder == NULL && !self->recorder_starting)
-    start_recording (self);
-  else if (!recording)
-    stop_recording (self);
-  return TRUE;
-}
-
-gboolean
-rtop_application_get_recording (RtopApplication *self)
-{
-  return self->recorder != NULL;
-}
-
-/* ---- replay --------------------------------------------------------------- */
+/* ---- desktop notifications -------------------------------------------------- */
 
 static gboolean
-replay_chunk_cb (gpointer user_data)
+any_window_focused (RtopApplication *self)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l; l = l->next)
+    if (gtk_window_is_active (l->data))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+recording_saved_cb (RtopSession *session, const char *path, gboolean repaired, RtopApplication *self)
+{
+  g_autoptr(GNotification) notification = NULL;
+  g_autofree char *body = NULL;
+
+  if (any_window_focused (self))
+    return;   /* the window's own message says it */
+  notification = g_notification_new (repaired ? _("Recording Repaired") : _("Recording Saved"));
+  body = g_strdup_printf (_("Saved to %s"), path);
+  g_notification_set_body (notification, body);
+  g_notification_add_button_with_target (notification, _("Open Folder"), "app.open-folder", "s", path);
+  g_notification_add_button_with_target (notification, _("Copy Path"), "app.copy-path", "s", path);
+  g_application_send_notification (G_APPLICATION (self), "recording-saved", notification);
+}
+
+/* An Error while nobody looks: a notification that opens the port. */
+static void
+notify_error (RtopApplication *self, const RtopEvent *event)
+{
+  g_autoptr(GNotification) notification = g_notification_new (_("RDMA Error"));
+  g_autofree char *body = NULL;
+  gint64 now = g_get_monotonic_time ();
+
+  if (self->last_notified_us != 0 && now - self->last_notified_us < NOTIFY_MIN_INTERVAL_US)
+    {
+      self->held_back++;
+      return;
+    }
+  if (self->held_back > 0)
+    /* Translators: a notification's text; %s is the newest error, %u how many more came since the last notification */
+    body = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (and %u more error)", "%s (and %u more errors)",
+                                         self->held_back),
+                            event->message, self->held_back);
+  else
+    body = g_strdup (event->message);
+  g_notification_set_body (notification, body);
+  g_notification_set_priority (notification, G_NOTIFICATION_PRIORITY_HIGH);
+  if (event->device && event->port)
+    {
+      g_autofree char *key = g_strdup_printf ("%s/%u", event->device, event->port);
+      g_notification_set_default_action_and_target (notification, "app.show-port", "s", key);
+    }
+  else
+    g_notification_set_default_action (notification, "app.activate-window");
+  g_application_send_notification (G_APPLICATION (self), "rdma-error", notification);
+  self->last_notified_us = now;
+  self->held_back = 0;
+}
+
+static void
+history_updated_cb (RtopApplication *self)
+{
+  RtopSnapshot *snapshot = rtop_history_get_latest (rtop_session_get_history (self->session));
+
+  if (snapshot == NULL || snapshot->events == NULL || rtop_session_get_replay_title (self->session) ||
+      !g_settings_get_boolean (self->settings, "notify-errors") || any_window_focused (self))
+    return;
+  for (guint i = snapshot->events->len; i > 0; i--)
+    {
+      const RtopEvent *event = g_ptr_array_index (snapshot->events, i - 1);
+
+      if (event->severity == RTOP_SEVERITY_ERROR)
+        {
+          notify_error (self, event);
+          break;
+        }
+    }
+}
+
+/* ---- actions that follow the session -------------------------------------- */
+
+static void
+sync_actions (RtopApplication *self)
+{
+  gboolean replay = rtop_session_get_replay_title (self->session) != NULL;
+  GActionMap *map = G_ACTION_MAP (self);
+  GVariant *recording = g_variant_new_boolean (rtop_session_get_recording (self->session));
+
+  g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "record")), recording);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "record")), !replay);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "go-live")), replay);
+}
+
+static void
+record_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   RtopApplication *self = user_data;
-  guint n = rtop_recording_get_n_snapshots (self->replay);
-
-  for (guint i = 0; i < REPLAY_CHUNK && self->replay_pos < n; i++)
-    rtop_history_ingest (self->history, rtop_recording_get_snapshot (self->replay, self->replay_pos++));
-  if (self->replay_pos < n)
-    return G_SOURCE_CONTINUE;
-  self->replay_source = 0;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-stop_replay (RtopApplication *self)
-{
-  g_clear_handle_id (&self->replay_source, g_source_remove);
-  g_clear_object (&self->replay);
-}
-
-typedef struct {
-  RtopApplication *app;
-  char *path;
-} LoadData;
-
-static void
-load_data_free (LoadData *data)
-{
-  g_object_unref (data->app);
-  g_free (data->path);
-  g_free (data);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoadData, load_data_free)
-
-static void
-recording_loaded_cb (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  g_autoptr(LoadData) data = user_data;
-  RtopApplication *self = data->app;
   g_autoptr(GError) error = NULL;
-  g_autoptr(RtopRecording) recording = rtop_recording_load_finish (result, &error);
-  g_autofree char *base = g_path_get_basename (data->path);
-  g_autofree char *title = NULL;
-  RtopWindow *window = get_window (self);
+  gboolean want = !rtop_session_get_recording (self->session);
 
-  if (recording == NULL)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      show_error (self, _("Cannot Open Recording"), error->message);
-      /* Started with a file that did not load: show live data instead of nothing. */
-      if (self->replay == NULL)
-        start_live (self);
-      return;
-    }
-  stop_recording (self);
-  rtop_sampler_stop (self->sampler);
-  stop_replay (self);
-  rtop_history_reset (self->history);
-  self->replay = g_steal_pointer (&recording);
-  self->replay_pos = 0;
-  self->replay_source = g_idle_add (replay_chunk_cb, self);
-  /* Translators: shown after a recording's name when it was cut short */
-  title = rtop_recording_is_complete (self->replay)
-          ? g_strdup (base) : g_strdup_printf (_("%s (cut short)"), base);
-  if (window)
-    rtop_window_set_replay (window, title);
+  if (!rtop_session_set_recording (self->session, want, &error))
+    g_signal_emit_by_name (self->session, "error", _("Cannot Start Recording"), error->message);
+  /* The state follows the session, which may not have changed (a refusal). */
+  sync_actions (self);
 }
 
-void
-rtop_application_open_recording (RtopApplication *self, GFile *file)
+static void
+refresh_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
-  g_autofree char *path = g_file_get_path (file);
-  LoadData *data;
-
-  if (path == NULL)
-    {
-      show_error (self, _("Cannot Open Recording"),
-                  _("Only recordings stored as local files can be opened. Copy it to this computer first."));
-      return;
-    }
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  self->cancellable = g_cancellable_new ();
-  data = g_new0 (LoadData, 1);
-  data->app = g_object_ref (self);
-  data->path = g_strdup (path);
-  rtop_recording_load_async (path, self->cancellable, recording_loaded_cb, data);
+  rtop_session_refresh (RTOP_APPLICATION (user_data)->session);
 }
 
-void
-rtop_application_go_live (RtopApplication *self)
+static void
+go_live_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
-  RtopWindow *window = get_window (self);
-
-  if (self->replay == NULL)
-    return;
-  stop_replay (self);
-  rtop_history_reset (self->history);
-  if (window)
-    rtop_window_set_replay (window, NULL);
-  start_live (self);
+  rtop_session_go_live (RTOP_APPLICATION (user_data)->session);
 }
 
-/* ---- app actions -------------------------------------------------------- */
+/* For notifications and the session bus: the window the user sees shows it. */
+static void
+show_port_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  GtkWindow *window = ensure_window (user_data);
+
+  gtk_window_present (window);
+  gtk_widget_activate_action_variant (GTK_WIDGET (window), "win.show-port", param);
+}
+
+static void
+activate_window_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  gtk_window_present (ensure_window (user_data));
+}
+
+static void
+open_folder_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  g_autofree char *dir = g_path_get_dirname (g_variant_get_string (param, NULL));
+  g_autoptr(GFile) file = g_file_new_for_path (dir);
+  g_autofree char *uri = g_file_get_uri (file);
+
+  gtk_show_uri (get_window (user_data), uri, GDK_CURRENT_TIME);
+}
+
+static void
+copy_path_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+
+  if (display)
+    gdk_clipboard_set_text (gdk_display_get_clipboard (display), g_variant_get_string (param, NULL));
+}
+
+static void
+dump_state_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  GtkWindow *window = get_window (user_data);
+
+  if (window)
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.dump-state", NULL);
+}
 
 static void
 quit_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (user_data)));
 
-  /* Closing the windows saves their size; the app then quits by itself. */
+  /* Closing the windows saves their size; the app then quits by itself
+   * once the last is gone.  A window may ask first (a recording runs). */
   for (GList *l = windows; l; l = l->next)
     gtk_window_close (l->data);
   g_list_free (windows);
+  if (gtk_application_get_windows (GTK_APPLICATION (user_data)) == NULL)
+    g_application_quit (G_APPLICATION (user_data));
+}
+
+/* SIGTERM and SIGINT (logout, systemd, Ctrl+C in a terminal): quit without
+ * asking; shutdown closes the recording so the trace is complete. */
+static gboolean
+terminate_cb (gpointer user_data)
+{
   g_application_quit (G_APPLICATION (user_data));
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -420,7 +251,7 @@ about_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   const char *authors[] = { _("The rdmatop developers"), NULL };
 
-  gtk_show_about_dialog (GTK_WINDOW (get_window (user_data)),
+  gtk_show_about_dialog (get_window (user_data),
                          "program-name", "rdmatop",
                          "logo-icon-name", APP_ID,
                          "version", PACKAGE_VERSION,
@@ -435,7 +266,7 @@ static void
 preferences_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   RtopApplication *self = user_data;
-  GtkWidget *prefs = rtop_preferences_new (GTK_WINDOW (get_window (self)), self->settings);
+  GtkWidget *prefs = rtop_preferences_new (get_window (self), self->settings);
 
   gtk_window_present (GTK_WINDOW (prefs));
 }
@@ -447,7 +278,7 @@ shortcuts_action (GSimpleAction *action, GVariant *param, gpointer user_data)
   g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/io/github/rdmatop/Rdmatop/ui/rtop-shortcuts.ui");
   GtkWindow *shortcuts = GTK_WINDOW (gtk_builder_get_object (builder, "shortcuts_window"));
 
-  gtk_window_set_transient_for (shortcuts, GTK_WINDOW (get_window (self)));
+  gtk_window_set_transient_for (shortcuts, get_window (self));
   gtk_window_present (shortcuts);
 }
 
@@ -456,9 +287,18 @@ static const GActionEntry app_entries[] = {
   { "about", about_action, NULL, NULL, NULL },
   { "preferences", preferences_action, NULL, NULL, NULL },
   { "shortcuts", shortcuts_action, NULL, NULL, NULL },
+  { "record", record_action, NULL, "false", NULL },
+  { "refresh", refresh_action, NULL, NULL, NULL },
+  { "go-live", go_live_action, NULL, NULL, NULL },
+  { "show-port", show_port_action, "s", NULL, NULL },
+  { "dump-state", dump_state_action, NULL, NULL, NULL },
+  { "activate-window", activate_window_action, NULL, NULL, NULL },
+  { "open-folder", open_folder_action, "s", NULL, NULL },
+  { "copy-path", copy_path_action, "s", NULL, NULL },
 };
 
-/* Every action has a key (the shortcuts window lists them too). */
+/* The application's keys; each window's own are installed on its class.
+ * The shortcuts window lists both. */
 static const struct {
   const char *action;
   const char *accels[3];
@@ -467,22 +307,9 @@ static const struct {
   { "app.preferences", { "<Control>comma", NULL } },
   { "app.shortcuts", { "<Control>question", NULL } },
   { "app.about", { "F1", NULL } },
-  { "win.open", { "<Control>o", NULL } },
-  { "win.record", { "<Control><Shift>r", NULL } },
-  { "win.go-live", { "<Control>l", NULL } },
-  { "win.refresh", { "F5", "<Control>r", NULL } },
-  { "win.find", { "<Control>f", NULL } },
-  { "win.back", { "<Alt>Left", NULL } },
-  { "win.show-view::overview", { "<Control>1", NULL } },
-  { "win.show-view::processes", { "<Control>2", NULL } },
-  { "win.show-view::events", { "<Control>3", NULL } },
-  { "win.interval-faster", { "<Control>minus", NULL } },
-  { "win.interval-slower", { "<Control>plus", "<Control>equal", NULL } },
-  { "win.time-window(1)", { "<Alt>1", NULL } },
-  { "win.time-window(5)", { "<Alt>2", NULL } },
-  { "win.time-window(15)", { "<Alt>3", NULL } },
-  { "win.time-window(60)", { "<Alt>4", NULL } },
-  { "win.dump-state", { "<Control><Shift>d", NULL } },
+  { "app.record", { "<Control><Shift>r", NULL } },
+  { "app.go-live", { "<Control>l", NULL } },
+  { "app.refresh", { "F5", "<Control>r", NULL } },
 };
 
 static void
@@ -490,6 +317,7 @@ rtop_application_startup (GApplication *app)
 {
   RtopApplication *self = RTOP_APPLICATION (app);
   RtopCollectorOptions options = { 0 };
+  g_autoptr(RtopSampler) sampler = NULL;
 
   G_APPLICATION_CLASS (rtop_application_parent_class)->startup (app);
 
@@ -500,31 +328,29 @@ rtop_application_startup (GApplication *app)
     gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
 
   self->settings = g_settings_new (APP_ID);
-  self->history = rtop_history_new ();
-  self->sampler = rtop_sampler_new (&options);
-  g_settings_bind (self->settings, "interval", self->sampler, "interval", G_SETTINGS_BIND_GET);
-  g_signal_connect_object (self->sampler, "snapshot", G_CALLBACK (snapshot_cb), self, 0);
-}
-
-static RtopWindow *
-ensure_window (RtopApplication *self)
-{
-  RtopWindow *window = get_window (self);
-
-  if (window == NULL)
-    window = rtop_window_new (GTK_APPLICATION (self), self->history, self->settings);
-  return window;
+  self->session = rtop_session_new (self->settings);
+  sampler = rtop_sampler_new (&options);
+  rtop_session_add_live_source (self->session, RTOP_SOURCE (sampler));
+  g_signal_connect_object (self->session, "error", G_CALLBACK (session_error_cb), self, 0);
+  g_signal_connect_object (self->session, "recording-saved", G_CALLBACK (recording_saved_cb), self, 0);
+  g_signal_connect_object (rtop_session_get_history (self->session), "updated",
+                           G_CALLBACK (history_updated_cb), self, G_CONNECT_SWAPPED);
+  self->sigterm_source = g_unix_signal_add (SIGTERM, terminate_cb, self);
+  self->sigint_source = g_unix_signal_add (SIGINT, terminate_cb, self);
+  g_signal_connect_object (self->session, "notify::recording", G_CALLBACK (sync_actions), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::replay-title", G_CALLBACK (sync_actions), self,
+                           G_CONNECT_SWAPPED);
+  sync_actions (self);
 }
 
 static void
 rtop_application_activate (GApplication *app)
 {
   RtopApplication *self = RTOP_APPLICATION (app);
-  RtopWindow *window = ensure_window (self);
 
-  gtk_window_present (GTK_WINDOW (window));
-  if (self->replay == NULL)
-    start_live (self);
+  gtk_window_present (ensure_window (self));
+  rtop_session_start (self->session);
 }
 
 static void
@@ -532,9 +358,10 @@ rtop_application_open (GApplication *app, GFile **files, int n_files, const char
 {
   RtopApplication *self = RTOP_APPLICATION (app);
 
-  gtk_window_present (GTK_WINDOW (ensure_window (self)));
+  gtk_window_present (ensure_window (self));
   if (n_files > 0)
-    rtop_application_open_recording (self, files[0]);
+    rtop_session_open_recording (self->session, files[0]);
+  rtop_session_start (self->session);
 }
 
 static gboolean
@@ -573,14 +400,10 @@ rtop_application_shutdown (GApplication *app)
   RtopApplication *self = RTOP_APPLICATION (app);
   g_autoptr(GError) error = NULL;
 
-  g_cancellable_cancel (self->cancellable);
-  if (self->sampler)
-    rtop_sampler_stop (self->sampler);
-  stop_replay (self);
-  /* At exit the file must be complete, so this close waits for the writer. */
-  if (self->recorder && !rtop_recorder_close (self->recorder, &error))
+  g_clear_handle_id (&self->sigterm_source, g_source_remove);
+  g_clear_handle_id (&self->sigint_source, g_source_remove);
+  if (self->session && !rtop_session_shutdown (self->session, &error))
     g_printerr ("rdmatop: %s\n", error->message);
-  g_clear_object (&self->recorder);
   G_APPLICATION_CLASS (rtop_application_parent_class)->shutdown (app);
 }
 
@@ -589,11 +412,7 @@ rtop_application_dispose (GObject *object)
 {
   RtopApplication *self = RTOP_APPLICATION (object);
 
-  stop_replay (self);
-  g_clear_object (&self->cancellable);
-  g_clear_object (&self->recorder);
-  g_clear_object (&self->sampler);
-  g_clear_object (&self->history);
+  g_clear_object (&self->session);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (rtop_application_parent_class)->dispose (object);
 }

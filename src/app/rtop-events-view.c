@@ -9,7 +9,7 @@
 #include "rtop-format.h"
 
 struct _RtopEventsView {
-  GtkBox parent_instance;
+  RtopSection parent_instance;
 
   RtopHistory *history;
   GtkFilterListModel *filtered;
@@ -23,10 +23,13 @@ struct _RtopEventsView {
   GtkDropDown *device_dropdown;
   GtkLabel *count_label;
   GtkStack *stack;
+  GtkScrolledWindow *scroller;
   GtkColumnView *view;
+  gboolean following;          /* at the newest events: stay there as new ones come */
+  guint follow_idle;
 };
 
-G_DEFINE_FINAL_TYPE (RtopEventsView, rtop_events_view, GTK_TYPE_BOX)
+G_DEFINE_FINAL_TYPE (RtopEventsView, rtop_events_view, RTOP_TYPE_SECTION)
 
 static const RtopEvent *
 ev (gpointer item)
@@ -176,11 +179,20 @@ devices_changed_cb (RtopEventsView *self)
       gtk_drop_down_set_selected (self->device_dropdown, i);
 }
 
-void
-rtop_events_view_set_history (RtopEventsView *self, RtopHistory *history)
+static void
+rtop_events_view_bind (RtopSection *section, RtopSession *session)
 {
-  g_return_if_fail (self->history == NULL);
+  RtopEventsView *self = RTOP_EVENTS_VIEW (section);
+  RtopHistory *history = session ? rtop_session_get_history (session) : NULL;
 
+  if (self->history)
+    {
+      g_signal_handlers_disconnect_by_data (self->history, self);
+      gtk_filter_list_model_set_model (self->filtered, NULL);
+      g_clear_object (&self->history);
+    }
+  if (history == NULL)
+    return;
   self->history = g_object_ref (history);
   gtk_filter_list_model_set_model (self->filtered, rtop_history_get_events (history));
   g_signal_connect_object (history, "devices-changed", G_CALLBACK (devices_changed_cb), self,
@@ -197,9 +209,77 @@ rtop_events_view_get_model (RtopEventsView *self)
   return G_LIST_MODEL (self->sorted);
 }
 
-void
-rtop_events_view_focus (RtopEventsView *self)
+static char *
+rtop_events_view_dump (RtopSection *section)
 {
+  RtopEventsView *self = RTOP_EVENTS_VIEW (section);
+
+  return g_strdup_printf ("events=%u\n", self->history
+                          ? g_list_model_get_n_items (rtop_history_get_events (self->history)) : 0);
+}
+
+/* ---- following the newest events ------------------------------------------ */
+
+static GtkAdjustment *
+vadjustment (RtopEventsView *self)
+{
+  return gtk_scrolled_window_get_vadjustment (self->scroller);
+}
+
+static gboolean
+follow_cb (gpointer user_data)
+{
+  RtopEventsView *self = user_data;
+  GtkAdjustment *adj = vadjustment (self);
+
+  self->follow_idle = 0;
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_lower (adj));
+  self->following = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* The list keeps showing the rows it showed when rows come in above them:
+ * move back to the top (the newest), once the view has laid them out. */
+static void
+events_changed_cb (RtopEventsView *self)
+{
+  if (self->following && self->follow_idle == 0)
+    self->follow_idle = g_idle_add_full (G_PRIORITY_LOW, follow_cb, self, NULL);
+}
+
+static void
+scrolled_cb (RtopEventsView *self)
+{
+  GtkAdjustment *adj = vadjustment (self);
+
+  /* While a move to the top is pending the value is ours, not the user's. */
+  if (self->follow_idle == 0)
+    self->following = gtk_adjustment_get_value (adj) <= gtk_adjustment_get_lower (adj) + 1;
+}
+
+/* Shown again: at the newest. */
+static void
+rtop_events_view_map (GtkWidget *widget)
+{
+  RtopEventsView *self = RTOP_EVENTS_VIEW (widget);
+
+  GTK_WIDGET_CLASS (rtop_events_view_parent_class)->map (widget);
+  self->following = TRUE;
+  follow_cb (self);
+}
+
+gboolean
+rtop_events_view_get_following (RtopEventsView *self)
+{
+  g_return_val_if_fail (RTOP_IS_EVENTS_VIEW (self), FALSE);
+  return self->following;
+}
+
+static void
+rtop_events_view_focus (RtopSection *section)
+{
+  RtopEventsView *self = RTOP_EVENTS_VIEW (section);
+
   gtk_widget_grab_focus (GTK_WIDGET (self->severity_dropdown));
 }
 
@@ -211,6 +291,7 @@ rtop_events_view_dispose (GObject *object)
   /* Destroying the column view re-sorts; nothing of ours may listen then. */
   if (self->sorted)
     g_signal_handlers_disconnect_by_data (self->sorted, self);
+  g_clear_handle_id (&self->follow_idle, g_source_remove);
   g_clear_object (&self->history);
   G_OBJECT_CLASS (rtop_events_view_parent_class)->dispose (object);
 }
@@ -234,6 +315,11 @@ rtop_events_view_class_init (RtopEventsViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = rtop_events_view_dispose;
+  RTOP_SECTION_CLASS (klass)->bind = rtop_events_view_bind;
+  RTOP_SECTION_CLASS (klass)->focus = rtop_events_view_focus;
+  RTOP_SECTION_CLASS (klass)->dump = rtop_events_view_dump;
+  rtop_section_class_set_page (RTOP_SECTION_CLASS (klass), "events", N_("Health _Events"),
+                               "dialog-warning-symbolic");
   object_class->finalize = rtop_events_view_finalize;
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-events-view.ui");
@@ -242,6 +328,8 @@ rtop_events_view_class_init (RtopEventsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopEventsView, count_label);
   gtk_widget_class_bind_template_child (widget_class, RtopEventsView, stack);
   gtk_widget_class_bind_template_child (widget_class, RtopEventsView, view);
+  gtk_widget_class_bind_template_child (widget_class, RtopEventsView, scroller);
+  widget_class->map = rtop_events_view_map;
   gtk_widget_class_set_css_name (widget_class, "rtopevents");
 }
 
@@ -266,6 +354,9 @@ rtop_events_view_init (RtopEventsView *self)
   g_signal_connect (self->severity_dropdown, "notify::selected", G_CALLBACK (severity_selected_cb), self);
   g_signal_connect (self->device_dropdown, "notify::selected", G_CALLBACK (device_selected_cb), self);
   g_signal_connect_swapped (self->sorted, "items-changed", G_CALLBACK (update_count), self);
+  g_signal_connect_swapped (self->sorted, "items-changed", G_CALLBACK (events_changed_cb), self);
+  g_signal_connect_swapped (vadjustment (self), "value-changed", G_CALLBACK (scrolled_cb), self);
+  self->following = TRUE;
 }
 
 GtkWidget *

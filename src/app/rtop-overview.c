@@ -14,7 +14,7 @@
 #define N_RECENT_EVENTS 5
 
 struct _RtopOverview {
-  GtkBox parent_instance;
+  RtopSection parent_instance;
 
   RtopHistory *history;
   GtkSortListModel *sorted;
@@ -41,7 +41,7 @@ struct _RtopOverview {
   GtkLabel *sources_status;
 };
 
-G_DEFINE_FINAL_TYPE (RtopOverview, rtop_overview, GTK_TYPE_BOX)
+G_DEFINE_FINAL_TYPE (RtopOverview, rtop_overview, RTOP_TYPE_SECTION)
 
 enum { PROP_0, PROP_TIME_WINDOW, N_PROPS };
 static GParamSpec *props[N_PROPS];
@@ -413,12 +413,21 @@ history_updated_cb (RtopOverview *self)
   rtop_column_view_resort (self->ports_view);
 }
 
-void
-rtop_overview_set_history (RtopOverview *self, RtopHistory *history)
+static void
+rtop_overview_bind (RtopSection *section, RtopSession *session)
 {
-  g_return_if_fail (RTOP_IS_OVERVIEW (self));
-  g_return_if_fail (self->history == NULL);
+  RtopOverview *self = RTOP_OVERVIEW (section);
+  RtopHistory *history = session ? rtop_session_get_history (session) : NULL;
 
+  if (self->history)
+    {
+      g_signal_handlers_disconnect_by_data (self->history, self);
+      gtk_sort_list_model_set_model (self->sorted, NULL);
+      gtk_slice_list_model_set_model (self->recent, NULL);
+      g_clear_object (&self->history);
+    }
+  if (history == NULL)
+    return;
   self->history = g_object_ref (history);
   gtk_sort_list_model_set_model (self->sorted, rtop_history_get_ports (history));
   gtk_slice_list_model_set_model (self->recent, rtop_history_get_events (history));
@@ -439,15 +448,18 @@ rtop_overview_get_state (RtopOverview *self)
   return gtk_stack_get_visible_child_name (self->state_stack);
 }
 
-void
-rtop_overview_focus_ports (RtopOverview *self)
+static void
+rtop_overview_focus (RtopSection *section)
 {
+  RtopOverview *self = RTOP_OVERVIEW (section);
+
   gtk_widget_grab_focus (GTK_WIDGET (self->ports_view));
 }
 
-char *
-rtop_overview_dump (RtopOverview *self)
+static char *
+rtop_overview_dump (RtopSection *section)
 {
+  RtopOverview *self = RTOP_OVERVIEW (section);
   GString *out = g_string_new (NULL);
   GListModel *model = G_LIST_MODEL (self->sorted);
   guint n = g_list_model_get_n_items (model);
@@ -568,6 +580,11 @@ rtop_overview_class_init (RtopOverviewClass *klass)
   object_class->finalize = rtop_overview_finalize;
   object_class->get_property = rtop_overview_get_property;
   object_class->set_property = rtop_overview_set_property;
+  RTOP_SECTION_CLASS (klass)->bind = rtop_overview_bind;
+  RTOP_SECTION_CLASS (klass)->focus = rtop_overview_focus;
+  RTOP_SECTION_CLASS (klass)->dump = rtop_overview_dump;
+  rtop_section_class_set_page (RTOP_SECTION_CLASS (klass), "overview", N_("_Overview"),
+                               "network-wired-symbolic");
 
   props[PROP_TIME_WINDOW] =
     g_param_spec_double ("time-window", NULL, NULL, 1, 3600, 300,

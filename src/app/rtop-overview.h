@@ -3,21 +3,17 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include "rtop-history.h"
+#include "rtop-section.h"
 
 G_BEGIN_DECLS
 
 #define RTOP_TYPE_OVERVIEW (rtop_overview_get_type ())
-G_DECLARE_FINAL_TYPE (RtopOverview, rtop_overview, RTOP, OVERVIEW, GtkBox)
+G_DECLARE_FINAL_TYPE (RtopOverview, rtop_overview, RTOP, OVERVIEW, RtopSection)
 
 GtkWidget *rtop_overview_new (void);
-void rtop_overview_set_history (RtopOverview *self, RtopHistory *history);
 /* The ports in the order shown (after sorting). */
 GListModel *rtop_overview_get_model (RtopOverview *self);
 /* Which page shows: "waiting", "ports", "empty", "unavailable". */
 const char *rtop_overview_get_state (RtopOverview *self);
-/* A text rendering of what the overview shows (for tests and --dump). */
-char *rtop_overview_dump (RtopOverview *self);
-void rtop_overview_focus_ports (RtopOverview *self);
 
 G_END_DECLS

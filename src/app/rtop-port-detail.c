@@ -17,7 +17,7 @@
 static const int window_minutes[] = { 1, 5, 15, 60 };
 
 struct _RtopPortDetail {
-  GtkBox parent_instance;
+  RtopSection parent_instance;
 
   RtopHistory *history;
   RtopPortItem *port;
@@ -52,7 +52,7 @@ struct _RtopPortDetail {
   GtkColumnView *processes_view;
 };
 
-G_DEFINE_FINAL_TYPE (RtopPortDetail, rtop_port_detail, GTK_TYPE_BOX)
+G_DEFINE_FINAL_TYPE (RtopPortDetail, rtop_port_detail, RTOP_TYPE_SECTION)
 
 enum { PROP_0, PROP_TIME_WINDOW, N_PROPS };
 static GParamSpec *props[N_PROPS];
@@ -370,11 +370,20 @@ rtop_port_detail_get_port (RtopPortDetail *self)
   return self->port;
 }
 
-void
-rtop_port_detail_set_history (RtopPortDetail *self, RtopHistory *history)
+static void
+rtop_port_detail_bind (RtopSection *section, RtopSession *session)
 {
-  g_return_if_fail (self->history == NULL);
+  RtopPortDetail *self = RTOP_PORT_DETAIL (section);
+  RtopHistory *history = session ? rtop_session_get_history (session) : NULL;
 
+  if (self->history)
+    {
+      g_signal_handlers_disconnect_by_data (self->history, self);
+      gtk_filter_list_model_set_model (self->processes_filtered, NULL);
+      g_clear_object (&self->history);
+    }
+  if (history == NULL)
+    return;
   self->history = g_object_ref (history);
   gtk_filter_list_model_set_model (self->processes_filtered, rtop_history_get_processes (history));
   g_signal_connect_object (history, "updated", G_CALLBACK (history_updated_cb), self,
@@ -387,17 +396,24 @@ rtop_port_detail_get_counters_model (RtopPortDetail *self)
   return G_LIST_MODEL (self->counters_sorted);
 }
 
-void
-rtop_port_detail_focus_search (RtopPortDetail *self)
+static void
+rtop_port_detail_focus (RtopSection *section)
 {
+  RtopPortDetail *self = RTOP_PORT_DETAIL (section);
+
   gtk_stack_set_visible_child_name (self->tables_stack, "counters");
   gtk_widget_grab_focus (GTK_WIDGET (self->counter_search));
 }
 
-char *
-rtop_port_detail_dump (RtopPortDetail *self)
+static char *
+rtop_port_detail_dump (RtopSection *section)
 {
-  GString *out = g_string_new (NULL);
+  RtopPortDetail *self = RTOP_PORT_DETAIL (section);
+  GString *out;
+
+  if (self->port == NULL)
+    return NULL;
+  out = g_string_new (NULL);
   GListModel *model = G_LIST_MODEL (self->counters_sorted);
   guint n = g_list_model_get_n_items (model);
 
@@ -518,6 +534,11 @@ rtop_port_detail_class_init (RtopPortDetailClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = rtop_port_detail_dispose;
+  RTOP_SECTION_CLASS (klass)->bind = rtop_port_detail_bind;
+  RTOP_SECTION_CLASS (klass)->focus = rtop_port_detail_focus;
+  RTOP_SECTION_CLASS (klass)->dump = rtop_port_detail_dump;
+  /* A page of its own, reached from a port: no tab. */
+  rtop_section_class_set_page (RTOP_SECTION_CLASS (klass), "detail", NULL, NULL);
   object_class->finalize = rtop_port_detail_finalize;
   object_class->get_property = rtop_port_detail_get_property;
   object_class->set_property = rtop_port_detail_set_property;

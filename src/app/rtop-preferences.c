@@ -18,6 +18,7 @@ struct _RtopPreferences {
   GtkButton *folder_button;
   GtkLabel *folder_label;
   GtkDropDown *format_dropdown;
+  GtkSwitch *notify_switch;
 };
 
 G_DEFINE_FINAL_TYPE (RtopPreferences, rtop_preferences, GTK_TYPE_WINDOW)
@@ -25,7 +26,7 @@ G_DEFINE_FINAL_TYPE (RtopPreferences, rtop_preferences, GTK_TYPE_WINDOW)
 char *
 rtop_preferences_get_recordings_folder (GSettings *settings)
 {
-  g_autofree char *folder = g_settings_get_string (settings, "recordings-folder");
+  g_autofree char *folder = settings ? g_settings_get_string (settings, "recordings-folder") : NULL;
   const char *documents;
 
   if (folder && *folder)
@@ -127,6 +128,7 @@ rtop_preferences_class_init (RtopPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, folder_button);
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, folder_label);
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, format_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, RtopPreferences, notify_switch);
   gtk_widget_class_bind_template_callback (widget_class, folder_clicked_cb);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
@@ -151,6 +153,7 @@ rtop_preferences_new (GtkWindow *parent, GSettings *settings)
   g_settings_bind_with_mapping (settings, "recording-format", self->format_dropdown, "selected",
                                 G_SETTINGS_BIND_DEFAULT, format_to_index, index_to_format,
                                 NULL, NULL);
+  g_settings_bind (settings, "notify-errors", self->notify_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_signal_connect_object (settings, "changed::recordings-folder",
                            G_CALLBACK (update_folder_label), self, G_CONNECT_SWAPPED);
   update_folder_label (self);

@@ -10,7 +10,7 @@
 #include "rtop-processes-view.h"
 
 struct _RtopProcessesView {
-  GtkBox parent_instance;
+  RtopSection parent_instance;
 
   RtopHistory *history;
   GtkFilterListModel *filtered;
@@ -25,7 +25,7 @@ struct _RtopProcessesView {
   GtkColumnView *view;
 };
 
-G_DEFINE_FINAL_TYPE (RtopProcessesView, rtop_processes_view, GTK_TYPE_BOX)
+G_DEFINE_FINAL_TYPE (RtopProcessesView, rtop_processes_view, RTOP_TYPE_SECTION)
 
 static char *
 pid_text (gpointer item)
@@ -204,11 +204,20 @@ history_updated_cb (RtopProcessesView *self)
   update_count (self);
 }
 
-void
-rtop_processes_view_set_history (RtopProcessesView *self, RtopHistory *history)
+static void
+rtop_processes_view_bind (RtopSection *section, RtopSession *session)
 {
-  g_return_if_fail (self->history == NULL);
+  RtopProcessesView *self = RTOP_PROCESSES_VIEW (section);
+  RtopHistory *history = session ? rtop_session_get_history (session) : NULL;
 
+  if (self->history)
+    {
+      g_signal_handlers_disconnect_by_data (self->history, self);
+      gtk_filter_list_model_set_model (self->filtered, NULL);
+      g_clear_object (&self->history);
+    }
+  if (history == NULL)
+    return;
   self->history = g_object_ref (history);
   gtk_filter_list_model_set_model (self->filtered, rtop_history_get_processes (history));
   g_signal_connect_object (history, "updated", G_CALLBACK (history_updated_cb), self,
@@ -222,15 +231,18 @@ rtop_processes_view_get_model (RtopProcessesView *self)
   return G_LIST_MODEL (self->sorted);
 }
 
-void
-rtop_processes_view_focus_search (RtopProcessesView *self)
+static void
+rtop_processes_view_focus (RtopSection *section)
 {
+  RtopProcessesView *self = RTOP_PROCESSES_VIEW (section);
+
   gtk_widget_grab_focus (GTK_WIDGET (self->search));
 }
 
-char *
-rtop_processes_view_dump (RtopProcessesView *self)
+static char *
+rtop_processes_view_dump (RtopSection *section)
 {
+  RtopProcessesView *self = RTOP_PROCESSES_VIEW (section);
   GString *out = g_string_new (NULL);
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
 
@@ -274,6 +286,11 @@ rtop_processes_view_class_init (RtopProcessesViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = rtop_processes_view_dispose;
+  RTOP_SECTION_CLASS (klass)->bind = rtop_processes_view_bind;
+  RTOP_SECTION_CLASS (klass)->focus = rtop_processes_view_focus;
+  RTOP_SECTION_CLASS (klass)->dump = rtop_processes_view_dump;
+  rtop_section_class_set_page (RTOP_SECTION_CLASS (klass), "processes", N_("_Processes"),
+                               "system-run-symbolic");
   object_class->finalize = rtop_processes_view_finalize;
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-processes-view.ui");

@@ -2,21 +2,18 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include "rtop-history.h"
+#include "rtop-section.h"
 
 G_BEGIN_DECLS
 
 #define RTOP_TYPE_PROCESSES_VIEW (rtop_processes_view_get_type ())
-G_DECLARE_FINAL_TYPE (RtopProcessesView, rtop_processes_view, RTOP, PROCESSES_VIEW, GtkBox)
+G_DECLARE_FINAL_TYPE (RtopProcessesView, rtop_processes_view, RTOP, PROCESSES_VIEW, RtopSection)
 
 GtkWidget *rtop_processes_view_new (void);
-void rtop_processes_view_set_history (RtopProcessesView *self, RtopHistory *history);
 /* The rows shown, after search and sort. */
 GListModel *rtop_processes_view_get_model (RtopProcessesView *self);
 void rtop_processes_view_set_search (RtopProcessesView *self, const char *text);
-void rtop_processes_view_focus_search (RtopProcessesView *self);
 /* The process columns (shared with the port detail). */
 void rtop_processes_view_add_columns (GtkColumnView *view);
-char *rtop_processes_view_dump (RtopProcessesView *self);
 
 G_END_DECLS

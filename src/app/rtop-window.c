@@ -2,15 +2,17 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <glib/gi18n.h>
 
 #include "rtop-a11y.h"
-#include "rtop-application.h"
 #include "rtop-events-view.h"
 #include "rtop-overview.h"
 #include "rtop-port-detail.h"
 #include "rtop-processes-view.h"
-#include "rtop-series.h"
+#include "rtop-recording.h"
 #include "rtop-window.h"
 
 /* The interval menu: common choices; a value set elsewhere is added to it. */
@@ -19,11 +21,16 @@ static const double interval_presets[] = { 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60 }
 struct _RtopWindow {
   GtkApplicationWindow parent_instance;
 
-  RtopHistory *history;
+  RtopSession *session;
   GSettings *settings;
+  RtopRecorder *recorder;       /* the session's, while recording: we show its progress */
   GtkStringList *interval_labels;
   GArray *interval_values;      /* double, same order as interval_labels */
   gboolean syncing_interval;
+  gboolean startup_reported;
+  int time_window;              /* minutes: 1, 5, 15 or 60 */
+  char *message_path;           /* the file the message bar is about */
+  gboolean closing;             /* close once the recording is saved */
 
   GtkWidget *back_button;
   GtkToggleButton *record_button;
@@ -33,34 +40,96 @@ struct _RtopWindow {
   GtkLabel *detail_title;
   GtkDropDown *interval_dropdown;
   GtkStack *main_stack;
+  GtkRevealer *message_revealer;
+  GtkLabel *message_label;
+  GtkWidget *message_repair_button;
+  GtkWidget *message_folder_button;
+  GtkWidget *message_copy_button;
   GtkStack *views_stack;
   RtopOverview *overview;
-  RtopProcessesView *processes;
-  RtopEventsView *events;
   RtopPortDetail *port_detail;
 };
 
 G_DEFINE_FINAL_TYPE (RtopWindow, rtop_window, GTK_TYPE_APPLICATION_WINDOW)
 
-enum { PROP_0, PROP_HISTORY, PROP_SETTINGS, N_PROPS };
+enum { PROP_0, PROP_SESSION, PROP_SETTINGS, PROP_TIME_WINDOW, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
-static RtopApplication *
-get_app (RtopWindow *self)
+RtopSession *
+rtop_window_get_session (RtopWindow *self)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
-  return RTOP_IS_APPLICATION (app) ? RTOP_APPLICATION (app) : NULL;
+  g_return_val_if_fail (RTOP_IS_WINDOW (self), NULL);
+  return self->session;
 }
 
-/* ---- views --------------------------------------------------------------- */
+/* ---- sections ------------------------------------------------------------- */
+
+/* Every section of the window: the tabs in order, then the port page. */
+static GPtrArray *
+get_sections (RtopWindow *self)
+{
+  GPtrArray *sections = g_ptr_array_new ();
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->views_stack));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (RTOP_IS_SECTION (child))
+      g_ptr_array_add (sections, child);
+  g_ptr_array_add (sections, self->port_detail);
+  return sections;
+}
+
+/* The stack pages take their name and title from the section.  The icon is
+ * not set: the switcher would show it instead of the title. */
+static void
+setup_section_pages (RtopWindow *self)
+{
+  g_autoptr(GPtrArray) sections = get_sections (self);
+
+  for (guint i = 0; i < sections->len; i++)
+    {
+      RtopSection *section = g_ptr_array_index (sections, i);
+      GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (section));
+      GtkStackPage *page;
+
+      if (!GTK_IS_STACK (parent))
+        continue;
+      page = gtk_stack_get_page (GTK_STACK (parent), GTK_WIDGET (section));
+      g_object_set (page,
+                    "name", rtop_section_get_page_name (section),
+                    "title", rtop_section_get_page_title (section),
+                    "use-underline", TRUE,
+                    NULL);
+    }
+}
+
+static void
+bind_sections (RtopWindow *self, RtopSession *session)
+{
+  g_autoptr(GPtrArray) sections = get_sections (self);
+
+  for (guint i = 0; i < sections->len; i++)
+    rtop_section_set_session (g_ptr_array_index (sections, i), session);
+}
+
+static RtopSection *
+get_visible_section (RtopWindow *self)
+{
+  GtkWidget *child;
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "detail") == 0)
+    return RTOP_SECTION (self->port_detail);
+  child = gtk_stack_get_visible_child (self->views_stack);
+  return RTOP_IS_SECTION (child) ? RTOP_SECTION (child) : NULL;
+}
 
 const char *
 rtop_window_get_visible_view (RtopWindow *self)
 {
-  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "detail") == 0)
-    return "detail";
-  return gtk_stack_get_visible_child_name (self->views_stack);
+  RtopSection *section;
+
+  g_return_val_if_fail (RTOP_IS_WINDOW (self), NULL);
+  section = get_visible_section (self);
+  return section ? rtop_section_get_page_name (section) : NULL;
 }
 
 static void
@@ -72,14 +141,14 @@ show_views (RtopWindow *self)
 }
 
 static void
-show_view_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+show_view_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  RtopWindow *self = user_data;
-  const char *name = g_variant_get_string (param, NULL);
+  RtopWindow *self = RTOP_WINDOW (widget);
+  const char *view = g_variant_get_string (param, NULL);
 
-  if (gtk_stack_get_child_by_name (self->views_stack, name) == NULL)
+  if (gtk_stack_get_child_by_name (self->views_stack, view) == NULL)
     return;
-  gtk_stack_set_visible_child_name (self->views_stack, name);
+  gtk_stack_set_visible_child_name (self->views_stack, view);
   show_views (self);
 }
 
@@ -87,19 +156,15 @@ static void
 views_changed_cb (RtopWindow *self)
 {
   const char *name = gtk_stack_get_visible_child_name (self->views_stack);
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "show-view");
 
-  if (name == NULL)
-    return;
-  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (name));
-  if (self->settings)
+  if (name != NULL && self->settings)
     g_settings_set_string (self->settings, "last-view", name);
 }
 
-gboolean
-rtop_window_show_port (RtopWindow *self, const char *key)
+static gboolean
+show_port (RtopWindow *self, const char *key)
 {
-  RtopPortItem *port = rtop_history_find_port_by_key (self->history, key);
+  RtopPortItem *port = self->session ? rtop_history_find_port_by_key (rtop_session_get_history (self->session), key) : NULL;
   g_autofree char *title = NULL;
 
   if (port == NULL)
@@ -115,96 +180,117 @@ rtop_window_show_port (RtopWindow *self, const char *key)
 }
 
 static void
-show_port_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+show_port_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  RtopWindow *self = user_data;
   const char *key = g_variant_get_string (param, NULL);
 
-  if (!rtop_window_show_port (self, key))
+  if (!show_port (RTOP_WINDOW (widget), key))
     g_message ("No port %s to show", key);
 }
 
 static void
-back_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+back_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  RtopWindow *self = user_data;
+  RtopWindow *self = RTOP_WINDOW (widget);
+  RtopSection *section;
 
   show_views (self);
-  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->views_stack), "overview") == 0)
-    rtop_overview_focus_ports (self->overview);
+  section = get_visible_section (self);
+  if (section && section == RTOP_SECTION (self->overview))
+    rtop_section_focus (section);
 }
 
 static void
-find_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+find_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  RtopWindow *self = user_data;
-  const char *view = rtop_window_get_visible_view (self);
+  RtopSection *section = get_visible_section (RTOP_WINDOW (widget));
 
-  if (g_strcmp0 (view, "detail") == 0)
-    rtop_port_detail_focus_search (self->port_detail);
-  else if (g_strcmp0 (view, "processes") == 0)
-    rtop_processes_view_focus_search (self->processes);
-  else if (g_strcmp0 (view, "events") == 0)
-    rtop_events_view_focus (self->events);
-  else
-    rtop_overview_focus_ports (self->overview);
+  if (section)
+    rtop_section_focus (section);
 }
 
-/* ---- live / replay / record ---------------------------------------------- */
+/* ---- the session's state ---------------------------------------------------- */
 
+static char *
+format_elapsed (gint64 us)
+{
+  gint64 s = MAX (us, 0) / G_USEC_PER_SEC;
+
+  if (s >= 3600)
+    return g_strdup_printf ("%" G_GINT64_FORMAT ":%02d:%02d", s / 3600, (int) (s / 60 % 60), (int) (s % 60));
+  return g_strdup_printf ("%d:%02d", (int) (s / 60), (int) (s % 60));
+}
+
+/* The Record button says what is being recorded: time and samples. */
 static void
-refresh_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+update_record_button (RtopWindow *self)
 {
-  RtopApplication *app = get_app (user_data);
-
-  if (app)
-    rtop_application_refresh (app);
-}
-
-static void
-record_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  RtopWindow *self = user_data;
-  RtopApplication *app = get_app (self);
-  g_autoptr(GError) error = NULL;
-  gboolean want = !g_variant_get_boolean (g_action_get_state (G_ACTION (action)));
-
-  if (app == NULL)
-    return;
-  if (!rtop_application_set_recording (app, want, &error))
-    rtop_window_show_error (self, _("Cannot Start Recording"), error->message);
-}
-
-void
-rtop_window_set_recording (RtopWindow *self, gboolean recording, const char *path)
-{
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "record");
+  gboolean recording = self->session && rtop_session_get_recording (self->session);
+  g_autofree char *label = NULL;
+  g_autofree char *a11y = NULL;
   g_autofree char *tip = NULL;
 
-  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (recording));
-  gtk_label_set_label (self->record_label, recording ? _("Stop") : _("Record"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->record_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  recording ? _("Stop recording") : _("Record"), -1);
-  if (recording)
+  if (self->recorder)
     {
-      gtk_widget_add_css_class (GTK_WIDGET (self->record_button), "recording");
+      g_autofree char *elapsed = format_elapsed (rtop_recorder_get_elapsed_us (self->recorder));
+      g_autofree char *samples = g_strdup_printf ("%" G_GUINT64_FORMAT, rtop_recorder_get_samples (self->recorder));
+
+      /* Translators: the Record button while recording: elapsed time and
+       * samples taken, e.g. "Stop · 1:05 · 66 samples" */
+      label = g_strdup_printf (_("Stop · %s · %s samples"), elapsed, samples);
+      /* Translators: accessible name of the Record button while recording */
+      a11y = g_strdup_printf (_("Stop recording (%s recorded, %s samples)"), elapsed, samples);
       /* Translators: tooltip while recording; %s is the file */
-      tip = g_strdup_printf (_("Recording to %s. Click to stop (Ctrl+Shift+R)."), path ? path : "");
+      tip = g_strdup_printf (_("Recording to %s. Click to stop (Ctrl+Shift+R)."),
+                             rtop_recorder_get_path (self->recorder));
+    }
+  else if (recording)
+    {
+      label = g_strdup (_("Stop"));
+      a11y = g_strdup (_("Stop recording"));
+      tip = g_strdup (_("Starting the recording…"));
     }
   else
     {
-      gtk_widget_remove_css_class (GTK_WIDGET (self->record_button), "recording");
+      label = g_strdup (_("Record"));
+      a11y = g_strdup (_("Record"));
       tip = g_strdup (_("Record a Perfetto trace of all counters (Ctrl+Shift+R)"));
     }
+  gtk_label_set_label (self->record_label, label);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->record_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->record_button), tip);
+  if (recording)
+    gtk_widget_add_css_class (GTK_WIDGET (self->record_button), "recording");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->record_button), "recording");
 }
 
-void
-rtop_window_set_replay (RtopWindow *self, const char *title)
+static void
+recorder_changed_cb (RtopWindow *self)
 {
-  GAction *record = g_action_map_lookup_action (G_ACTION_MAP (self), "record");
-  GAction *live = g_action_map_lookup_action (G_ACTION_MAP (self), "go-live");
+  RtopRecorder *recorder = rtop_session_get_recorder (self->session);
+
+  if (self->recorder != recorder)
+    {
+      if (self->recorder)
+        g_signal_handlers_disconnect_by_data (self->recorder, self);
+      g_set_object (&self->recorder, recorder);
+      if (recorder)
+        {
+          g_signal_connect_object (recorder, "notify::samples", G_CALLBACK (update_record_button),
+                                   self, G_CONNECT_SWAPPED);
+          g_signal_connect_object (recorder, "notify::elapsed-us", G_CALLBACK (update_record_button),
+                                   self, G_CONNECT_SWAPPED);
+        }
+    }
+  update_record_button (self);
+}
+
+static void
+replay_changed_cb (RtopWindow *self)
+{
+  const char *title = rtop_session_get_replay_title (self->session);
 
   gtk_widget_set_visible (GTK_WIDGET (self->mode_label), title != NULL);
   if (title)
@@ -213,54 +299,290 @@ rtop_window_set_replay (RtopWindow *self, const char *title)
       g_autofree char *text = g_strdup_printf (_("Recording: %s"), title);
       gtk_label_set_label (self->mode_label, text);
     }
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (record), title == NULL);
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (live), title != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->interval_dropdown), title == NULL);
 }
 
-static void
-go_live_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  RtopApplication *app = get_app (user_data);
+static void show_error (RtopWindow *self, const char *title, const char *message);
 
-  if (app)
-    rtop_application_go_live (app);
+/* One dialog, in the window the user is looking at. */
+static gboolean
+is_current_window (RtopWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  return app == NULL || gtk_application_get_active_window (app) == GTK_WINDOW (self);
 }
 
 static void
-open_response_cb (GtkNativeDialog *dialog, int response, RtopWindow *self)
+session_error_cb (RtopSession *session, const char *title, const char *message, RtopWindow *self)
 {
-  RtopApplication *app = get_app (self);
+  self->closing = FALSE;
+  if (is_current_window (self))
+    show_error (self, title, message);
+}
 
-  if (response == GTK_RESPONSE_ACCEPT && app)
+/* ---- the message bar: where a recording went -------------------------------- */
+
+static void
+show_message (RtopWindow *self, const char *text, const char *path, gboolean can_repair)
+{
+  g_free (self->message_path);
+  self->message_path = g_strdup (path);
+  gtk_label_set_label (self->message_label, text);
+  gtk_widget_set_visible (self->message_folder_button, path != NULL);
+  gtk_widget_set_visible (self->message_copy_button, path != NULL);
+  gtk_widget_set_visible (self->message_repair_button, can_repair);
+  gtk_revealer_set_reveal_child (self->message_revealer, TRUE);
+}
+
+static void
+dismiss_message_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  RtopWindow *self = RTOP_WINDOW (widget);
+
+  gtk_revealer_set_reveal_child (self->message_revealer, FALSE);
+  g_clear_pointer (&self->message_path, g_free);
+}
+
+static void
+open_message_folder_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  RtopWindow *self = RTOP_WINDOW (widget);
+  g_autofree char *dir = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *uri = NULL;
+
+  if (self->message_path == NULL)
+    return;
+  dir = g_path_get_dirname (self->message_path);
+  file = g_file_new_for_path (dir);
+  uri = g_file_get_uri (file);
+  gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
+}
+
+static void
+copy_message_path_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  RtopWindow *self = RTOP_WINDOW (widget);
+
+  if (self->message_path)
+    gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), self->message_path);
+}
+
+static void
+repair_recording_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  RtopWindow *self = RTOP_WINDOW (widget);
+
+  gtk_widget_set_visible (self->message_repair_button, FALSE);
+  rtop_session_repair_replay (self->session);
+}
+
+static void
+recording_saved_cb (RtopSession *session, const char *path, gboolean repaired, RtopWindow *self)
+{
+  g_autofree char *text = NULL;
+
+  if (repaired)
+    /* Translators: %s is a file path */
+    text = g_strdup_printf (_("A complete copy of the recording was saved to %s."), path);
+  else
+    /* Translators: %s is a file path */
+    text = g_strdup_printf (_("Recording saved to %s."), path);
+  show_message (self, text, path, FALSE);
+  if (self->closing)
+    gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+replay_message (RtopWindow *self)
+{
+  if (rtop_session_get_replay_title (self->session) && !rtop_session_get_replay_complete (self->session))
+    show_message (self, _("This recording was cut short: it is shown up to its last complete interval. "
+                          "Repair it to open it in Perfetto."),
+                  rtop_session_get_replay_path (self->session), TRUE);
+}
+
+/* ---- a recording that cannot be written: save it elsewhere ---------------- */
+
+static void
+save_as_response_cb (GtkNativeDialog *dialog, int response, RtopWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT && self->session)
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
 
-      rtop_application_open_recording (app, file);
+      if (path)
+        rtop_session_save_recording_as (self->session, path);
     }
   g_object_unref (dialog);
 }
 
 static void
-open_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+save_recording_as (RtopWindow *self)
 {
-  RtopWindow *self = user_data;
+  RtopRecorder *recorder = rtop_session_get_recorder (self->session);
+  GtkFileChooserNative *dialog;
+  g_autofree char *name = NULL;
+
+  if (recorder == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new (_("Save Recording As"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  name = g_path_get_basename (rtop_recorder_get_path (recorder));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (save_as_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+enum { RESPONSE_SAVE_AS = 1, RESPONSE_DISCARD, RESPONSE_SAVE };
+
+static void
+recording_failed_response_cb (GtkDialog *dialog, int response, RtopWindow *self)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (response == RESPONSE_SAVE_AS)
+    save_recording_as (self);
+}
+
+static void
+recording_failed_cb (RtopSession *session, const char *title, const char *message, RtopWindow *self)
+{
+  GtkWidget *dialog;
+
+  self->closing = FALSE;
+  if (!is_current_window (self))
+    return;
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_NONE, "%s", title);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", message);
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Close"), GTK_RESPONSE_CLOSE,
+                          _("_Save As…"), RESPONSE_SAVE_AS, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), RESPONSE_SAVE_AS);
+  g_signal_connect (dialog, "response", G_CALLBACK (recording_failed_response_cb), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* ---- start-up report (RDMATOP_REPORT_STARTUP=1, for tests/bench) ---------- */
+
+/* Milliseconds since boot at which this process started, or -1.  A one-off
+ * read of /proc/self/stat, only when the report is asked for. */
+static double
+process_start_ms (void)
+{
+  g_autofree char *stat = NULL;
+  const char *p;
+  guint64 start = 0;
+
+  if (!g_file_get_contents ("/proc/self/stat", &stat, NULL, NULL) ||
+      (p = strrchr (stat, ')')) == NULL)
+    return -1;
+  p++;
+  /* Fields after comm's last ')' start at 3; the start time is field 22. */
+  for (int field = 3; field <= 22 && p != NULL; field++)
+    {
+      while (*p == ' ')
+        p++;
+      if (field == 22)
+        start = g_ascii_strtoull (p, NULL, 10);
+      p = strchr (p, ' ');
+    }
+  return start * 1000.0 / sysconf (_SC_CLK_TCK);
+}
+
+static void
+report_after_paint_cb (GdkFrameClock *clock, gpointer user_data)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_BOOTTIME, &ts);
+  g_printerr ("rdmatop: startup-ms=%.0f\n", ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 - process_start_ms ());
+  g_signal_handlers_disconnect_by_func (clock, report_after_paint_cb, user_data);
+}
+
+/* After the first snapshot with devices, the next painted frame is the
+ * first with live data: report the time from process start to it. */
+static void
+history_updated_cb (RtopWindow *self)
+{
+  RtopSnapshot *snapshot = rtop_history_get_latest (rtop_session_get_history (self->session));
+  GdkFrameClock *clock;
+
+  if (self->startup_reported || snapshot == NULL || snapshot->devices == NULL ||
+      snapshot->devices->len == 0)
+    return;
+  self->startup_reported = TRUE;
+  if (g_strcmp0 (g_getenv ("RDMATOP_REPORT_STARTUP"), "1") != 0 ||
+      (clock = gtk_widget_get_frame_clock (GTK_WIDGET (self))) == NULL)
+    return;
+  g_signal_connect (clock, "after-paint", G_CALLBACK (report_after_paint_cb), NULL);
+}
+
+static void
+bind_session (RtopWindow *self)
+{
+  RtopSession *session = self->session;
+
+  bind_sections (self, session);
+  g_signal_connect_object (session, "notify::recording", G_CALLBACK (recorder_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::recorder", G_CALLBACK (recorder_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::replay-title", G_CALLBACK (replay_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "error", G_CALLBACK (session_error_cb), self, 0);
+  g_signal_connect_object (session, "recording-failed", G_CALLBACK (recording_failed_cb), self, 0);
+  g_signal_connect_object (session, "recording-saved", G_CALLBACK (recording_saved_cb), self, 0);
+  g_signal_connect_object (session, "notify::replay-title", G_CALLBACK (replay_message),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (rtop_session_get_history (session), "updated",
+                           G_CALLBACK (history_updated_cb), self, G_CONNECT_SWAPPED);
+  recorder_changed_cb (self);
+  replay_changed_cb (self);
+  replay_message (self);
+}
+
+/* ---- opening recordings --------------------------------------------------- */
+
+static void
+open_response_cb (GtkNativeDialog *dialog, int response, RtopWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT && self->session)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      rtop_session_open_recording (self->session, file);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+open_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  RtopWindow *self = RTOP_WINDOW (widget);
   GtkFileChooserNative *dialog;
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
   dialog = gtk_file_chooser_native_new (_("Open Recording"), GTK_WINDOW (self),
                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, _("rdmatop recordings (Perfetto JSON)"));
+  gtk_file_filter_set_name (filter, _("rdmatop recordings (Perfetto JSON, CSV, cut-short .partial)"));
   gtk_file_filter_add_pattern (filter, "*.json");
   gtk_file_filter_add_pattern (filter, "*.json.gz");
+  gtk_file_filter_add_pattern (filter, "*.csv");
+  /* A recording cut short (crash, power loss) still loads, and can be repaired. */
+  gtk_file_filter_add_pattern (filter, "*.partial");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
   g_signal_connect (dialog, "response", G_CALLBACK (open_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
-void
-rtop_window_show_error (RtopWindow *self, const char *title, const char *message)
+/* Shows an error the user can act on, in a dialog. */
+static void
+show_error (RtopWindow *self, const char *title, const char *message)
 {
   GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self),
                                               GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
@@ -325,26 +647,17 @@ interval_selected_cb (RtopWindow *self)
 }
 
 static void
-step_interval (RtopWindow *self, int direction)
+step_interval_action (GtkWidget *widget, const char *name, GVariant *param)
 {
+  RtopWindow *self = RTOP_WINDOW (widget);
   guint i = gtk_drop_down_get_selected (self->interval_dropdown);
+  /* A longer interval means sampling less often. */
+  int direction = g_str_equal (name, "win.interval-slower") ? +1 : -1;
 
   if (direction < 0 && i > 0)
     gtk_drop_down_set_selected (self->interval_dropdown, i - 1);
   else if (direction > 0 && i + 1 < self->interval_values->len)
     gtk_drop_down_set_selected (self->interval_dropdown, i + 1);
-}
-
-static void
-faster_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  step_interval (user_data, -1);
-}
-
-static void
-slower_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  step_interval (user_data, +1);
 }
 
 static void
@@ -364,48 +677,31 @@ setup_intervals (RtopWindow *self)
 char *
 rtop_window_dump (RtopWindow *self)
 {
-  g_autofree char *overview = rtop_overview_dump (self->overview);
-  g_autofree char *processes = rtop_processes_view_dump (self->processes);
+  g_autoptr(GPtrArray) sections = get_sections (self);
   GString *out = g_string_new (NULL);
 
   g_string_append_printf (out, "view=%s\n", rtop_window_get_visible_view (self));
-  g_string_append (out, overview);
-  g_string_append (out, processes);
-  if (rtop_port_detail_get_port (self->port_detail))
+  g_string_append_printf (out, "record\t%s\n", gtk_label_get_label (self->record_label));
+  if (gtk_revealer_get_reveal_child (self->message_revealer))
+    g_string_append_printf (out, "message\t%s\n", gtk_label_get_label (self->message_label));
+  if (gtk_widget_get_visible (GTK_WIDGET (self->mode_label)))
+    g_string_append_printf (out, "mode\t%s\n", gtk_label_get_label (self->mode_label));
+  for (guint i = 0; i < sections->len; i++)
     {
-      g_autofree char *detail = rtop_port_detail_dump (self->port_detail);
-      g_string_append (out, detail);
+      g_autofree char *text = rtop_section_dump (g_ptr_array_index (sections, i));
+      g_string_append (out, text);
     }
-  g_string_append_printf (out, "events=%u\n",
-                          g_list_model_get_n_items (rtop_history_get_events (self->history)));
   return g_string_free (out, FALSE);
 }
 
 static void
-dump_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+dump_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  g_autofree char *text = rtop_window_dump (user_data);
+  g_autofree char *text = rtop_window_dump (RTOP_WINDOW (widget));
 
   /* For the end-to-end test, which reads the app's output. */
   g_print ("--- rdmatop dump begin ---\n%s--- rdmatop dump end ---\n", text);
 }
-
-static void time_window_action (GSimpleAction *action, GVariant *param, gpointer user_data);
-
-static const GActionEntry win_entries[] = {
-  { "show-view", show_view_action, "s", "'overview'", NULL },
-  { "show-port", show_port_action, "s", NULL, NULL },
-  { "back", back_action, NULL, NULL, NULL },
-  { "find", find_action, NULL, NULL, NULL },
-  { "refresh", refresh_action, NULL, NULL, NULL },
-  { "record", record_action, NULL, "false", NULL },
-  { "open", open_action, NULL, NULL, NULL },
-  { "go-live", go_live_action, NULL, NULL, NULL },
-  { "interval-faster", faster_action, NULL, NULL, NULL },
-  { "interval-slower", slower_action, NULL, NULL, NULL },
-  { "dump-state", dump_action, NULL, NULL, NULL },
-  { "time-window", time_window_action, "i", "5", NULL },
-};
 
 /* ---- settings ------------------------------------------------------------ */
 
@@ -424,25 +720,23 @@ seconds_to_minutes (const GValue *value, const GVariantType *type, gpointer user
   return g_variant_new_int32 ((gint32) round (g_value_get_double (value) / 60));
 }
 
-/* Our own action rather than g_settings_create_action(): that one keeps the
- * settings alive after the window is gone. */
 static void
-time_window_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+set_time_window (RtopWindow *self, int minutes)
 {
-  RtopWindow *self = user_data;
-  int minutes = g_variant_get_int32 (param);
-
-  if (self->settings && (minutes == 1 || minutes == 5 || minutes == 15 || minutes == 60))
+  if (minutes != 1 && minutes != 5 && minutes != 15 && minutes != 60)
+    return;
+  if (self->settings)
     g_settings_set_int (self->settings, "time-window", minutes);
+  if (self->time_window == minutes)
+    return;
+  self->time_window = minutes;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_TIME_WINDOW]);
 }
 
 static void
 time_window_setting_cb (RtopWindow *self)
 {
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "time-window");
-
-  g_simple_action_set_state (G_SIMPLE_ACTION (action),
-                             g_variant_new_int32 (g_settings_get_int (self->settings, "time-window")));
+  set_time_window (self, g_settings_get_int (self->settings, "time-window"));
 }
 
 static void
@@ -472,11 +766,74 @@ bind_settings (RtopWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
 }
 
+/* The last window asks before a running recording is stopped with it. */
+static gboolean
+is_last_window (RtopWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  GList *windows = app ? gtk_application_get_windows (app) : NULL;
+
+  for (GList *l = windows; l; l = l->next)
+    if (l->data != self && RTOP_IS_WINDOW (l->data))
+      return FALSE;
+  return TRUE;
+}
+
+static void
+close_response_cb (GtkDialog *dialog, int response, RtopWindow *self)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  switch (response)
+    {
+    case RESPONSE_SAVE:
+      /* Closes when "recording-saved" comes; an error keeps the window. */
+      self->closing = TRUE;
+      rtop_session_set_recording (self->session, FALSE, NULL);
+      break;
+    case RESPONSE_DISCARD:
+      rtop_session_discard_recording (self->session);
+      gtk_window_destroy (GTK_WINDOW (self));
+      break;
+    default:
+      break;
+    }
+}
+
+static void
+ask_before_closing (RtopWindow *self)
+{
+  RtopRecorder *recorder = rtop_session_get_recorder (self->session);
+  GtkWidget *dialog;
+
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   "%s", _("Save the Recording Before Closing?"));
+  if (recorder)
+    /* Translators: %s is the file being recorded */
+    gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                              _("A recording to %s is running. Closing the window ends it."),
+                                              rtop_recorder_get_path (recorder));
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
+                          _("_Discard"), RESPONSE_DISCARD,
+                          _("_Save and Close"), RESPONSE_SAVE, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), RESPONSE_SAVE);
+  g_signal_connect (dialog, "response", G_CALLBACK (close_response_cb), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static gboolean
 rtop_window_close_request (GtkWindow *window)
 {
   RtopWindow *self = RTOP_WINDOW (window);
   int width, height;
+
+  if (self->session && rtop_session_get_recording (self->session) && is_last_window (self))
+    {
+      if (!self->closing)
+        ask_before_closing (self);
+      return TRUE;
+    }
 
   if (self->settings)
     {
@@ -500,11 +857,8 @@ rtop_window_constructed (GObject *object)
 
   G_OBJECT_CLASS (rtop_window_parent_class)->constructed (object);
 
-  g_return_if_fail (self->history != NULL);
-  rtop_overview_set_history (self->overview, self->history);
-  rtop_processes_view_set_history (self->processes, self->history);
-  rtop_events_view_set_history (self->events, self->history);
-  rtop_port_detail_set_history (self->port_detail, self->history);
+  g_return_if_fail (self->session != NULL);
+  bind_session (self);
   if (self->settings)
     bind_settings (self);
   views_changed_cb (self);
@@ -517,7 +871,12 @@ rtop_window_dispose (GObject *object)
 {
   RtopWindow *self = RTOP_WINDOW (object);
 
-  g_clear_object (&self->history);
+  if (self->recorder)
+    g_signal_handlers_disconnect_by_data (self->recorder, self);
+  g_clear_object (&self->recorder);
+  if (self->session)
+    bind_sections (self, NULL);
+  g_clear_object (&self->session);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (rtop_window_parent_class)->dispose (object);
 }
@@ -529,7 +888,26 @@ rtop_window_finalize (GObject *object)
 
   g_clear_object (&self->interval_labels);
   g_clear_pointer (&self->interval_values, g_array_unref);
+  g_free (self->message_path);
   G_OBJECT_CLASS (rtop_window_parent_class)->finalize (object);
+}
+
+static void
+rtop_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  RtopWindow *self = RTOP_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_TIME_WINDOW:
+      g_value_set_int (value, self->time_window);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -539,15 +917,58 @@ rtop_window_set_property (GObject *object, guint prop_id, const GValue *value, G
 
   switch (prop_id)
     {
-    case PROP_HISTORY:
-      self->history = g_value_dup_object (value);
+    case PROP_SESSION:
+      self->session = g_value_dup_object (value);
       break;
     case PROP_SETTINGS:
       self->settings = g_value_dup_object (value);
       break;
+    case PROP_TIME_WINDOW:
+      set_time_window (self, g_value_get_int (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+/* Window actions and their keys.  Application-wide ones (quit, record,
+ * refresh, live/replay) are the application's. */
+static void
+install_actions (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
+  gtk_widget_class_install_action (widget_class, "win.show-port", "s", show_port_action);
+  gtk_widget_class_install_action (widget_class, "win.back", NULL, back_action);
+  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.interval-faster", NULL, step_interval_action);
+  gtk_widget_class_install_action (widget_class, "win.interval-slower", NULL, step_interval_action);
+  gtk_widget_class_install_action (widget_class, "win.dump-state", NULL, dump_action);
+  gtk_widget_class_install_action (widget_class, "win.dismiss-message", NULL, dismiss_message_action);
+  gtk_widget_class_install_action (widget_class, "win.open-message-folder", NULL, open_message_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-message-path", NULL, copy_message_path_action);
+  gtk_widget_class_install_action (widget_class, "win.repair-recording", NULL, repair_recording_action);
+  gtk_widget_class_install_property_action (widget_class, "win.time-window", "time-window");
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
+  /* Escape leaves the port page, like Alt+Left. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.back", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_CONTROL_MASK, "win.show-view", "s", "overview");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_CONTROL_MASK, "win.show-view", "s", "processes");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_CONTROL_MASK, "win.show-view", "s", "events");
+  /* Ctrl+Plus samples more often, Ctrl+Minus less often, as the keys read. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "win.interval-faster", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "win.interval-faster", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "win.interval-faster", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "win.interval-slower", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "win.interval-slower", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_ALT_MASK, "win.time-window", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_ALT_MASK, "win.time-window", "i", 5);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_ALT_MASK, "win.time-window", "i", 15);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_4, GDK_ALT_MASK, "win.time-window", "i", 60);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.dump-state", NULL);
 }
 
 static void
@@ -560,15 +981,20 @@ rtop_window_class_init (RtopWindowClass *klass)
   object_class->constructed = rtop_window_constructed;
   object_class->dispose = rtop_window_dispose;
   object_class->finalize = rtop_window_finalize;
+  object_class->get_property = rtop_window_get_property;
   object_class->set_property = rtop_window_set_property;
   window_class->close_request = rtop_window_close_request;
 
-  props[PROP_HISTORY] =
-    g_param_spec_object ("history", NULL, NULL, RTOP_TYPE_HISTORY,
-                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  props[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, RTOP_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   props[PROP_SETTINGS] =
     g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
                          G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /* Minutes of history the graphs show: 1, 5, 15 or 60 (the menu's radio items). */
+  props[PROP_TIME_WINDOW] =
+    g_param_spec_int ("time-window", NULL, NULL, 1, 60, 5,
+                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   g_type_ensure (RTOP_TYPE_OVERVIEW);
@@ -584,50 +1010,98 @@ rtop_window_class_init (RtopWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, detail_title);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, interval_dropdown);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, message_revealer);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, message_label);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, message_repair_button);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, message_folder_button);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, message_copy_button);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, views_stack);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, overview);
-  gtk_widget_class_bind_template_child (widget_class, RtopWindow, processes);
-  gtk_widget_class_bind_template_child (widget_class, RtopWindow, events);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, port_detail);
-
-  /* Escape leaves the port page, like Alt+Left (set as accelerators by the app). */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.back", NULL);
+  install_actions (widget_class);
 }
 
-/* The app's CSS, once per display (windows made by tests get it too). */
+/* Whether the theme in use is dark: its text is light. */
+static gboolean
+theme_is_dark (GtkWidget *widget)
+{
+  GdkRGBA fg;
+
+  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), "theme_fg_color", &fg))
+    return FALSE;
+  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+}
+
+static void
+update_dark_style (GtkWidget *widget)
+{
+  GdkDisplay *display = gtk_widget_get_display (widget);
+  GtkCssProvider *dark = g_object_get_data (G_OBJECT (display), "rtop-style-dark");
+  gboolean want = theme_is_dark (widget);
+  gboolean have = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (display), "rtop-style-dark-on"));
+
+  if (want == have)
+    return;
+  if (want)
+    gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (dark),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
+  else
+    gtk_style_context_remove_provider_for_display (display, GTK_STYLE_PROVIDER (dark));
+  g_object_set_data (G_OBJECT (display), "rtop-style-dark-on", GINT_TO_POINTER (want));
+}
+
+static void
+theme_changed_cb (GtkSettings *settings, GParamSpec *pspec, GtkWidget *widget)
+{
+  update_dark_style (widget);
+}
+
+/* The app's CSS, once per display (windows made by tests get it too), and
+ * its dark variant while the theme is dark. */
 static void
 ensure_style (GtkWidget *widget)
 {
   GdkDisplay *display = gtk_widget_get_display (widget);
   g_autoptr(GtkCssProvider) provider = NULL;
+  g_autoptr(GtkCssProvider) dark = NULL;
 
-  if (g_object_get_data (G_OBJECT (display), "rtop-style"))
-    return;
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (provider, "/io/github/rdmatop/Rdmatop/style.css");
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  g_object_set_data_full (G_OBJECT (display), "rtop-style", g_steal_pointer (&provider),
-                          g_object_unref);
+  if (!g_object_get_data (G_OBJECT (display), "rtop-style"))
+    {
+      provider = gtk_css_provider_new ();
+      gtk_css_provider_load_from_resource (provider, "/io/github/rdmatop/Rdmatop/style.css");
+      gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+      g_object_set_data_full (G_OBJECT (display), "rtop-style", g_steal_pointer (&provider),
+                              g_object_unref);
+      dark = gtk_css_provider_new ();
+      gtk_css_provider_load_from_resource (dark, "/io/github/rdmatop/Rdmatop/style-dark.css");
+      g_object_set_data_full (G_OBJECT (display), "rtop-style-dark", g_steal_pointer (&dark),
+                              g_object_unref);
+    }
+  update_dark_style (widget);
+  g_signal_connect_object (gtk_widget_get_settings (widget), "notify::gtk-theme-name",
+                           G_CALLBACK (theme_changed_cb), widget, 0);
+  g_signal_connect_object (gtk_widget_get_settings (widget), "notify::gtk-application-prefer-dark-theme",
+                           G_CALLBACK (theme_changed_cb), widget, 0);
 }
 
 static void
 rtop_window_init (RtopWindow *self)
 {
+  self->time_window = 5;
   ensure_style (GTK_WIDGET (self));
   gtk_widget_init_template (GTK_WIDGET (self));
+  setup_section_pages (self);
   rtop_a11y_fix_mnemonics (GTK_WIDGET (self));
-  g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
   setup_intervals (self);
-  rtop_window_set_replay (self, NULL);
 }
 
 RtopWindow *
-rtop_window_new (GtkApplication *application, RtopHistory *history, GSettings *settings)
+rtop_window_new (GtkApplication *application, RtopSession *session, GSettings *settings)
 {
   return g_object_new (RTOP_TYPE_WINDOW,
                        "application", application,
-                       "history", history,
+                       "session", session,
                        "settings", settings,
                        NULL);
 }

@@ -15,6 +15,7 @@
 
 #include "rtop-error.h"
 #include "rtop-sampler.h"
+#include "rtop-source.h"
 
 /* Snapshots waiting for the main loop; past this the UI is stalled and the
  * oldest undelivered snapshots are dropped rather than piling up. */
@@ -41,15 +42,17 @@ struct _RtopSampler {
   guint64 sequence;          /* worker-only: numbers every delivered snapshot */
   GMainContext *context;
   RtopSnapshot *latest;      /* main-context side only */
+  RtopSourceProps source;    /* main-context side only */
 };
 
-enum { PROP_0, PROP_INTERVAL, N_PROPS };
-enum { SIGNAL_SNAPSHOT, N_SIGNALS };
+enum { PROP_0, PROP_INTERVAL, N_PROPS, PROP_SOURCE_FIRST = N_PROPS };
 
 static GParamSpec *properties[N_PROPS];
-static guint signals[N_SIGNALS];
 
-G_DEFINE_FINAL_TYPE (RtopSampler, rtop_sampler, G_TYPE_OBJECT)
+static void source_iface_init (RtopSourceInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (RtopSampler, rtop_sampler, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (RTOP_TYPE_SOURCE, source_iface_init))
 
 typedef struct {
   RtopSampler *sampler;      /* strong ref */
@@ -83,7 +86,11 @@ deliver_cb (gpointer data)
 
   g_clear_pointer (&self->latest, rtop_snapshot_unref);
   self->latest = rtop_snapshot_ref (d->snapshot);
-  g_signal_emit (self, signals[SIGNAL_SNAPSHOT], 0, d->snapshot);
+  /* The source stays running while the kernel refuses: it retries, and
+   * the reason is its error until a pass succeeds. */
+  rtop_source_update (RTOP_SOURCE (self), RTOP_SOURCE_STATE_RUNNING,
+                      d->snapshot->status == RTOP_STATUS_OK ? NULL : d->snapshot->status_message);
+  rtop_source_emit_snapshot (RTOP_SOURCE (self), d->snapshot);
   return G_SOURCE_REMOVE;
 }
 
@@ -244,6 +251,7 @@ rtop_sampler_start (RtopSampler *self)
   self->stopping = FALSE;
   g_mutex_unlock (&self->lock);
   self->thread = g_thread_new ("rdmatop-sampler", worker, self);
+  rtop_source_update (RTOP_SOURCE (self), RTOP_SOURCE_STATE_CONNECTING, NULL);
 }
 
 void
@@ -260,6 +268,7 @@ rtop_sampler_stop (RtopSampler *self)
   wake (self);
   g_thread_join (self->thread);
   self->thread = NULL;
+  rtop_source_update (RTOP_SOURCE (self), RTOP_SOURCE_STATE_STOPPED, NULL);
 }
 
 gboolean
@@ -339,6 +348,7 @@ rtop_sampler_finalize (GObject *object)
   g_clear_pointer (&self->collector, rtop_collector_free);
   g_clear_pointer (&self->latest, rtop_snapshot_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
+  rtop_source_props_clear (&self->source);
   g_strfreev (self->devices);
   g_free (self->sysfs_root);
   g_free (self->proc_root);
@@ -351,14 +361,24 @@ rtop_sampler_finalize (GObject *object)
 static void
 rtop_sampler_dispose (GObject *object)
 {
-  /* The worker holds no reference; stop it before anything is torn down. */
-  rtop_sampler_stop (RTOP_SAMPLER (object));
+  RtopSampler *self = RTOP_SAMPLER (object);
+
+  /* The worker holds no reference; stop it before anything is torn down.
+   * No notification this late: nobody should hear from a dying object. */
+  if (self->thread != NULL)
+    {
+      g_object_freeze_notify (object);
+      rtop_sampler_stop (self);
+      g_object_thaw_notify (object);
+    }
   G_OBJECT_CLASS (rtop_sampler_parent_class)->dispose (object);
 }
 
 static void
 rtop_sampler_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
+  if (rtop_source_get_common_property (RTOP_SOURCE (object), PROP_SOURCE_FIRST, prop_id, value))
+    return;
   switch (prop_id)
     {
     case PROP_INTERVAL:
@@ -397,18 +417,47 @@ rtop_sampler_class_init (RtopSamplerClass *klass)
                          RTOP_SAMPLER_MIN_INTERVAL, RTOP_SAMPLER_MAX_INTERVAL, 1.0,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  rtop_source_install_properties (object_class, PROP_SOURCE_FIRST);
+}
 
-  /**
-   * RtopSampler::snapshot:
-   * @snapshot: the new #RtopSnapshot (immutable)
-   *
-   * Emitted on the main context that was the thread-default when the sampler
-   * was started, once per pass.
-   */
-  signals[SIGNAL_SNAPSHOT] =
-    g_signal_new ("snapshot", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                  NULL, NULL, NULL, G_TYPE_NONE, 1,
-                  RTOP_TYPE_SNAPSHOT | G_SIGNAL_TYPE_STATIC_SCOPE);
+static RtopSourceProps *
+sampler_get_props (RtopSource *source)
+{
+  return &RTOP_SAMPLER (source)->source;
+}
+
+static void
+sampler_start (RtopSource *source)
+{
+  rtop_sampler_start (RTOP_SAMPLER (source));
+}
+
+static void
+sampler_stop (RtopSource *source)
+{
+  rtop_sampler_stop (RTOP_SAMPLER (source));
+}
+
+static void
+sampler_refresh (RtopSource *source)
+{
+  rtop_sampler_refresh (RTOP_SAMPLER (source));
+}
+
+static void
+sampler_set_interval (RtopSource *source, double seconds)
+{
+  rtop_sampler_set_interval (RTOP_SAMPLER (source), seconds);
+}
+
+static void
+source_iface_init (RtopSourceInterface *iface)
+{
+  iface->get_props = sampler_get_props;
+  iface->start = sampler_start;
+  iface->stop = sampler_stop;
+  iface->refresh = sampler_refresh;
+  iface->set_interval = sampler_set_interval;
 }
 
 static void
@@ -416,6 +465,9 @@ rtop_sampler_init (RtopSampler *self)
 {
   g_mutex_init (&self->lock);
   self->interval = 1.0;
+  /* Translators: the local machine as a data source, beside remote hosts and recordings */
+  self->source.name = g_strdup (_("This computer"));
+  self->source.live = TRUE;
   self->wakeup_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (self->wakeup_fd < 0)
     g_error ("eventfd: %s", g_strerror (errno));

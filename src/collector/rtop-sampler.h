@@ -7,6 +7,7 @@
 
 #include <glib-object.h>
 #include "rtop-collector.h"
+#include "rtop-source.h"
 
 G_BEGIN_DECLS
 
@@ -33,6 +34,9 @@ void rtop_sampler_refresh (RtopSampler *self);
 /* The newest snapshot delivered so far (transfer none), or NULL. */
 RtopSnapshot *rtop_sampler_get_latest (RtopSampler *self);
 
-/* Signal: void snapshot (RtopSampler *self, RtopSnapshot *snapshot, gpointer user_data) */
+/* An RtopSource: the "snapshot" signal, and "name" ("This computer"),
+ * "state" (connecting after start, running from the first delivery,
+ * stopped after stop) and "error" (the newest snapshot's status message
+ * while collection fails; the sampler keeps retrying). */
 
 G_END_DECLS

@@ -157,8 +157,9 @@ wait_for_paint (GtkWidget *window)
 static void
 bench_window (void)
 {
-  g_autoptr(RtopHistory) history = rtop_history_new ();
-  RtopWindow *window = rtop_window_new (NULL, history, NULL);
+  g_autoptr(RtopSession) session = rtop_session_new (NULL);
+  RtopHistory *history = rtop_session_get_history (session);
+  RtopWindow *window = rtop_window_new (NULL, session, NULL);
   GuiPortSpec ports[16];
   char names[16][16];
   double times[FRAMES];

@@ -1,0 +1,54 @@
+/* rtop-section.h: the base of every view in the window.
+ *
+ * A section is a composite widget with its own .c/.h/.ui that shows part of
+ * a session (the overview, processes, events, a port's page).  The window
+ * lists its sections in its template and hands each the session; a section
+ * binds its models in bind() and lets go of them when bound to NULL.  The
+ * class says what the window shows for it (page name, title, icon), so a
+ * new view is its own files and one line in the window's template.
+ *
+ * Property: "session" (RtopSession*, read-write). */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "rtop-session.h"
+
+G_BEGIN_DECLS
+
+#define RTOP_TYPE_SECTION (rtop_section_get_type ())
+G_DECLARE_DERIVABLE_TYPE (RtopSection, rtop_section, RTOP, SECTION, GtkBox)
+
+struct _RtopSectionClass {
+  GtkBoxClass parent_class;
+
+  /* Set by rtop_section_class_set_page(). */
+  const char *page_name;
+  const char *page_title;     /* translatable, with a mnemonic; NULL: no tab */
+  const char *icon_name;
+
+  /* The session changed (NULL: unbound).  Chain up is not needed. */
+  void (*bind) (RtopSection *self, RtopSession *session);
+  /* Moves the keyboard focus to the section's search or main list. */
+  void (*focus) (RtopSection *self);
+  /* What the section shows, as text (tests, the end-to-end scenario). */
+  char *(*dump) (RtopSection *self);
+};
+
+/* In class_init: the stack page's name, its tab title (N_() text, or NULL
+ * for a page without a tab) and an icon. */
+void rtop_section_class_set_page (RtopSectionClass *klass, const char *name,
+                                  const char *title, const char *icon_name);
+
+RtopSession *rtop_section_get_session (RtopSection *self);
+void rtop_section_set_session (RtopSection *self, RtopSession *session);
+/* The session's history, or NULL. */
+RtopHistory *rtop_section_get_history (RtopSection *self);
+const char *rtop_section_get_page_name (RtopSection *self);
+/* Translated, or NULL. */
+const char *rtop_section_get_page_title (RtopSection *self);
+const char *rtop_section_get_icon_name (RtopSection *self);
+void rtop_section_focus (RtopSection *self);
+/* Never NULL: "" when the section has nothing to say. */
+char *rtop_section_dump (RtopSection *self);
+
+G_END_DECLS
