@@ -246,6 +246,29 @@ test_nvml_events (Fixture *f, gconstpointer data)
                   all->metrics[RTOP_METRIC_TX_BYTES].rate > 1e9);
   g_assert_cmpuint (count_events (s3, RTOP_EVENT_COUNTER_RESET, "nvidia0", 0), >=, 1);
 
+  /* The driver stops answering for a pass: the GPUs stay, saying why, with
+   * one event each; when it answers again the rates span the gap. */
+  {
+    g_autoptr(RtopSnapshot) failed = NULL;
+    g_autoptr(RtopSnapshot) back = NULL;
+
+    script (f, "count_error 999");
+    failed = pass (f);
+    g_assert_nonnull (rtop_snapshot_find_device (failed, "nvidia0"));
+    g_assert_nonnull (strstr (port_of (failed, "nvidia0", 1)->error, "Unknown Error"));
+    g_assert_cmpuint (count_events (failed, RTOP_EVENT_DEVICE_REMOVED, "nvidia0", 0), ==, 0);
+    g_assert_cmpuint (count_events (failed, RTOP_EVENT_COLLECTION_ERROR, "nvidia0", 0), ==, 1);
+    g_assert_cmpuint (count_events (failed, RTOP_EVENT_COLLECTION_ERROR, "nvidia0", 1), ==, 0);
+    g_assert_nonnull (strstr (failed->gpu_status, "Unknown Error"));
+    script (f, "count_error 0");
+    script (f, "gpu.0.tx_kib 1003");
+    back = pass (f);
+    g_assert_cmpuint (count_events (back, RTOP_EVENT_COLLECTION_RECOVERED, "nvidia0", 0), ==, 1);
+    g_assert_cmpuint (count_events (back, RTOP_EVENT_DEVICE_ADDED, "nvidia0", 0), ==, 0);
+    all = port_of (back, "nvidia0", RTOP_GPU_ALL_LINKS_PORT);
+    g_assert_true (all->metrics[RTOP_METRIC_TX_BYTES].has_rate);
+  }
+
   /* GPU 1 falls off the bus. */
   script (f, "gpu.1.lost 1");
   s4 = pass (f);

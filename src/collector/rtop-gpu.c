@@ -65,6 +65,7 @@ typedef struct {
   gpointer state;            /* open() succeeded */
   char *message;             /* why it shows nothing, while it does not */
   gint64 retry_us;           /* when to try opening again */
+  GPtrArray *last;           /* RtopDevice*: the last good read, without counters */
 } Loaded;
 
 struct _RtopGpuSource {
@@ -100,6 +101,7 @@ rtop_gpu_source_new (const RtopGpuOptions *options)
     {
       self->loaded[i].lib = &libraries[i];
       self->loaded[i].path = g_strdup (override_for (options, &libraries[i]));
+      self->loaded[i].last = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_device_free);
     }
   return self;
 }
@@ -125,6 +127,7 @@ rtop_gpu_source_free (RtopGpuSource *self)
       loaded_close (&self->loaded[i]);
       g_free (self->loaded[i].path);
       g_free (self->loaded[i].message);
+      g_ptr_array_unref (self->loaded[i].last);
     }
   g_free (self->loaded);
   g_free (self);
@@ -205,6 +208,60 @@ finish_device (RtopDevice *dev, RtopRates *rates, gint64 read_time_us)
     }
 }
 
+/* What a device was, for a pass whose read fails: its identity and ports. */
+static RtopDevice *
+device_outline (const RtopDevice *dev)
+{
+  RtopDevice *copy = rtop_device_new (dev->index, dev->name);
+
+  copy->kind = dev->kind;
+  copy->provider = g_strdup (dev->provider);
+  copy->protocol = g_strdup (dev->protocol);
+  copy->port_count = dev->port_count;
+  copy->gpu = rtop_gpu_new (dev->gpu != NULL ? dev->gpu->vendor : NULL);
+  if (dev->gpu != NULL)
+    {
+      copy->gpu->model = g_strdup (dev->gpu->model);
+      copy->gpu->uuid = g_strdup (dev->gpu->uuid);
+      copy->gpu->pci_bus_id = g_strdup (dev->gpu->pci_bus_id);
+    }
+  for (guint p = 0; p < dev->ports->len; p++)
+    {
+      const RtopPort *port = g_ptr_array_index (dev->ports, p);
+      RtopPort *outline = rtop_port_new (port->index);
+
+      outline->state = port->state;
+      outline->phys_state = port->phys_state;
+      outline->link_layer = g_strdup (port->link_layer);
+      outline->rate_text = g_strdup (port->rate_text);
+      outline->rate_gbps = port->rate_gbps;
+      outline->remote = g_strdup (port->remote);
+      g_ptr_array_add (copy->ports, outline);
+    }
+  return copy;
+}
+
+/* A read that fails (the driver stopped answering) is not the GPUs going
+ * away: the last devices stay, their ports saying why they have no values,
+ * and rates measure over the gap once reads work again. */
+static void
+keep_last (Loaded *l, RtopRates *rates, GPtrArray *devices, const char *why)
+{
+  for (guint i = 0; i < l->last->len; i++)
+    {
+      RtopDevice *dev = device_outline (g_ptr_array_index (l->last, i));
+
+      for (guint p = 0; p < dev->ports->len; p++)
+        {
+          RtopPort *port = g_ptr_array_index (dev->ports, p);
+
+          port->error = g_strdup (why);
+          rtop_rates_keep (rates, dev->name, port->index);
+        }
+      g_ptr_array_add (devices, dev);
+    }
+}
+
 static guint
 read_library (Loaded *l, RtopRates *rates, GPtrArray *devices)
 {
@@ -215,6 +272,7 @@ read_library (Loaded *l, RtopRates *rates, GPtrArray *devices)
   if (!l->lib->read (l->state, found, &error))
     {
       set_message (l, error->message);
+      keep_last (l, rates, devices, error->message);
       return 0;
     }
   read_time_us = g_get_monotonic_time ();
@@ -222,14 +280,17 @@ read_library (Loaded *l, RtopRates *rates, GPtrArray *devices)
     {
       g_autofree char *text = g_strdup_printf (_("The GPU library “%s” lists no GPU."), l->lib->id);
       set_message (l, text);
+      g_ptr_array_set_size (l->last, 0);
       return 0;
     }
   g_clear_pointer (&l->message, g_free);
+  g_ptr_array_set_size (l->last, 0);
   for (guint i = 0; i < found->len; i++)
     {
       RtopDevice *dev = g_ptr_array_index (found, i);
 
       finish_device (dev, rates, read_time_us);
+      g_ptr_array_add (l->last, device_outline (dev));
       g_ptr_array_add (devices, dev);
       found->pdata[i] = NULL;
     }

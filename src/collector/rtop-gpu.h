@@ -64,9 +64,10 @@ void rtop_gpu_source_free (RtopGpuSource *self);
 
 /* One pass: appends the GPU devices of every library that answers to
  * devices, with rates (rates must be between begin_pass and end_pass) and
- * metrics from the provider table.  Returns the translated reason why no
- * GPU is shown (free it), or NULL when some library listed a GPU or the
- * source is disabled. */
+ * metrics from the provider table.  A library whose read fails this pass
+ * appends the devices of its last good read, each port with error set.
+ * Returns the translated reason why no GPU is read (free it), or NULL when
+ * some library listed a GPU or the source is disabled. */
 char *rtop_gpu_source_read (RtopGpuSource *self, RtopRates *rates, GPtrArray *devices);
 
 /* Whether any library listed a GPU in the last read. */

@@ -332,6 +332,21 @@ check_port_facts (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *por
                                 port->index, port->netdev ? port->netdev : _("none")));
 }
 
+/* A GPU's links are read in one go: one event for the GPU, on its first port. */
+static void
+check_gpu_read (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port,
+                const PortMemo *pm)
+{
+  if (dev->ports->len == 0 || port != g_ptr_array_index (dev->ports, 0))
+    return;
+  if (!pm->failing && port->error != NULL)
+    add_event (snap, RTOP_EVENT_COLLECTION_ERROR, RTOP_SEVERITY_ERROR, dev->name, 0, NULL, NULL,
+               g_strdup_printf (_("Reading GPU %s failed: %s"), dev->name, port->error));
+  else if (pm->failing && port->error == NULL)
+    add_event (snap, RTOP_EVENT_COLLECTION_RECOVERED, RTOP_SEVERITY_INFO, dev->name, 0, NULL, NULL,
+               g_strdup_printf (_("Reading GPU %s works again."), dev->name));
+}
+
 static void
 check_port_changes (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port,
                     const PortMemo *pm)
@@ -339,7 +354,9 @@ check_port_changes (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *p
   /* A port whose read failed has no trustworthy state this pass. */
   if (port->error == NULL)
     check_port_facts (snap, dev, port, pm);
-  if (!pm->failing && port->error != NULL)
+  if (dev->kind == RTOP_DEVICE_KIND_GPU)
+    check_gpu_read (snap, dev, port, pm);
+  else if (!pm->failing && port->error != NULL)
     add_event (snap, RTOP_EVENT_COLLECTION_ERROR, RTOP_SEVERITY_ERROR, dev->name, port->index,
                NULL, NULL,
                g_strdup_printf (_("Reading port %s/%u failed: %s"), dev->name, port->index,
