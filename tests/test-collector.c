@@ -16,7 +16,9 @@
 #include <linux/rtnetlink.h>
 
 #include "nl-test-msgs.h"
-#include "rtop-collector.h"
+#include "rtop-collector-private.h"
+#include "rtop-nl-private.h"
+#include "rtop-snapshot-private.h"
 #include "uapi/rdma/rdma_netlink.h"
 
 #define PORTID 4711

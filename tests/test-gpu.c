@@ -11,11 +11,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "rtop-collector.h"
-#include "rtop-csv-writer.h"
+#include "rtop-collector-private.h"
+#include "rtop-csv-writer-private.h"
 #include "rtop-json.h"
-#include "rtop-recording.h"
-#include "rtop-trace-writer.h"
+#include "rtop-recording-private.h"
+#include "rtop-snapshot-private.h"
+#include "rtop-trace-writer-private.h"
 
 typedef struct {
   char *dir;
@@ -282,13 +283,17 @@ test_nvml_json (Fixture *f, gconstpointer data)
 {
   g_autoptr(RtopSnapshot) snap = NULL;
   g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
   JsonObject *dev = NULL, *gpu, *port0, *port1;
   JsonArray *devices, *ports;
 
   two_nvidia_gpus (f);
   start (f, fake_nvml (), "/nonexistent/libamd_smi.so");
   snap = pass (f);
-  root = rtop_json_from_snapshot (snap);
+  text = rtop_json_snapshot_to_string (snap, FALSE);
+  root = json_from_string (text, &error);
+  g_assert_no_error (error);
   devices = json_object_get_array_member (json_node_get_object (root), "devices");
   for (guint i = 0; i < json_array_get_length (devices); i++)
     if (g_strcmp0 (json_object_get_string_member (json_array_get_object_element (devices, i), "name"),

@@ -8,7 +8,7 @@
 #include <gtk/gtk.h>
 #include <string.h>
 
-#include "rtop-collector.h"
+#include "rtop-collector-private.h"
 #include "rtop-history.h"
 #include "rtop-overview.h"
 #include "rtop-port-detail.h"

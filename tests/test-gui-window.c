@@ -12,7 +12,7 @@
 #include "rtop-history.h"
 #include "rtop-preferences.h"
 #include "rtop-remote.h"
-#include "rtop-sampler.h"
+#include "rtop-sampler-private.h"
 #include "rtop-window.h"
 
 static const GuiPortSpec ports[] = {
@@ -333,6 +333,11 @@ test_two_windows (void)
   g_assert_true (rtop_session_set_recording (session, TRUE, &error));
   g_assert_no_error (error);
   spin_until (has_samples, session);
+  /* The window says what feeds it, by the source's name and state only. */
+  {
+    g_autofree char *source = dump_line (w[0], "source\t");
+    g_assert_true (g_str_has_prefix (source, "name=This computer\tstate=running\tlabel=Live\terror="));
+  }
   for (guint i = 0; i < 2; i++)
     {
       g_autofree char *record = dump_line (w[i], "record\t");
@@ -491,6 +496,56 @@ test_close_while_recording (void)
   g_settings_reset (settings, "interval");
 }
 
+static GtkColumnView *
+find_mapped_column_view (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkColumnView *found;
+
+      if (GTK_IS_COLUMN_VIEW (child) && gtk_widget_get_mapped (child))
+        return GTK_COLUMN_VIEW (child);
+      if ((found = find_mapped_column_view (child)))
+        return found;
+    }
+  return NULL;
+}
+
+/* At 800x600 the window fits, and the overview keeps port, state, rates and
+ * health on screen without scrolling sideways; wide again, it shows all. */
+static void
+test_small_window (Fixture *f, gconstpointer data)
+{
+  GtkColumnView *table;
+  GtkAdjustment *h;
+  g_autofree char *columns = NULL;
+
+  feed (f->history, 30);
+  activate (f, "show-view", g_variant_new_string ("overview"));
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 800, 600);
+  wait_frames ();
+  wait_frames ();
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), <=, 800);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (f->window)), <=, 600);
+  columns = dump_line (f->window, "columns\t");
+  g_assert_cmpstr (columns, ==, "port,state,graph,tx,rx,health");
+  table = find_mapped_column_view (GTK_WIDGET (f->window));
+  g_assert_nonnull (table);
+  h = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (table));
+  g_test_message ("800x600: columns %s, table %.0f px in %.0f px", columns,
+                  gtk_adjustment_get_upper (h), gtk_adjustment_get_page_size (h));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (h), <=, gtk_adjustment_get_page_size (h) + 1);
+  screenshot (GTK_WIDGET (f->window), "gui-overview-800x600.png");
+
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1400, 860);
+  wait_frames ();
+  wait_frames ();
+  g_free (columns);
+  columns = dump_line (f->window, "columns\t");
+  g_assert_cmpstr (columns, ==, "port,protocol,state,link,graph,tx,rx,pps,util,drops,retrans,errors,health");
+}
+
 static void
 test_remote_detection (void)
 {
@@ -527,6 +582,8 @@ main (int argc, char *argv[])
               test_screenshots, fixture_teardown);
   g_test_add ("/gui/window/dialogs", Fixture, NULL, fixture_setup,
               test_dialogs, fixture_teardown);
+  g_test_add ("/gui/window/small-window", Fixture, NULL, fixture_setup,
+              test_small_window, fixture_teardown);
   g_test_add_func ("/gui/window/two-windows-one-session", test_two_windows);
   g_test_add_func ("/gui/window/close-while-recording", test_close_while_recording);
   g_test_add_func ("/gui/remote/detection", test_remote_detection);

@@ -1,7 +1,7 @@
 /* test-health.c: health events from snapshot sequences. */
 #include "config.h"
 
-#include "rtop-health.h"
+#include "rtop-health-private.h"
 
 typedef struct {
   guint32 dev_index;

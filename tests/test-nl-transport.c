@@ -5,7 +5,7 @@
  * built by tests/nl-test-msgs.c, carrying the request's sequence number as
  * the kernel does.  That exercises the real send, receive, timeout and
  * sequence filtering code, not a copy of it. */
-#include "rtop-nl.h"
+#include "rtop-nl-private.h"
 #include "rtop-error.h"
 #include "nl-test-msgs.h"
 #include "uapi/rdma/rdma_netlink.h"

@@ -14,7 +14,7 @@
 #include <glib/gstdio.h>
 
 #include "rtop-error.h"
-#include "rtop-procfs.h"
+#include "rtop-procfs-private.h"
 
 static const char *
 fixture_proc (void)

@@ -8,8 +8,9 @@
 
 #include <glib.h>
 
-#include "rtop-providers.h"
-#include "rtop-sysfs.h"
+#include "rtop-providers-private.h"
+#include "rtop-sysfs-private.h"
+#include "rtop-snapshot-private.h"
 
 static RtopCounter *
 make_counter (const char *name, RtopCounterSource source, guint64 value,

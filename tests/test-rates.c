@@ -1,7 +1,7 @@
 /* test-rates.c: deltas and rates on counter sequences. */
 #include "config.h"
 
-#include "rtop-rates.h"
+#include "rtop-rates-private.h"
 
 static GPtrArray *
 counters_of (const char *name, guint64 value)

@@ -24,8 +24,8 @@
 
 #include "rec-synth.h"
 #include "rtop-error.h"
-#include "rtop-recorder.h"
-#include "rtop-recording.h"
+#include "rtop-recorder-private.h"
+#include "rtop-recording-private.h"
 
 static char *sandbox_problem;     /* why mounts are not possible, or NULL */
 static const char *self_exe;
@@ -721,6 +721,24 @@ test_killed (gconstpointer data)
   g_rmdir (dir);
 }
 
+/* "/recording/recorder/json-gz" for every format the recorder can write. */
+static void
+add_format_tests (void)
+{
+  const RtopRecordFormatInfo *formats;
+  guint n;
+
+  formats = rtop_record_formats (&n);
+  for (guint i = 0; i < n; i++)
+    if (formats[i].sink != NULL)
+      {
+        g_autofree char *name = g_strdelimit (g_strdup (formats[i].name), ".", '-');
+        g_autofree char *path = g_strconcat ("/recording/recorder/", name, NULL);
+
+        g_test_add_data_func (path, GINT_TO_POINTER (formats[i].id), test_formats);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -731,9 +749,7 @@ main (int argc, char **argv)
   setup_sandbox ();
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_data_func ("/recording/recorder/json", GINT_TO_POINTER (RTOP_RECORD_FORMAT_JSON), test_formats);
-  g_test_add_data_func ("/recording/recorder/json-gz", GINT_TO_POINTER (RTOP_RECORD_FORMAT_JSON_GZ), test_formats);
-  g_test_add_data_func ("/recording/recorder/csv", GINT_TO_POINTER (RTOP_RECORD_FORMAT_CSV), test_formats);
+  add_format_tests ();
   g_test_add_func ("/recording/recorder/no-overwrite", test_no_overwrite);
   g_test_add_func ("/recording/recorder/unwritable-folder", test_unwritable_folder);
   g_test_add_func ("/recording/recorder/disk-full", test_disk_full);

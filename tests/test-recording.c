@@ -10,10 +10,10 @@
 #include <zlib.h>
 
 #include "rec-synth.h"
-#include "rtop-csv-writer.h"
+#include "rtop-csv-writer-private.h"
 #include "rtop-error.h"
-#include "rtop-recording.h"
-#include "rtop-trace-writer.h"
+#include "rtop-recording-private.h"
+#include "rtop-trace-writer-private.h"
 
 typedef struct {
   GPtrArray *written;          /* RtopSnapshot* handed to the writer */

@@ -6,7 +6,7 @@
 
 #include <math.h>
 
-#include "rtop-sampler.h"
+#include "rtop-sampler-private.h"
 
 typedef struct {
   GThread *main_thread;

@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "rtop-json.h"
-#include "rtop-snapshot.h"
+#include "rtop-snapshot-private.h"
 
 static void
 test_natural_order (void)

@@ -4,10 +4,11 @@
 #include "config.h"
 
 #include "rec-synth.h"
+#include "rtop-record-sink.h"
+#include "rtop-recording-private.h"
 #include "rtop-replay-source.h"
-#include "rtop-sampler.h"
-#include "rtop-source-list.h"
-#include "rtop-trace-writer.h"
+#include "rtop-sampler-private.h"
+#include "rtop-source-list-private.h"
 
 /* A recording of n synthetic passes of n_devices devices, loaded back. */
 static RtopRecording *
@@ -16,7 +17,7 @@ make_recording (guint n, guint n_devices, guint32 seed)
   RecSynthOptions options = { .n_devices = n_devices, .ports_per_device = 1,
                               .interval_s = 1.0, .seed = seed };
   g_autoptr(RecSynth) synth = rec_synth_new (&options);
-  g_autoptr(RtopTraceWriter) writer = rtop_trace_writer_new ();
+  g_autoptr(RtopRecordSink) sink = rtop_record_sink_new (RTOP_RECORD_FORMAT_JSON);
   GString *text = g_string_new (NULL);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
@@ -25,9 +26,9 @@ make_recording (guint n, guint n_devices, guint32 seed)
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(RtopSnapshot) snap = rec_synth_next (synth);
-      rtop_trace_writer_add (writer, snap, text);
+      rtop_record_sink_add (sink, snap, text);
     }
-  rtop_trace_writer_end (writer, text);
+  rtop_record_sink_end (sink, text);
   bytes = g_string_free_to_bytes (text);
   recording = rtop_recording_load_bytes (bytes, 0, &error);
   g_assert_no_error (error);

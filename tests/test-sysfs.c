@@ -16,7 +16,8 @@
 #include <glib/gstdio.h>
 
 #include "rtop-error.h"
-#include "rtop-sysfs.h"
+#include "rtop-sysfs-private.h"
+#include "rtop-snapshot-private.h"
 
 static const char *
 fixture_root (void)

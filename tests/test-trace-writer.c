@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "rec-synth.h"
-#include "rtop-csv-writer.h"
-#include "rtop-trace-writer.h"
+#include "rtop-csv-writer-private.h"
+#include "rtop-trace-writer-private.h"
 
 static char *
 write_trace (const RecSynthOptions *options, guint n)

@@ -442,7 +442,7 @@ rtop_application_init (RtopApplication *self)
   g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[RECORDING]"));
   g_application_set_option_context_summary (G_APPLICATION (self),
                                             _("Shows live RDMA traffic, counters, health events and the processes using RDMA.\n"
-                                              "With RECORDING (a .json or .json.gz file made by rdmatop), shows that recording instead."));
+                                              "With RECORDING (a file rdmatop recorded: .json, .json.gz or .csv, also cut short), shows that recording instead."));
 }
 
 RtopApplication *

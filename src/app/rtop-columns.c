@@ -177,6 +177,44 @@ rtop_column_view_sort_by (GtkColumnView *view, const char *id, GtkSortType order
     }
 }
 
+void
+rtop_column_view_set_column_visible (GtkColumnView *view, const char *id, gboolean visible)
+{
+  GListModel *columns = gtk_column_view_get_columns (view);
+  guint n = g_list_model_get_n_items (columns);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      const RtopColumnDef *def = g_object_get_data (G_OBJECT (column), "rtop-def");
+
+      if (def && g_strcmp0 (def->id, id) == 0 &&
+          gtk_column_view_column_get_visible (column) != visible)
+        gtk_column_view_column_set_visible (column, visible);
+    }
+}
+
+char *
+rtop_column_view_get_visible_ids (GtkColumnView *view)
+{
+  GListModel *columns = gtk_column_view_get_columns (view);
+  guint n = g_list_model_get_n_items (columns);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      const RtopColumnDef *def = g_object_get_data (G_OBJECT (column), "rtop-def");
+
+      if (def == NULL || !gtk_column_view_column_get_visible (column))
+        continue;
+      if (out->len > 0)
+        g_string_append_c (out, ',');
+      g_string_append (out, def->id);
+    }
+  return g_string_free (out, FALSE);
+}
+
 char *
 rtop_column_defs_row_text (const RtopColumnDef *defs, guint n_defs, gpointer item)
 {

@@ -38,6 +38,10 @@ void rtop_column_view_add_columns (GtkColumnView *view, const RtopColumnDef *def
 void rtop_column_view_resort (GtkColumnView *view);
 /* Sort by the column with this id (ascending or descending). */
 void rtop_column_view_sort_by (GtkColumnView *view, const char *id, GtkSortType order);
+/* Shows or hides the column with this id. */
+void rtop_column_view_set_column_visible (GtkColumnView *view, const char *id, gboolean visible);
+/* The ids of the visible columns, comma-separated (for --dump). */
+char *rtop_column_view_get_visible_ids (GtkColumnView *view);
 /* The texts a row shows, in column order, tab-separated (for --dump). */
 char *rtop_column_defs_row_text (const RtopColumnDef *defs, guint n_defs, gpointer item);
 

@@ -20,6 +20,8 @@ struct _RtopOverview {
   GtkSortListModel *sorted;
   GtkSliceListModel *recent;
   double window_s;
+  guint narrow_level;           /* index into narrow_levels */
+  guint narrow_idle;
 
   GtkStack *state_stack;
   GtkSpinner *waiting_spinner;
@@ -248,6 +250,63 @@ static const RtopColumnDef port_columns[] = {
   { "health", N_("Health"), NULL, health_text, health_key, NULL, health_css, NULL, NULL, FALSE, FALSE, 0 },
 };
 
+/* ---- narrow windows ---------------------------------------------------------- */
+
+/* Which columns go as the overview gets narrower: the port, its state, its
+ * rates and its health always stay (Health names what rises). */
+static const struct {
+  int min_width;
+  const char *hide[8];
+} narrow_levels[] = {
+  { 1240, { NULL } },
+  { 1080, { "protocol", "link", NULL } },
+  { 940, { "protocol", "link", "pps", "util", NULL } },
+  { 0, { "protocol", "link", "pps", "util", "drops", "retrans", "errors", NULL } },
+};
+
+static guint
+narrow_level_for (int width)
+{
+  guint level = 0;
+
+  while (level + 1 < G_N_ELEMENTS (narrow_levels) && width < narrow_levels[level].min_width)
+    level++;
+  return level;
+}
+
+static gboolean
+apply_narrow_cb (gpointer user_data)
+{
+  RtopOverview *self = user_data;
+  const char *ids[] = { "protocol", "link", "pps", "util", "drops", "retrans", "errors" };
+
+  self->narrow_idle = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      gboolean hidden = FALSE;
+
+      for (guint j = 0; narrow_levels[self->narrow_level].hide[j]; j++)
+        hidden |= g_str_equal (ids[i], narrow_levels[self->narrow_level].hide[j]);
+      rtop_column_view_set_column_visible (self->ports_view, ids[i], !hidden);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* The table's visible width changed (its horizontal adjustment's page):
+ * columns are shown or hidden after this allocation, never during it. */
+static void
+table_width_cb (GtkAdjustment *adjustment, GParamSpec *pspec, RtopOverview *self)
+{
+  guint level = narrow_level_for ((int) gtk_adjustment_get_page_size (adjustment));
+
+  if (level != self->narrow_level)
+    {
+      self->narrow_level = level;
+      if (self->narrow_idle == 0)
+        self->narrow_idle = g_idle_add (apply_narrow_cb, self);
+    }
+}
+
 /* ---- recent events -------------------------------------------------------- */
 
 static GtkWidget *
@@ -467,6 +526,10 @@ rtop_overview_dump (RtopSection *section)
   g_string_append_printf (out, "state=%s\n", rtop_overview_get_state (self));
   if (gtk_widget_get_visible (GTK_WIDGET (self->sources_status)))
     g_string_append_printf (out, "sources\t%s\n", gtk_label_get_label (self->sources_status));
+  {
+    g_autofree char *columns = rtop_column_view_get_visible_ids (self->ports_view);
+    g_string_append_printf (out, "columns\t%s\n", columns);
+  }
   g_string_append_printf (out, "totals\tports=%s\ttx=%s\trx=%s\tpackets=%s\tproblems=%s\n",
                           gtk_label_get_label (self->total_ports),
                           gtk_label_get_label (self->total_tx),
@@ -498,6 +561,7 @@ rtop_overview_dispose (GObject *object)
 {
   RtopOverview *self = RTOP_OVERVIEW (object);
 
+  g_clear_handle_id (&self->narrow_idle, g_source_remove);
   g_clear_object (&self->history);
   G_OBJECT_CLASS (rtop_overview_parent_class)->dispose (object);
 }
@@ -612,6 +676,7 @@ rtop_overview_class_init (RtopOverviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopOverview, unavailable_message);
   gtk_widget_class_bind_template_child (widget_class, RtopOverview, sources_status);
   gtk_widget_class_set_css_name (widget_class, "rtopoverview");
+
 }
 
 static void
@@ -632,6 +697,8 @@ rtop_overview_init (RtopOverview *self)
   gtk_single_selection_set_autoselect (selection, FALSE);
   gtk_column_view_set_model (self->ports_view, GTK_SELECTION_MODEL (selection));
   g_signal_connect (self->ports_view, "activate", G_CALLBACK (activate_cb), self);
+  g_signal_connect_object (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->ports_view)),
+                           "notify::page-size", G_CALLBACK (table_width_cb), self, 0);
 
   self->recent = gtk_slice_list_model_new (NULL, 0, N_RECENT_EVENTS);
   gtk_list_box_bind_model (self->recent_events, G_LIST_MODEL (self->recent),

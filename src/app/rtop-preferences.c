@@ -5,9 +5,9 @@
 
 #include "rtop-a11y.h"
 #include "rtop-preferences.h"
+#include "rtop-record-format.h"
 
 static const int window_minutes[] = { 1, 5, 15, 60 };
-static const char * const formats[] = { "json", "json.gz" };
 
 struct _RtopPreferences {
   GtkWindow parent_instance;
@@ -19,6 +19,7 @@ struct _RtopPreferences {
   GtkLabel *folder_label;
   GtkDropDown *format_dropdown;
   GtkSwitch *notify_switch;
+  GPtrArray *formats;          /* RtopRecordFormatInfo*: the dropdown's rows */
 };
 
 G_DEFINE_FINAL_TYPE (RtopPreferences, rtop_preferences, GTK_TYPE_WINDOW)
@@ -61,16 +62,46 @@ index_to_minutes (const GValue *value, const GVariantType *type, gpointer user_d
 static gboolean
 format_to_index (GValue *value, GVariant *variant, gpointer user_data)
 {
+  RtopPreferences *self = user_data;
   const char *format = g_variant_get_string (variant, NULL);
 
-  g_value_set_uint (value, g_strcmp0 (format, formats[0]) == 0 ? 0 : 1);
-  return TRUE;
+  for (guint i = 0; i < self->formats->len; i++)
+    if (g_strcmp0 (format, ((const RtopRecordFormatInfo *) g_ptr_array_index (self->formats, i))->name) == 0)
+      {
+        g_value_set_uint (value, i);
+        return TRUE;
+      }
+  return FALSE;
 }
 
 static GVariant *
 index_to_format (const GValue *value, const GVariantType *type, gpointer user_data)
 {
-  return g_variant_new_string (formats[MIN (g_value_get_uint (value), 1)]);
+  RtopPreferences *self = user_data;
+  guint i = g_value_get_uint (value);
+
+  if (i >= self->formats->len)
+    return NULL;
+  return g_variant_new_string (((const RtopRecordFormatInfo *) g_ptr_array_index (self->formats, i))->name);
+}
+
+/* The dropdown lists every format the table says can be recorded. */
+static void
+fill_formats (RtopPreferences *self)
+{
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+  const RtopRecordFormatInfo *formats;
+  guint n;
+
+  self->formats = g_ptr_array_new ();
+  formats = rtop_record_formats (&n);
+  for (guint i = 0; i < n; i++)
+    if (formats[i].flags & RTOP_RECORD_FORMAT_RECORDABLE)
+      {
+        g_ptr_array_add (self->formats, (gpointer) &formats[i]);
+        gtk_string_list_append (names, _(formats[i].display_name));
+      }
+  gtk_drop_down_set_model (self->format_dropdown, G_LIST_MODEL (names));
 }
 
 static void
@@ -112,7 +143,10 @@ folder_clicked_cb (RtopPreferences *self)
 static void
 rtop_preferences_dispose (GObject *object)
 {
-  g_clear_object (&RTOP_PREFERENCES (object)->settings);
+  RtopPreferences *self = RTOP_PREFERENCES (object);
+
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->formats, g_ptr_array_unref);
   G_OBJECT_CLASS (rtop_preferences_parent_class)->dispose (object);
 }
 
@@ -137,6 +171,7 @@ static void
 rtop_preferences_init (RtopPreferences *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  fill_formats (self);
   rtop_a11y_fix_mnemonics (GTK_WIDGET (self));
 }
 
@@ -152,7 +187,7 @@ rtop_preferences_new (GtkWindow *parent, GSettings *settings)
                                 NULL, NULL);
   g_settings_bind_with_mapping (settings, "recording-format", self->format_dropdown, "selected",
                                 G_SETTINGS_BIND_DEFAULT, format_to_index, index_to_format,
-                                NULL, NULL);
+                                self, NULL);
   g_settings_bind (settings, "notify-errors", self->notify_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_signal_connect_object (settings, "changed::recordings-folder",
                            G_CALLBACK (update_folder_label), self, G_CONNECT_SWAPPED);

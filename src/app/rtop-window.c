@@ -12,6 +12,7 @@
 #include "rtop-overview.h"
 #include "rtop-port-detail.h"
 #include "rtop-processes-view.h"
+#include "rtop-record-format.h"
 #include "rtop-recording.h"
 #include "rtop-window.h"
 
@@ -559,6 +560,32 @@ open_response_cb (GtkNativeDialog *dialog, int response, RtopWindow *self)
   g_object_unref (dialog);
 }
 
+/* Every format the readers load, finished or cut short (a crash, power
+ * loss: it loads up to its last complete interval, and can be repaired). */
+static void
+add_format_patterns (GtkFileFilter *filter)
+{
+  guint n;
+  const RtopRecordFormatInfo *formats = rtop_record_formats (&n);
+  GString *names = g_string_new (NULL);
+  g_autofree char *title = NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (formats[i].reader == NULL)
+        continue;
+      for (guint j = 0; j < G_N_ELEMENTS (formats[i].patterns) && formats[i].patterns[j]; j++)
+        gtk_file_filter_add_pattern (filter, formats[i].patterns[j]);
+      if (names->len > 0)
+        g_string_append (names, ", ");
+      g_string_append (names, _(formats[i].display_name));
+    }
+  /* Translators: the Open dialog's filter; %s lists the formats */
+  title = g_strdup_printf (_("rdmatop recordings (%s; also cut short)"), names->str);
+  gtk_file_filter_set_name (filter, title);
+  g_string_free (names, TRUE);
+}
+
 static void
 open_action (GtkWidget *widget, const char *name, GVariant *param)
 {
@@ -568,12 +595,7 @@ open_action (GtkWidget *widget, const char *name, GVariant *param)
 
   dialog = gtk_file_chooser_native_new (_("Open Recording"), GTK_WINDOW (self),
                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, _("rdmatop recordings (Perfetto JSON, CSV, cut-short .partial)"));
-  gtk_file_filter_add_pattern (filter, "*.json");
-  gtk_file_filter_add_pattern (filter, "*.json.gz");
-  gtk_file_filter_add_pattern (filter, "*.csv");
-  /* A recording cut short (crash, power loss) still loads, and can be repaired. */
-  gtk_file_filter_add_pattern (filter, "*.partial");
+  add_format_patterns (filter);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
   g_signal_connect (dialog, "response", G_CALLBACK (open_response_cb), self);
@@ -674,6 +696,26 @@ setup_intervals (RtopWindow *self)
 
 /* ---- dump --------------------------------------------------------------- */
 
+/* What feeds the window: each source's name, state and trouble. */
+static void
+append_sources (GString *out, GListModel *sources)
+{
+  GEnumClass *states = g_type_class_ref (RTOP_TYPE_SOURCE_STATE);
+
+  for (guint i = 0; i < g_list_model_get_n_items (sources); i++)
+    {
+      g_autoptr(RtopSource) source = g_list_model_get_item (sources, i);
+      RtopSourceState state = rtop_source_get_state (source);
+      GEnumValue *value = g_enum_get_value (states, state);
+      const char *error = rtop_source_get_error (source);
+
+      g_string_append_printf (out, "source\tname=%s\tstate=%s\tlabel=%s\terror=%s\n",
+                              rtop_source_get_name (source), value ? value->value_nick : "?",
+                              rtop_source_state_to_label (state), error ? error : "");
+    }
+  g_type_class_unref (states);
+}
+
 char *
 rtop_window_dump (RtopWindow *self)
 {
@@ -682,6 +724,7 @@ rtop_window_dump (RtopWindow *self)
 
   g_string_append_printf (out, "view=%s\n", rtop_window_get_visible_view (self));
   g_string_append_printf (out, "record\t%s\n", gtk_label_get_label (self->record_label));
+  append_sources (out, rtop_session_get_sources (self->session));
   if (gtk_revealer_get_reveal_child (self->message_revealer))
     g_string_append_printf (out, "message\t%s\n", gtk_label_get_label (self->message_label));
   if (gtk_widget_get_visible (GTK_WIDGET (self->mode_label)))

@@ -23,10 +23,13 @@
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
 #define MAX_DURATION_S (10.0 * 365 * 24 * 3600)
+/* What ui.perfetto.dev opens as it is. */
+#define DEFAULT_FORMAT RTOP_RECORD_FORMAT_JSON
 
 typedef struct {
   char *output;
   char *format_name;
+  char *format_help;           /* lives as long as the option context */
   char **devices;
   double interval;
   double duration;             /* 0: until a signal */
@@ -45,6 +48,7 @@ record_options_clear (RecordOptions *o)
 {
   g_free (o->output);
   g_free (o->format_name);
+  g_free (o->format_help);
   g_strfreev (o->devices);
   g_clear_object (&o->recorder);
   g_clear_pointer (&o->loop, g_main_loop_unref);
@@ -103,6 +107,16 @@ devices_cb (const char *name, const char *value, gpointer data, GError **error)
   return rtop_cli_add_devices (&((RecordOptions *) data)->devices, value, error);
 }
 
+/* "json, json.gz or csv (default: ...)": the format table's names. */
+static char *
+format_help (void)
+{
+  g_autofree char *names = rtop_record_format_list_names (", ");
+
+  return g_strdup_printf (_("One of %s (default: from the file name, else %s)"), names,
+                          rtop_record_format_to_string (DEFAULT_FORMAT));
+}
+
 static GOptionContext *
 record_context (RecordOptions *o)
 {
@@ -116,7 +130,7 @@ record_context (RecordOptions *o)
     { "device", 'd', 0, G_OPTION_ARG_CALLBACK, (gpointer) devices_cb,
       N_("Only these devices (comma-separated; repeatable)"), N_("NAME,...") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format_name,
-      N_("json (Perfetto), json.gz or csv (default: from the file name, else json)"), N_("FORMAT") },
+      o->format_help = format_help (), N_("FORMAT") },
     { "no-processes", 0, 0, G_OPTION_ARG_NONE, &o->no_processes,
       N_("Do not record which processes use each device"), NULL },
     { "no-gpu", 0, 0, G_OPTION_ARG_NONE, &o->no_gpu,
@@ -135,15 +149,19 @@ record_context (RecordOptions *o)
   return ctx;
 }
 
-/* The format from --format, else from the file name, else JSON. */
+/* The format from --format, else from the file name, else the default.
+ * Only a format the table says can be recorded. */
 static gboolean
 choose_format (RecordOptions *o, RtopRecordFormat *format)
 {
   if (o->format_name != NULL)
-    return rtop_record_format_from_string (o->format_name, format);
-  if (o->output == NULL || !rtop_record_format_from_path (o->output, format))
-    *format = RTOP_RECORD_FORMAT_JSON;
-  return TRUE;
+    {
+      if (!rtop_record_format_from_string (o->format_name, format))
+        return FALSE;
+    }
+  else if (o->output == NULL || !rtop_record_format_from_path (o->output, format))
+    *format = DEFAULT_FORMAT;
+  return (rtop_record_format_get_info (*format)->flags & RTOP_RECORD_FORMAT_RECORDABLE) != 0;
 }
 
 static void
@@ -279,8 +297,10 @@ rtop_cli_record (int argc, char **argv)
     }
   if (!choose_format (&o, &format))
     {
-      g_autofree char *message = g_strdup_printf (_("Unknown format “%s” (use json, json.gz or csv)"),
-                                                  o.format_name);
+      g_autofree char *names = rtop_record_format_list_names (", ");
+      g_autofree char *message = g_strdup_printf (_("Unknown format “%s” (use %s)"),
+                                                  o.format_name != NULL ? o.format_name : o.output,
+                                                  names);
       return usage (message);
     }
   if (o.output == NULL)

@@ -20,7 +20,7 @@
 #include <linux/rtnetlink.h>
 
 #include "uapi/rdma/rdma_netlink.h"
-#include "rtop-collector.h"
+#include "rtop-collector-private.h"
 #include "rtop-error.h"
 #include "rtop-gpu.h"
 #include "rtop-health.h"

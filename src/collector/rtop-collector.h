@@ -29,15 +29,7 @@ typedef struct _RtopCollector RtopCollector;
  * RTOP_ERROR_PERMISSION) and no GPU library lists a GPU.  With GPUs but no
  * RDMA netlink, every snapshot has status NO_NETLINK and the GPU devices. */
 RtopCollector *rtop_collector_new (const RtopCollectorOptions *options, GError **error);
-/* A collector over an existing RtopNl, which it takes (tests serve one end of
- * a socketpair with a fake kernel), or over none (nl NULL: only GPUs, status
- * NO_NETLINK).  No hotplug monitor. */
-RtopCollector *rtop_collector_new_for_nl (const RtopCollectorOptions *options, RtopNl *nl);
 void rtop_collector_free (RtopCollector *self);
-/* Where netdev counters come from: a routing netlink socket (taken; the
- * tests pass a fake one), or NULL for sysfs.  rtop_collector_new() opens
- * one when it reads the live /sys. */
-void rtop_collector_set_route (RtopCollector *self, RtopNl *route);
 
 /* Runs one pass.  Never returns NULL: a failure of the whole pass is reported
  * in snapshot->status and as one COLLECTION_ERROR event; a port whose read

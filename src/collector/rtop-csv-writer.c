@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "rtop-csv-writer.h"
+#include "rtop-csv-writer-private.h"
 #include "rtop-trace-writer.h"
 
 struct _RtopCsvWriter {
@@ -48,8 +48,8 @@ rtop_csv_writer_free (RtopCsvWriter *self)
   g_free (self);
 }
 
-void
-rtop_csv_writer_begin (RtopCsvWriter *self, GString *out)
+static void
+csv_writer_begin (RtopCsvWriter *self, GString *out)
 {
   g_return_if_fail (!self->begun);
 
@@ -133,7 +133,7 @@ rtop_csv_writer_add (RtopCsvWriter *self, const RtopSnapshot *snapshot,
   g_return_if_fail (snapshot != NULL);
 
   if (!self->begun)
-    rtop_csv_writer_begin (self, out);
+    csv_writer_begin (self, out);
   if (!self->have_first)
     {
       self->have_first = TRUE;
@@ -148,3 +148,44 @@ rtop_csv_writer_add (RtopCsvWriter *self, const RtopSnapshot *snapshot,
         append_row (self, snapshot, dev, g_ptr_array_index (dev->ports, j), out);
     }
 }
+
+/* The sink ---------------------------------------------------------------- */
+
+static gpointer
+sink_create (void)
+{
+  return rtop_csv_writer_new ();
+}
+
+static void
+sink_destroy (gpointer impl)
+{
+  rtop_csv_writer_free (impl);
+}
+
+static void
+sink_begin (gpointer impl, const RtopSnapshot *first, GString *out)
+{
+  csv_writer_begin (impl, out);
+}
+
+static void
+sink_add (gpointer impl, const RtopSnapshot *snapshot, GString *out)
+{
+  rtop_csv_writer_add (impl, snapshot, out);
+}
+
+static void
+sink_end (gpointer impl, GString *out)
+{
+  /* Rows stand alone: nothing closes the file. */
+}
+
+const RtopRecordSinkClass rtop_csv_sink_class = {
+  .create = sink_create,
+  .destroy = sink_destroy,
+  .begin = sink_begin,
+  .add = sink_add,
+  .mark_gap = NULL,
+  .end = sink_end,
+};

@@ -1,4 +1,5 @@
-/* rtop-csv-writer.h: turns snapshots into CSV (RFC 4180) text.  No I/O.
+/* rtop-csv-writer.h: the sink of the csv format: snapshots as CSV
+ * (RFC 4180) text.  No I/O.  Read back by rtop-csv-reader.c.
  *
  * Header row, then one row per port per interval:
  *   monotonic_us,time_s,realtime_utc,device,port,provider,netdev,state,link_gbps,
@@ -11,23 +12,17 @@
 #pragma once
 
 #include <glib.h>
+#include "rtop-record-sink.h"
 #include "rtop-snapshot.h"
 
 G_BEGIN_DECLS
 
-typedef struct _RtopCsvWriter RtopCsvWriter;
+/* The layout's version (the header row is its mark). */
+#define RTOP_CSV_FORMAT_VERSION 1
 
-RtopCsvWriter *rtop_csv_writer_new (void);
-void rtop_csv_writer_free (RtopCsvWriter *self);
+extern const RtopRecordSinkClass rtop_csv_sink_class;
 
-/* The header row, with its newline. */
-void rtop_csv_writer_begin (RtopCsvWriter *self, GString *out);
-/* Rows for one snapshot; writes the header first if begin() was not called. */
-void rtop_csv_writer_add (RtopCsvWriter *self, const RtopSnapshot *snapshot,
-                          GString *out);
 /* The header text without a newline (for the reader). */
 const char *rtop_csv_header (void);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopCsvWriter, rtop_csv_writer_free)
 
 G_END_DECLS

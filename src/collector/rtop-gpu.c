@@ -50,13 +50,6 @@ static const RtopGpuLibrary libraries[] = {
     rtop_gpu_amdsmi_open, rtop_gpu_amdsmi_close, rtop_gpu_amdsmi_read, amdsmi_absent },
 };
 
-const RtopGpuLibrary *
-rtop_gpu_libraries (guint *n_libraries)
-{
-  *n_libraries = G_N_ELEMENTS (libraries);
-  return libraries;
-}
-
 /* One library as this source has it. */
 typedef struct {
   const RtopGpuLibrary *lib;
@@ -99,6 +92,8 @@ rtop_gpu_source_new (const RtopGpuOptions *options)
   self->loaded = g_new0 (Loaded, self->n_loaded);
   for (guint i = 0; i < self->n_loaded; i++)
     {
+      /* Readers tell GPUs by these ids where a format has no kind. */
+      g_warn_if_fail (rtop_device_kind_for_provider (libraries[i].id) == RTOP_DEVICE_KIND_GPU);
       self->loaded[i].lib = &libraries[i];
       self->loaded[i].path = g_strdup (override_for (options, &libraries[i]));
       self->loaded[i].last = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_device_free);

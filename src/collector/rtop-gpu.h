@@ -55,8 +55,6 @@ typedef struct {
   const char *(*absent_message) (void);
 } RtopGpuLibrary;
 
-const RtopGpuLibrary *rtop_gpu_libraries (guint *n_libraries);
-
 typedef struct _RtopGpuSource RtopGpuSource;
 
 RtopGpuSource *rtop_gpu_source_new (const RtopGpuOptions *options);

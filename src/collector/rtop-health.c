@@ -4,7 +4,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "rtop-health.h"
+#include "rtop-health-private.h"
 #include "rtop-port-key.h"
 
 /* Which counter classes are watched, and how loud a rise is. */
@@ -118,12 +118,6 @@ rtop_health_free (RtopHealth *self)
   g_hash_table_unref (self->devices);
   g_hash_table_unref (self->ports);
   g_free (self);
-}
-
-void
-rtop_health_set_settle_time (RtopHealth *self, gint64 usec)
-{
-  self->settle_us = usec;
 }
 
 RtopSeverity

@@ -21,14 +21,6 @@ void rtop_health_free (RtopHealth *self);
  * the baseline and raises only collection errors. */
 void rtop_health_process (RtopHealth *self, RtopSnapshot *snap);
 
-/* A counter is "settled" after this long without increasing (default 10 s). */
-void rtop_health_set_settle_time (RtopHealth *self, gint64 usec);
-
-/* Severity of a rising counter of this class (the classification table). */
-RtopSeverity rtop_health_class_severity (RtopCounterClass klass);
-/* Whether counters of this class raise rising/settled events. */
-gboolean rtop_health_class_is_watched (RtopCounterClass klass);
-
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopHealth, rtop_health_free)
 
 G_END_DECLS

@@ -254,8 +254,8 @@ status_name (RtopStatus status)
   return status < G_N_ELEMENTS (names) ? names[status] : "error";
 }
 
-JsonNode *
-rtop_json_from_snapshot (const RtopSnapshot *snap)
+static JsonNode *
+json_from_snapshot (const RtopSnapshot *snap)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
@@ -300,7 +300,7 @@ rtop_json_from_snapshot (const RtopSnapshot *snap)
 char *
 rtop_json_snapshot_to_string (const RtopSnapshot *snap, gboolean pretty)
 {
-  g_autoptr(JsonNode) root = rtop_json_from_snapshot (snap);
+  g_autoptr(JsonNode) root = json_from_snapshot (snap);
 
   return json_to_string (root, pretty);
 }

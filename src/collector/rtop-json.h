@@ -10,7 +10,6 @@
 
 G_BEGIN_DECLS
 
-JsonNode *rtop_json_from_snapshot (const RtopSnapshot *snap);
 /* One line, no trailing newline. */
 char *rtop_json_snapshot_to_string (const RtopSnapshot *snap, gboolean pretty);
 

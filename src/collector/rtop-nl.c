@@ -9,7 +9,7 @@
  * RTOP_ERROR_TIMEOUT instead of hanging the sampler. */
 #include "config.h"
 
-#include "rtop-nl.h"
+#include "rtop-nl-private.h"
 #include "rtop-error.h"
 #include "uapi/rdma/rdma_netlink.h"
 

@@ -27,19 +27,8 @@ RtopNl *rtop_nl_open_route (GError **error);
 /* Joins RDMA_NL_GROUP_NOTIFY on a separate non-blocking socket for monitor
  * events. RTOP_ERROR_NO_NETLINK / _FAILED when not supported. */
 RtopNl *rtop_nl_open_monitor (GError **error);
-/* Wraps an existing datagram fd (tests feed replies through a socketpair).
- * Takes ownership of fd. */
-RtopNl *rtop_nl_new_for_fd (int fd, guint32 portid);
 void rtop_nl_free (RtopNl *self);
 int rtop_nl_get_fd (RtopNl *self);
-/* The socket's netlink port id (what the kernel puts in nlmsg_pid). */
-guint32 rtop_nl_get_portid (RtopNl *self);
-void rtop_nl_set_timeout_ms (RtopNl *self, guint timeout_ms);  /* default 2000 */
-/* The iov length reads start with: MNL_SOCKET_BUFFER_SIZE for the sockets
- * rtop_nl_open*() make (see rtop-nl.c for why), the largest for one from
- * rtop_nl_new_for_fd().  A datagram that does not fit is lost with an
- * error, and later ones of its size are read whole. */
-void rtop_nl_set_receive_size (RtopNl *self, gsize size);
 
 /* cmd is an RDMA_NLDEV_CMD_*; dev_index/port are added as attributes unless
  * RTOP_NL_NO_INDEX / 0.  dump=TRUE sets NLM_F_DUMP, otherwise NLM_F_ACK is set
@@ -68,16 +57,6 @@ gboolean rtop_nl_query_message (RtopNl *self, guint16 type, gboolean dump,
  * caller then re-discovers everything. */
 gboolean rtop_nl_read_monitor (RtopNl *self, RtopNlMsgFunc func, gpointer user_data,
                                gboolean *overrun, GError **error);
-
-/* Processes one received datagram of a reply: validates every header,
- * skips messages whose seq/portid differ (0 accepts any: events carry 0),
- * turns NLMSG_ERROR and a failed NLMSG_DONE (with ext-ack text) into an
- * error, sets *done on NLMSG_DONE, an ACK or an error.  After the first
- * error, func is no longer called but the end is still detected.
- * Exposed for tests and fuzzing. */
-gboolean rtop_nl_process_buffer (const void *buf, gsize len, guint32 seq, guint32 portid,
-                                 RtopNlMsgFunc func, gpointer user_data,
-                                 gboolean *done, GError **error);
 
 /* "GET", "PORT_GET", ... for messages; "?" for commands we do not know. */
 const char *rtop_nl_command_name (guint16 cmd);

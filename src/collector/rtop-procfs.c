@@ -20,7 +20,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "rtop-error.h"
-#include "rtop-procfs.h"
+#include "rtop-procfs-private.h"
 
 /* /proc/<pid>/stat is about 300 bytes plus a comm of at most 64. */
 #define STAT_BUF_SIZE 4096

@@ -22,11 +22,6 @@ typedef struct {
   char *cmdline;             /* args joined with spaces; NULL when empty (kernel threads) */
 } RtopProcInfo;
 
-/* Parses the content of /proc/<pid>/stat. FALSE + RTOP_ERROR_MALFORMED when it does not parse. */
-gboolean rtop_proc_parse_stat (const char *text, gsize len, RtopProcInfo *out, GError **error);
-/* Joins a NUL-separated cmdline into one string with spaces; NULL for empty. */
-char *rtop_proc_parse_cmdline (const char *buf, gsize len);
-
 typedef struct _RtopProcCache RtopProcCache;
 
 RtopProcCache *rtop_proc_cache_new (const char *proc_root);  /* "/proc" or a fixture */
@@ -36,10 +31,6 @@ void rtop_proc_cache_begin_pass (RtopProcCache *self);
 /* Returns a borrowed info valid until the next begin_pass, or NULL when the
  * process is gone (or exited mid-read). */
 const RtopProcInfo *rtop_proc_cache_lookup (RtopProcCache *self, gint32 pid);
-/* How many /proc files were read since creation (tests check the caching). */
-guint64 rtop_proc_cache_get_n_reads (RtopProcCache *self);
-
-void rtop_proc_info_clear (RtopProcInfo *info);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopProcCache, rtop_proc_cache_free)
 

@@ -23,7 +23,7 @@
 
 #include <string.h>
 
-#include "rtop-providers.h"
+#include "rtop-providers-private.h"
 
 #define ANY "*"
 

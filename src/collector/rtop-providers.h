@@ -25,10 +25,6 @@ typedef struct {
  * auxiliary-bus form "mlx5_ib.rdma" works too.  The driver decides; the
  * device name prefix is the fallback (devices can be renamed). */
 const char *rtop_provider_detect (const char *dev_name, const char *driver);
-
-/* Class of a counter for health rules. */
-RtopCounterClass rtop_provider_classify (const char *provider, const char *counter);
-
 /* Fills port->metrics from port->counters (which already carry delta/rate/
  * has_rate) and sets each counter's klass. Sum metrics (drops, errors) add
  * the rates of their parts; a metric has_rate only when all parts have. When
@@ -48,8 +44,6 @@ typedef struct _RtopProviderPlan RtopProviderPlan;
 RtopProviderPlan *rtop_provider_plan_new (const char *provider, GPtrArray *counters,
                                           const char *netdev);
 void rtop_provider_plan_free (RtopProviderPlan *plan);
-/* The number of counters the plan was made for. */
-guint rtop_provider_plan_get_n_counters (const RtopProviderPlan *plan);
 /* rtop_provider_apply() for a port whose counters match the plan's (same
  * number, names, sources and order).  With borrow_sources the metrics'
  * source strings point into the plan, which must then outlive the port and
@@ -70,8 +64,5 @@ void rtop_provider_classify_counters (const char *provider, GPtrArray *counters)
 gboolean rtop_provider_has_byte_counters (const char *provider);
 /* TRUE when the provider's own rows feed this metric. */
 gboolean rtop_provider_has_metric (const char *provider, RtopMetricId metric);
-
-/* The whole table, for docs and tests. */
-const RtopProviderRule *rtop_provider_rules (guint *n_rules);
 
 G_END_DECLS

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "rtop-rates.h"
+#include "rtop-rates-private.h"
 #include "rtop-port-key.h"
 
 typedef struct {

@@ -2,31 +2,19 @@
  * header).
  *
  * The caller's thread only queues snapshot references.  The writer thread
- * owns the file, the trace/CSV writer and the gzip stream.  Both sides share
+ * owns the file (rtop-record-file.h) and the format's sink.  Both sides share
  * a small refcounted block (counters, the current error, the state) under a
  * mutex; the writer thread tells the caller's main context about changes
  * with an idle source, which finds the recorder through a pointer that
  * dispose clears (dispose and the idle both run on the caller's thread). */
-#define _GNU_SOURCE
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <glib/gi18n-lib.h>
-#include <glib/gstdio.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <zlib.h>
 
-#include "rtop-csv-writer.h"
 #include "rtop-error.h"
-#include "rtop-recorder.h"
-#include "rtop-trace-writer.h"
-
-#define PARTIAL_SUFFIX ".partial"
-#define COPY_BUFFER_SIZE (64 * 1024)
+#include "rtop-record-file.h"
+#include "rtop-record-sink.h"
+#include "rtop-recorder-private.h"
 
 typedef enum {
   ITEM_SNAPSHOT,
@@ -63,16 +51,9 @@ typedef struct {
 typedef struct {
   Shared *shared;
   GAsyncQueue *queue;
-  RtopRecordFormat format;
-  int fd;
-  char *path;
-  char *partial_path;
-  RtopTraceWriter *trace;
-  RtopCsvWriter *csv;
-  gboolean gz;
-  z_stream zs;
+  RtopRecordFile *file;        /* NULL once complete or discarded */
+  RtopRecordSink *sink;
   GString *text;
-  guint64 committed;           /* file bytes through the last whole chunk */
   GQueue spool;                /* GBytes*: encoded chunks not yet in the file */
   gsize spool_bytes;
   gboolean ended;              /* the trailer has been encoded */
@@ -220,150 +201,22 @@ shared_clear_error (Shared *shared)
     shared_changed (shared);
 }
 
-/* Files ------------------------------------------------------------------- */
+/* Writer: output ---------------------------------------------------------- */
 
 static char *
-partial_path_for (const char *path)
+partial_display_name (Writer *w)
 {
-  return g_strconcat (path, PARTIAL_SUFFIX, NULL);
+  return g_filename_display_name (rtop_record_file_get_partial_path (w->file));
 }
-
-static GError *io_error (int errsv, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-static GError *
-io_error (int errsv, const char *format, ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  return g_error_new_literal (G_IO_ERROR, g_io_error_from_errno (errsv), message);
-}
-
-/* Creates path.partial next to path, failing when either exists. */
-static int
-create_partial (const char *path, const char *partial, GError **error)
-{
-  int fd;
-
-  if (g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_autofree char *display = g_filename_display_name (path);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
-                   _("“%s” already exists and rdmatop never overwrites a file: choose another name."),
-                   display);
-      return -1;
-    }
-  fd = open (partial, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0)
-    {
-      int errsv = errno;
-      g_autofree char *dir = g_path_get_dirname (partial);
-      g_autofree char *display = g_filename_display_name (errsv == EEXIST ? partial : dir);
-
-      if (errsv == EEXIST)
-        g_propagate_error (error, io_error (errsv, _("Cannot start a recording at “%s”: %s (a recording with that name is in progress or was cut short; recover or remove it)."),
-        display, g_strerror (errsv)));
-      else
-        g_propagate_error (error, io_error (errsv, _("Cannot create a recording in the folder “%s”: %s. Choose another folder."),
-        display, g_strerror (errsv)));
-    }
-  return fd;
-}
-
-static int
-rename_noreplace (const char *from, const char *to)
-{
-  if (renameat2 (AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
-    return 0;
-  if (errno != EINVAL && errno != ENOSYS)
-    return -1;
-  /* A file system without RENAME_NOREPLACE: link() refuses an existing name. */
-  if (link (from, to) != 0)
-    return -1;
-  g_unlink (from);
-  return 0;
-}
-
-static gboolean
-pwrite_all (int fd, const guint8 *data, gsize len, guint64 offset, int *errsv)
-{
-  while (len > 0)
-    {
-      ssize_t n = pwrite (fd, data, len, (off_t) offset);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          *errsv = n < 0 ? errno : ENOSPC;
-          return FALSE;
-        }
-      data += n;
-      len -= (gsize) n;
-      offset += (guint64) n;
-    }
-  return TRUE;
-}
-
-/* Writer: encoding -------------------------------------------------------- */
-
-static GBytes *
-encode (Writer *w, int flush)
-{
-  GByteArray *out;
-  int ret;
-
-  if (!w->gz)
-    return g_bytes_new (w->text->str, w->text->len);
-
-  out = g_byte_array_sized_new (w->text->len / 4 + 64);
-  w->zs.next_in = (Bytef *) w->text->str;
-  w->zs.avail_in = (uInt) w->text->len;
-  do
-    {
-      guint8 buf[16384];
-
-      w->zs.next_out = buf;
-      w->zs.avail_out = sizeof buf;
-      ret = deflate (&w->zs, flush);
-      g_byte_array_append (out, buf, sizeof buf - w->zs.avail_out);
-    }
-  while (w->zs.avail_out == 0 || (flush == Z_FINISH && ret == Z_OK));
-  return g_byte_array_free_to_bytes (out);
-}
-
-/* Writer: output ---------------------------------------------------------- */
 
 static void
 writer_account (Writer *w, gsize n)
 {
   g_mutex_lock (&w->shared->lock);
-  w->shared->bytes_written = w->committed;
+  w->shared->bytes_written = rtop_record_file_get_committed (w->file);
   g_mutex_unlock (&w->shared->lock);
   if (n > 0)
     shared_changed (w->shared);
-}
-
-/* Writes one whole chunk at the end of the committed data.  On failure the
- * file is cut back to the last whole chunk, so a file left behind ends on an
- * interval boundary. */
-static gboolean
-write_chunk (Writer *w, GBytes *chunk, int *errsv)
-{
-  gsize len;
-  const guint8 *data = g_bytes_get_data (chunk, &len);
-
-  if (!pwrite_all (w->fd, data, len, w->committed, errsv))
-    {
-      if (ftruncate (w->fd, (off_t) w->committed) != 0)
-        { /* best effort: the reader ignores a cut-off last line anyway */ }
-      return FALSE;
-    }
-  w->committed += len;
-  return TRUE;
 }
 
 static gboolean
@@ -374,7 +227,7 @@ flush_spool (Writer *w, int *errsv)
 
   while ((chunk = g_queue_peek_head (&w->spool)) != NULL)
     {
-      if (!write_chunk (w, chunk, errsv))
+      if (!rtop_record_file_write (w->file, chunk, errsv))
         {
           writer_account (w, written);
           return FALSE;
@@ -387,27 +240,16 @@ flush_spool (Writer *w, int *errsv)
   return TRUE;
 }
 
-static void
-report_write_error (Writer *w, int errsv)
-{
-  g_autofree char *display = g_filename_display_name (w->partial_path);
-
-  shared_set_error (w->shared, io_error (errsv, _("Cannot write the recording “%s”: %s. Recording continues in memory; save it somewhere else."),
-        display, g_strerror (errsv)));
-}
-
 /* A removed folder (or file) does not make writes fail: the data goes to an
  * inode nobody can reach.  Notice it so the user can save elsewhere. */
 static void
 check_file_still_there (Writer *w)
 {
-  struct stat st;
-
-  if (w->file_gone || fstat (w->fd, &st) != 0 || st.st_nlink > 0)
+  if (w->file_gone || !rtop_record_file_is_gone (w->file))
     return;
   w->file_gone = TRUE;
   {
-    g_autofree char *display = g_filename_display_name (w->partial_path);
+    g_autofree char *display = partial_display_name (w);
     shared_set_error (w->shared, g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
       _("The recording “%s” was deleted or its folder removed. Recording continues; save it somewhere else."),
       display));
@@ -430,7 +272,12 @@ output_chunk (Writer *w, GBytes *chunk)
         shared_clear_error (w->shared);
     }
   else if (!was_failing)
-    report_write_error (w, errsv);
+    {
+      g_autofree char *display = partial_display_name (w);
+      shared_set_error (w->shared, g_error_new (G_IO_ERROR, g_io_error_from_errno (errsv),
+        _("Cannot write the recording “%s”: %s. Recording continues in memory; save it somewhere else."),
+        display, g_strerror (errsv)));
+    }
   check_file_still_there (w);
 }
 
@@ -439,24 +286,21 @@ writer_add_snapshot (Writer *w, RtopSnapshot *snapshot)
 {
   /* While the file cannot be written, memory is the limit: beyond it a
    * sample is dropped before it is encoded, which keeps the gzip stream and
-   * the JSON whole. */
+   * the text whole. */
   if (w->spool_bytes >= RTOP_RECORDER_SPOOL_MAX)
     {
       g_mutex_lock (&w->shared->lock);
       w->shared->dropped++;
       g_mutex_unlock (&w->shared->lock);
       shared_changed (w->shared);
-      if (w->trace != NULL)
-        rtop_trace_writer_mark_gap (w->trace);
+      rtop_record_sink_mark_gap (w->sink);
       return;
     }
 
   g_string_truncate (w->text, 0);
-  if (w->trace != NULL)
-    rtop_trace_writer_add (w->trace, snapshot, w->text);
-  else
-    rtop_csv_writer_add (w->csv, snapshot, w->text);
-  output_chunk (w, encode (w, Z_SYNC_FLUSH));
+  rtop_record_sink_add (w->sink, snapshot, w->text);
+  output_chunk (w, rtop_record_file_encode (w->file, w->text->str, w->text->len,
+                                            RTOP_RECORD_FLUSH_SYNC));
 }
 
 /* Writer: ending ---------------------------------------------------------- */
@@ -468,15 +312,9 @@ writer_end_stream (Writer *w)
     return;
   w->ended = TRUE;
   g_string_truncate (w->text, 0);
-  if (w->trace != NULL)
-    rtop_trace_writer_end (w->trace, w->text);
-  else if (w->csv != NULL)
-    {
-      /* An empty CSV recording still gets its header. */
-      if (w->committed == 0 && w->spool_bytes == 0)
-        rtop_csv_writer_begin (w->csv, w->text);
-    }
-  output_chunk (w, encode (w, Z_FINISH));
+  rtop_record_sink_end (w->sink, w->text);
+  output_chunk (w, rtop_record_file_encode (w->file, w->text->str, w->text->len,
+                                            RTOP_RECORD_FLUSH_FINISH));
 }
 
 static void
@@ -492,45 +330,24 @@ set_state (Writer *w, RtopRecorderState state)
 static gboolean
 writer_complete (Writer *w, GError **error)
 {
-  g_autofree char *display = g_filename_display_name (w->partial_path);
-  g_autofree char *display_final = g_filename_display_name (w->path);
   int errsv = 0;
 
   writer_end_stream (w);
   if (!g_queue_is_empty (&w->spool) && !flush_spool (w, &errsv))
-    goto write_failed;
-  if (fdatasync (w->fd) != 0 && errno != EINVAL)
     {
-      errsv = errno;
-      goto write_failed;
+      g_autofree char *display = partial_display_name (w);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   _("Cannot write the recording “%s”: %s. Save it somewhere else."),
+                   display, g_strerror (errsv));
+      return FALSE;
     }
   check_file_still_there (w);
-  if (w->file_gone)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   _("Cannot save the recording as “%s”: its folder was removed. Save it somewhere else."),
-                   display_final);
-      return FALSE;
-    }
-  if (rename_noreplace (w->partial_path, w->path) != 0)
-    {
-      errsv = errno;
-      g_propagate_error (error, io_error (errsv,
-        _("Cannot save the recording as “%s”: %s. Save it somewhere else."),
-        display_final, g_strerror (errsv)));
-      return FALSE;
-    }
-  close (w->fd);
-  w->fd = -1;
+  if (!rtop_record_file_complete (w->file, error))
+    return FALSE;
+  g_clear_pointer (&w->file, rtop_record_file_free);
   shared_clear_error (w->shared);
   set_state (w, RTOP_RECORDER_STATE_CLOSED);
   return TRUE;
-
-write_failed:
-  g_propagate_error (error, io_error (errsv,
-    _("Cannot write the recording “%s”: %s. Save it somewhere else."),
-    display, g_strerror (errsv)));
-  return FALSE;
 }
 
 /* Tasks are completed on their own context, never here: the task holds the
@@ -593,87 +410,22 @@ writer_close (Writer *w, GTask *task)
   return FALSE;
 }
 
-/* Copies the committed part of the current file, then the spool, to fd. */
-static gboolean
-copy_captured (Writer *w, int fd, const char *partial, GError **error)
-{
-  g_autofree guint8 *buf = g_malloc (COPY_BUFFER_SIZE);
-  g_autofree char *display = NULL;
-  guint64 offset = 0;
-  int errsv = 0;
-
-  while (offset < w->committed)
-    {
-      gsize want = MIN (COPY_BUFFER_SIZE, w->committed - offset);
-      ssize_t n = pread (w->fd, buf, want, (off_t) offset);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          errsv = n < 0 ? errno : EIO;
-          display = g_filename_display_name (w->partial_path);
-          g_propagate_error (error, io_error (errsv,
-            _("Cannot read back the recording “%s”: %s."), display, g_strerror (errsv)));
-          return FALSE;
-        }
-      if (!pwrite_all (fd, buf, (gsize) n, offset, &errsv))
-        goto write_failed;
-      offset += (guint64) n;
-    }
-  for (GList *l = w->spool.head; l != NULL; l = l->next)
-    {
-      gsize len;
-      const guint8 *data = g_bytes_get_data (l->data, &len);
-
-      if (!pwrite_all (fd, data, len, offset, &errsv))
-        goto write_failed;
-      offset += len;
-    }
-  return TRUE;
-
-write_failed:
-  display = g_filename_display_name (partial);
-  g_propagate_error (error, io_error (errsv,
-    _("Cannot write the recording “%s”: %s. Choose another place."),
-    display, g_strerror (errsv)));
-  return FALSE;
-}
-
 static gboolean
 writer_save_as (Writer *w, const char *new_path, GError **error)
 {
-  g_autofree char *partial = partial_path_for (new_path);
-  int fd = create_partial (new_path, partial, error);
-
-  if (fd < 0)
+  if (!rtop_record_file_move (w->file, new_path, &w->spool, error))
     return FALSE;
-  if (!copy_captured (w, fd, partial, error))
-    {
-      close (fd);
-      g_unlink (partial);
-      return FALSE;
-    }
 
-  /* Switch over: the copy holds everything, the old partial file goes. */
-  w->committed += w->spool_bytes;
+  /* The new file holds the spool too. */
   g_queue_clear_full (&w->spool, (GDestroyNotify) g_bytes_unref);
   w->spool_bytes = 0;
-  close (w->fd);
-  if (!w->file_gone)
-    g_unlink (w->partial_path);
-  w->fd = fd;
   w->file_gone = FALSE;
-  g_free (w->path);
-  g_free (w->partial_path);
-  w->path = g_strdup (new_path);
-  w->partial_path = g_steal_pointer (&partial);
 
   g_mutex_lock (&w->shared->lock);
   g_free (w->shared->path);
   g_free (w->shared->partial_path);
-  w->shared->path = g_strdup (w->path);
-  w->shared->partial_path = g_strdup (w->partial_path);
+  w->shared->path = g_strdup (rtop_record_file_get_path (w->file));
+  w->shared->partial_path = g_strdup (rtop_record_file_get_partial_path (w->file));
   g_mutex_unlock (&w->shared->lock);
   writer_account (w, 1);
   shared_clear_error (w->shared);
@@ -702,12 +454,10 @@ writer_handle_save_as (Writer *w, Item *item)
 static void
 writer_discard (Writer *w)
 {
-  if (w->fd >= 0)
+  if (w->file != NULL)
     {
-      close (w->fd);
-      w->fd = -1;
-      if (!w->file_gone)
-        g_unlink (w->partial_path);
+      rtop_record_file_discard (w->file);
+      g_clear_pointer (&w->file, rtop_record_file_free);
     }
   set_state (w, RTOP_RECORDER_STATE_DISCARDED);
 }
@@ -724,18 +474,12 @@ item_free (Item *item)
 static void
 writer_free (Writer *w)
 {
-  if (w->fd >= 0)
-    close (w->fd);
-  if (w->gz)
-    deflateEnd (&w->zs);
+  g_clear_pointer (&w->file, rtop_record_file_free);
   g_queue_clear_full (&w->spool, (GDestroyNotify) g_bytes_unref);
-  g_clear_pointer (&w->trace, rtop_trace_writer_free);
-  g_clear_pointer (&w->csv, rtop_csv_writer_free);
+  g_clear_pointer (&w->sink, rtop_record_sink_free);
   g_string_free (w->text, TRUE);
   g_async_queue_unref (w->queue);
   shared_unref (w->shared);
-  g_free (w->path);
-  g_free (w->partial_path);
   g_free (w);
 }
 
@@ -774,7 +518,7 @@ writer_drain (Writer *w)
     {
       if (item->task != NULL)
         complete_task (g_steal_pointer (&item->task),
-                       item->kind == ITEM_CLOSE && w->fd < 0 && w->ended ? NULL
+                       item->kind == ITEM_CLOSE && w->file == NULL && w->ended ? NULL
                        : g_error_new_literal (RTOP_ERROR, RTOP_ERROR_FAILED,
                                               _("The recording has already ended.")));
       item_free (item);
@@ -799,33 +543,18 @@ writer_thread (gpointer data)
   return NULL;
 }
 
+/* Takes file. */
 static Writer *
-writer_new (Shared *shared, GAsyncQueue *queue, RtopRecordFormat format,
-            const char *path, const char *partial, int fd)
+writer_new (Shared *shared, GAsyncQueue *queue, RtopRecordFormat format, RtopRecordFile *file)
 {
   Writer *w = g_new0 (Writer, 1);
 
   w->shared = g_atomic_rc_box_acquire (shared);
   w->queue = g_async_queue_ref (queue);
-  w->format = format;
-  w->fd = fd;
-  w->path = g_strdup (path);
-  w->partial_path = g_strdup (partial);
+  w->file = file;
+  w->sink = rtop_record_sink_new (format);
   w->text = g_string_sized_new (64 * 1024);
   g_queue_init (&w->spool);
-  if (format == RTOP_RECORD_FORMAT_CSV)
-    w->csv = rtop_csv_writer_new ();
-  else
-    w->trace = rtop_trace_writer_new ();
-  if (format == RTOP_RECORD_FORMAT_JSON_GZ)
-    {
-      w->gz = TRUE;
-      /* windowBits 15 + 16: a gzip wrapper, so the file is a .gz that
-       * Perfetto and gunzip open. */
-      if (deflateInit2 (&w->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-                        Z_DEFAULT_STRATEGY) != Z_OK)
-        g_error ("zlib deflateInit2 failed: out of memory");
-    }
   return w;
 }
 
@@ -995,8 +724,7 @@ rtop_recorder_class_init (RtopRecorderClass *klass)
   object_class->get_property = rtop_recorder_get_property;
 
   properties[PROP_PATH] = g_param_spec_string ("path", NULL, NULL, NULL, flags);
-  properties[PROP_FORMAT] = g_param_spec_int ("format", NULL, NULL, 0, RTOP_RECORD_FORMAT_CSV,
-                                              0, flags);
+  properties[PROP_FORMAT] = g_param_spec_int ("format", NULL, NULL, 0, G_MAXINT, 0, flags);
   properties[PROP_SAMPLES] = g_param_spec_uint64 ("samples", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_DROPPED] = g_param_spec_uint64 ("dropped", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_BYTES_WRITTEN] = g_param_spec_uint64 ("bytes-written", NULL, NULL, 0,
@@ -1020,17 +748,17 @@ rtop_recorder_init (RtopRecorder *self)
 RtopRecorder *
 rtop_recorder_new (const char *path, RtopRecordFormat format, GError **error)
 {
-  g_autofree char *partial = NULL;
+  const RtopRecordFormatInfo *info = rtop_record_format_get_info (format);
+  RtopRecordFile *file;
   RtopRecorder *self;
   Writer *w;
-  int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (format <= RTOP_RECORD_FORMAT_CSV, NULL);
+  g_return_val_if_fail (info != NULL && info->sink != NULL, NULL);
 
-  partial = partial_path_for (path);
-  fd = create_partial (path, partial, error);
-  if (fd < 0)
+  file = rtop_record_file_create (path, NULL, (info->flags & RTOP_RECORD_FORMAT_COMPRESSED) != 0,
+                                  error);
+  if (file == NULL)
     return NULL;
 
   self = g_object_new (RTOP_TYPE_RECORDER, NULL);
@@ -1039,10 +767,10 @@ rtop_recorder_new (const char *path, RtopRecordFormat format, GError **error)
   g_main_context_unref (self->shared->context);   /* shared_new took its own */
   self->shared->owner = self;
   self->shared->path = g_strdup (path);
-  self->shared->partial_path = g_strdup (partial);
+  self->shared->partial_path = g_strdup (rtop_record_file_get_partial_path (file));
   self->notified_path = g_strdup (path);
   self->queue = g_async_queue_new ();
-  w = writer_new (self->shared, self->queue, format, path, partial, fd);
+  w = writer_new (self->shared, self->queue, format, file);
   self->thread = g_thread_new ("rdmatop-recorder", writer_thread, w);
   return self;
 }
@@ -1134,9 +862,8 @@ rtop_recorder_close_finish (RtopRecorder *self, GAsyncResult *result, GError **e
 }
 
 void
-rtop_recorder_save_as_async (RtopRecorder *self, const char *new_path,
-                             GCancellable *cancellable, GAsyncReadyCallback callback,
-                             gpointer user_data)
+rtop_recorder_save_as_async (RtopRecorder *self, const char *new_path, GCancellable *cancellable,
+               GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr(GTask) task = NULL;
 
@@ -1270,13 +997,6 @@ rtop_recorder_get_partial_path (RtopRecorder *self)
 {
   g_return_val_if_fail (RTOP_IS_RECORDER (self), NULL);
   return cached_string (self, &self->partial_cache, &self->shared->partial_path);
-}
-
-RtopRecordFormat
-rtop_recorder_get_format (RtopRecorder *self)
-{
-  g_return_val_if_fail (RTOP_IS_RECORDER (self), RTOP_RECORD_FORMAT_JSON);
-  return self->format;
 }
 
 RtopRecorderState

@@ -24,8 +24,8 @@
  * Threads: create, use and close a recorder on one thread (the app's main
  * thread).  Property notifications and "error" are emitted on the
  * thread-default GMainContext of the thread that called rtop_recorder_new().
- * Nothing here blocks on file I/O except the synchronous close/save_as
- * variants (for the CLI); the app uses the _async ones.
+ * Nothing here blocks on file I/O except the synchronous close and save_as
+ * (for the CLI); the app closes with the _async variant.
  *
  * Properties (read-only, G_PARAM_EXPLICIT_NOTIFY):
  *   "path"          char*    final file name (changes after save_as)
@@ -102,19 +102,9 @@ gboolean rtop_recorder_save_as_finish (RtopRecorder *self, GAsyncResult *result,
 void rtop_recorder_discard (RtopRecorder *self);
 
 const char *rtop_recorder_get_path (RtopRecorder *self);
-/* The file being written now: "<path>.partial" until closed. */
-const char *rtop_recorder_get_partial_path (RtopRecorder *self);
-RtopRecordFormat rtop_recorder_get_format (RtopRecorder *self);
 RtopRecorderState rtop_recorder_get_state (RtopRecorder *self);
 guint64 rtop_recorder_get_samples (RtopRecorder *self);
-guint64 rtop_recorder_get_dropped (RtopRecorder *self);
-/* Snapshots added but not yet taken by the writer thread (for a caller
- * that wants to pace itself, e.g. a benchmark feeding as fast as it can). */
-guint rtop_recorder_get_queued (RtopRecorder *self);
 guint64 rtop_recorder_get_bytes_written (RtopRecorder *self);
 gint64 rtop_recorder_get_elapsed_us (RtopRecorder *self);
-/* The current write error, or NULL while the file is being written fine
- * (transfer none; valid until the next main-loop iteration). */
-const GError *rtop_recorder_get_error (RtopRecorder *self);
 
 G_END_DECLS

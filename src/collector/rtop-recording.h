@@ -1,10 +1,9 @@
-/* rtop-recording.h: recording files made by rdmatop, and the reader that
- * loads one back into a series of snapshots.
+/* rtop-recording.h: recording files made by rdmatop loaded back into a
+ * series of snapshots, and recovery of a file cut short.
  *
- * Formats (see rtop-trace-writer.h and rtop-csv-writer.h for the layout):
- *   - Chrome JSON trace, ".json", opened directly by ui.perfetto.dev;
- *   - the same gzip-compressed, ".json.gz" (Perfetto detects gzip itself);
- *   - CSV, ".csv": one row per port per interval, cumulative counters.
+ * The formats are listed in rtop-record-format.h (the layouts in
+ * rtop-trace-writer.h and rtop-csv-writer.h); the reader is picked from the
+ * content, not the file name.
  *
  * While a recording runs it is written to "<target>.partial" and renamed
  * into place when it ends.  A recording cut short (crash, SIGKILL, power
@@ -23,32 +22,15 @@
 #pragma once
 
 #include <gio/gio.h>
+#include "rtop-record-format.h"
 #include "rtop-snapshot.h"
 
 G_BEGIN_DECLS
-
-typedef enum {
-  RTOP_RECORD_FORMAT_JSON,
-  RTOP_RECORD_FORMAT_JSON_GZ,
-  RTOP_RECORD_FORMAT_CSV,
-} RtopRecordFormat;
-
-/* The version of the trace layout written into every recording
- * (otherData.rdmatop_format).  A reader accepts versions up to its own. */
-#define RTOP_RECORDING_FORMAT_VERSION 1
 
 /* Default load budget: port-samples (ports x intervals) kept in memory,
  * about 1 kB each: 16 ports over an hour at 10 samples/s load as 3,000
  * snapshots 1.2 s apart, in about 50 MB. */
 #define RTOP_RECORDING_DEFAULT_MAX_PORT_SAMPLES 50000
-
-/* "json", "json.gz", "csv" (the CLI's --format values). */
-const char *rtop_record_format_to_string (RtopRecordFormat format);
-gboolean rtop_record_format_from_string (const char *s, RtopRecordFormat *out);
-/* ".json", ".json.gz", ".csv" */
-const char *rtop_record_format_get_extension (RtopRecordFormat format);
-/* From a file name's extension; FALSE when it has none of the three. */
-gboolean rtop_record_format_from_path (const char *path, RtopRecordFormat *out);
 
 /* "rdmatop-20260130T011502Z.json" (UTC, no colons so it is a valid file name
  * everywhere); the caller joins it to the recordings folder. */
@@ -57,45 +39,31 @@ char *rtop_recording_default_filename (RtopRecordFormat format);
 #define RTOP_TYPE_RECORDING (rtop_recording_get_type ())
 G_DECLARE_FINAL_TYPE (RtopRecording, rtop_recording, RTOP, RECORDING, GObject)
 
-/* Loads a whole recording (JSON, JSON.gz or CSV, detected from the content).
- * Blocking: the GUI uses rtop_recording_load_async(). */
-RtopRecording *rtop_recording_load (const char *path, GError **error);
-/* Runs rtop_recording_load() on a worker thread; the callback runs on the
- * thread-default main context of the caller. */
+/* Loads a whole recording (any format of the table, detected from the
+ * content) on a worker thread; the callback runs on the thread-default
+ * main context of the caller. */
 void rtop_recording_load_async (const char *path,
                                 GCancellable *cancellable,
                                 GAsyncReadyCallback callback,
                                 gpointer user_data);
 RtopRecording *rtop_recording_load_finish (GAsyncResult *result, GError **error);
-/* From memory (tests, fuzzing).  max_port_samples 0 = default budget. */
-RtopRecording *rtop_recording_load_bytes (GBytes *data, guint max_port_samples,
-                                          GError **error);
 
-RtopRecordFormat rtop_recording_get_format (RtopRecording *self);
 /* The snapshots, oldest first (transfer none; sealed, read-only).  Each has
  * the recorded devices/ports with metrics (rates; value is the total since
  * the recording began), the processes seen on each device, and the health
- * events.  monotonic_us/realtime_us are those of the original run. */
-GPtrArray *rtop_recording_get_snapshots (RtopRecording *self);
+ * events, as far as the format holds them (RtopRecordHolds).
+ * monotonic_us/realtime_us are those of the original run. */
 guint rtop_recording_get_n_snapshots (RtopRecording *self);
 RtopSnapshot *rtop_recording_get_snapshot (RtopRecording *self, guint index);
-/* Recording length in microseconds (last - first snapshot). */
-gint64 rtop_recording_get_duration_us (RtopRecording *self);
-/* Interval between loaded snapshots in seconds (larger than the recorded one
- * when the recording was merged to fit the budget). */
-double rtop_recording_get_interval (RtopRecording *self);
-/* How many recorded intervals were merged into one loaded snapshot (1 = none). */
-guint rtop_recording_get_merge_factor (RtopRecording *self);
 /* FALSE when the file was cut short and loaded up to its last complete interval. */
 gboolean rtop_recording_is_complete (RtopRecording *self);
-/* The rdmatop version that wrote it, e.g. "0.1.0"; NULL for CSV. */
-const char *rtop_recording_get_producer (RtopRecording *self);
 
 /* Writes a complete copy of a recording that was cut short (JSON or JSON.gz;
  * open process slices are ended at the last interval and the array is
- * closed).  output NULL: input without its ".partial" suffix, or
- * "<name>-recovered.json[.gz]".  Never overwrites an existing file.  Returns
- * the path written (free it), or NULL with error set. */
+ * closed; a CSV needs none and is refused).  output NULL: input without its
+ * ".partial" suffix, or "<name>-recovered<extension>".  Never overwrites an
+ * existing file.  Returns the path written (free it), or NULL with error
+ * set. */
 char *rtop_recording_recover (const char *input, const char *output, GError **error);
 
 G_END_DECLS

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "rtop-error.h"
-#include "rtop-sampler.h"
+#include "rtop-sampler-private.h"
 #include "rtop-source.h"
 
 /* Snapshots waiting for the main loop; past this the UI is stalled and the

@@ -21,18 +21,12 @@ G_DECLARE_FINAL_TYPE (RtopSampler, rtop_sampler, RTOP, SAMPLER, GObject)
 RtopSampler *rtop_sampler_new (const RtopCollectorOptions *options);
 /* Clamped to [0.1, 60]; takes effect at the next period. Property "interval". */
 void rtop_sampler_set_interval (RtopSampler *self, double seconds);
-double rtop_sampler_get_interval (RtopSampler *self);
 /* Starts the worker; the first pass runs at once.  If the collector cannot be
  * created, a snapshot with status NO_NETLINK/PERMISSION is delivered and the
  * worker retries every interval. */
 void rtop_sampler_start (RtopSampler *self);
 /* Stops and joins the worker; no signal is emitted after it returns. */
 void rtop_sampler_stop (RtopSampler *self);
-gboolean rtop_sampler_is_running (RtopSampler *self);
-/* Asks for a pass now (e.g. the user pressed Refresh). */
-void rtop_sampler_refresh (RtopSampler *self);
-/* The newest snapshot delivered so far (transfer none), or NULL. */
-RtopSnapshot *rtop_sampler_get_latest (RtopSampler *self);
 
 /* An RtopSource: the "snapshot" signal, and "name" ("This computer"),
  * "state" (connecting after start, running from the first delivery,

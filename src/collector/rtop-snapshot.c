@@ -9,9 +9,13 @@
 #include <math.h>
 #include <string.h>
 
-#include "rtop-snapshot.h"
+#include "rtop-snapshot-private.h"
+
+static void process_free (RtopProcess *self);
 
 G_DEFINE_BOXED_TYPE (RtopSnapshot, rtop_snapshot, rtop_snapshot_ref, rtop_snapshot_unref)
+
+static void rtop_gpu_free (RtopGpu *self);
 
 static void
 snapshot_clear (gpointer data)
@@ -32,7 +36,7 @@ rtop_snapshot_new (void)
   RtopSnapshot *self = g_atomic_rc_box_new0 (RtopSnapshot);
 
   self->devices = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_device_free);
-  self->processes = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_process_free);
+  self->processes = g_ptr_array_new_with_free_func ((GDestroyNotify) process_free);
   self->events = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_event_free);
   return self;
 }
@@ -339,22 +343,7 @@ rtop_gpu_new (const char *vendor)
   return self;
 }
 
-RtopGpu *
-rtop_gpu_copy (const RtopGpu *self)
-{
-  RtopGpu *copy;
-
-  if (self == NULL)
-    return NULL;
-  copy = g_memdup2 (self, sizeof *self);
-  copy->vendor = g_strdup (self->vendor);
-  copy->model = g_strdup (self->model);
-  copy->uuid = g_strdup (self->uuid);
-  copy->pci_bus_id = g_strdup (self->pci_bus_id);
-  return copy;
-}
-
-void
+static void
 rtop_gpu_free (RtopGpu *self)
 {
   if (self == NULL)
@@ -376,8 +365,8 @@ rtop_port_new (guint32 index)
   return self;
 }
 
-void
-rtop_metric_clear (RtopMetric *self)
+static void
+metric_clear (RtopMetric *self)
 {
   g_clear_pointer (&self->source, g_free);
   memset (self, 0, sizeof *self);
@@ -420,7 +409,7 @@ rtop_port_free (RtopPort *self)
       g_free (self->link_layer);
       g_free (self->rate_text);
       for (guint i = 0; i < RTOP_METRIC_N; i++)
-        rtop_metric_clear (&self->metrics[i]);
+        metric_clear (&self->metrics[i]);
     }
   g_free (self);
 }
@@ -472,8 +461,8 @@ rtop_process_new (gint32 pid)
   return self;
 }
 
-void
-rtop_process_free (RtopProcess *self)
+static void
+process_free (RtopProcess *self)
 {
   if (self == NULL)
     return;
@@ -594,6 +583,18 @@ const char *
 rtop_device_kind_to_string (RtopDeviceKind kind)
 {
   return kind == RTOP_DEVICE_KIND_GPU ? "gpu" : "rdma";
+}
+
+RtopDeviceKind
+rtop_device_kind_for_provider (const char *provider)
+{
+  /* The ids of rtop-gpu.c's table, which checks it against this. */
+  static const char * const gpu_providers[] = { "nvml", "amdsmi" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (gpu_providers); i++)
+    if (g_strcmp0 (provider, gpu_providers[i]) == 0)
+      return RTOP_DEVICE_KIND_GPU;
+  return RTOP_DEVICE_KIND_RDMA;
 }
 
 const char *

@@ -269,9 +269,7 @@ RtopDevice *rtop_snapshot_find_device (const RtopSnapshot *self, const char *nam
 RtopPort *rtop_device_find_port (const RtopDevice *self, guint32 index);
 /* Sorts an RtopCounter* array by name (then source), as seal does. */
 void rtop_counters_sort (GPtrArray *counters);
-/* Binary search in a sorted RtopCounter* array. */
-RtopCounter *rtop_counters_find (GPtrArray *counters, const char *name);
-RtopProcess *rtop_snapshot_find_process (const RtopSnapshot *self, gint32 pid);
+void rtop_port_free (RtopPort *self);
 /* Total number of ports over all devices. */
 guint rtop_snapshot_get_n_ports (const RtopSnapshot *self);
 
@@ -279,16 +277,10 @@ guint rtop_snapshot_get_n_ports (const RtopSnapshot *self);
 RtopDevice *rtop_device_new (guint32 index, const char *name);
 void rtop_device_free (RtopDevice *self);
 RtopGpu *rtop_gpu_new (const char *vendor);   /* gauges NAN */
-RtopGpu *rtop_gpu_copy (const RtopGpu *self);
-void rtop_gpu_free (RtopGpu *self);
 RtopPort *rtop_port_new (guint32 index);
-void rtop_port_free (RtopPort *self);
 RtopCounter *rtop_counter_new (const char *name, guint64 value, RtopCounterSource source);
-RtopCounter *rtop_counter_copy (const RtopCounter *self);
 void rtop_counter_free (RtopCounter *self);
-void rtop_metric_clear (RtopMetric *self);
 RtopProcess *rtop_process_new (gint32 pid);
-void rtop_process_free (RtopProcess *self);
 RtopEvent *rtop_event_new (RtopEventKind kind, RtopSeverity severity,
                            const char *device, guint32 port, const char *message);
 RtopEvent *rtop_event_copy (const RtopEvent *self);
@@ -298,7 +290,6 @@ void rtop_event_free (RtopEvent *self);
 int rtop_natural_compare (const char *a, const char *b);
 
 const char *rtop_metric_id_to_string (RtopMetricId id);      /* "tx_bytes", ... stable, for JSON/CSV */
-gboolean rtop_metric_id_from_string (const char *s, RtopMetricId *out);
 const char *rtop_counter_class_to_string (RtopCounterClass klass); /* "error.link", ... */
 const char *rtop_counter_source_to_string (RtopCounterSource source); /* "netlink", ... */
 const char *rtop_severity_to_string (RtopSeverity severity);    /* "info", "warning", "error" */
@@ -306,12 +297,12 @@ const char *rtop_event_kind_to_string (RtopEventKind kind);     /* "device-added
 const char *rtop_port_state_to_string (guint8 state);           /* "ACTIVE", ... (kernel's names) */
 const char *rtop_port_phys_state_to_string (guint8 phys_state); /* "LINK_UP", ... */
 const char *rtop_device_kind_to_string (RtopDeviceKind kind);   /* "rdma", "gpu" */
+/* GPU for the provider ids of the GPU libraries ("nvml", "amdsmi"), RDMA
+ * for any other (readers of formats without a kind field use it). */
+RtopDeviceKind rtop_device_kind_for_provider (const char *provider);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopSnapshot, rtop_snapshot_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopDevice, rtop_device_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopPort, rtop_port_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopGpu, rtop_gpu_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopProcess, rtop_process_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopEvent, rtop_event_free)
 
 G_END_DECLS

@@ -1,7 +1,7 @@
 /* rtop-source-list.c */
 #include "config.h"
 
-#include "rtop-source-list.h"
+#include "rtop-source-list-private.h"
 
 struct _RtopSourceList {
   GObject parent_instance;

@@ -30,11 +30,8 @@ void rtop_source_list_remove_all (RtopSourceList *self);
 void rtop_source_list_start (RtopSourceList *self);
 /* Stops every source; sources added from now on wait for start(). */
 void rtop_source_list_stop (RtopSourceList *self);
-gboolean rtop_source_list_is_running (RtopSourceList *self);
 /* To every source that supports it. */
 void rtop_source_list_refresh (RtopSourceList *self);
 void rtop_source_list_set_interval (RtopSourceList *self, double seconds);
-/* Whether any source in the list is live. */
-gboolean rtop_source_list_has_live (RtopSourceList *self);
 
 G_END_DECLS

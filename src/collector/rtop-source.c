@@ -199,18 +199,6 @@ rtop_source_update (RtopSource *self, RtopSourceState state, const char *error)
 }
 
 void
-rtop_source_set_name (RtopSource *self, const char *name)
-{
-  RtopSourceProps *props = get_props (self);
-
-  if (g_strcmp0 (props->name, name) == 0)
-    return;
-  g_free (props->name);
-  props->name = g_strdup (name);
-  g_object_notify (G_OBJECT (self), "name");
-}
-
-void
 rtop_source_emit_snapshot (RtopSource *self, RtopSnapshot *snapshot)
 {
   g_signal_emit (self, signals[SIGNAL_SNAPSHOT], 0, snapshot);

@@ -91,7 +91,6 @@ gboolean rtop_source_get_common_property (RtopSource *self, guint first_prop_id,
                                           guint prop_id, GValue *value);
 /* Sets state and error (NULL: none), notifying what changed. */
 void rtop_source_update (RtopSource *self, RtopSourceState state, const char *error);
-void rtop_source_set_name (RtopSource *self, const char *name);
 void rtop_source_emit_snapshot (RtopSource *self, RtopSnapshot *snapshot);
 
 /* The number of properties rtop_source_props_install() installs. */

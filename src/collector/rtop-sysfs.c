@@ -19,7 +19,7 @@
 #include <gio/gio.h>
 
 #include "rtop-error.h"
-#include "rtop-sysfs.h"
+#include "rtop-sysfs-private.h"
 
 /* A u64 is at most 20 digits; sysfs adds a newline.  Anything longer than
  * this is not a counter. */

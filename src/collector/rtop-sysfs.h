@@ -22,9 +22,6 @@ gboolean rtop_sysfs_read_port_info (const char *root, const char *dev, guint32 p
                                     RtopSysfsPortInfo *out);
 void rtop_sysfs_port_info_clear (RtopSysfsPortInfo *info);
 
-/* Parses "100 Gb/sec (4X EDR)", "25 Gb/sec", "2.5 Gb/sec (1X SDR)". */
-gboolean rtop_sysfs_parse_rate (const char *text, double *gbps);
-
 /* A set of counter files in one directory, opened once and re-read with
  * pread() each pass (one syscall per counter).  Reopened by the caller when
  * a device changes. */
@@ -49,7 +46,6 @@ typedef void (*RtopCounterDirFunc) (const char *name, guint64 value, RtopCounter
                                     gpointer user_data);
 void rtop_counter_dir_read_foreach (RtopCounterDir *self, RtopCounterDirFunc func,
                                     gpointer user_data, guint *n_failed);
-guint rtop_counter_dir_get_n_files (RtopCounterDir *self);
 void rtop_counter_dir_free (RtopCounterDir *self);
 
 /* Paths: <root>/class/infiniband/<dev>/ports/<port>/counters etc. */
@@ -66,22 +62,6 @@ char *rtop_sysfs_read_driver (const char *root, const char *dev);
 /* Most counter files one RtopCounterDir keeps open; the rest are ignored. */
 #define RTOP_COUNTER_DIR_MAX_FILES 4096
 
-/* rtop_counter_dir_open() with another cap on the number of files. */
-RtopCounterDir *rtop_counter_dir_open_max (const char *path, RtopCounterSource source,
-                                           guint max_files, GError **error);
-
-/* Parses one sysfs counter value: decimal u64, surrounding whitespace
- * allowed.  FALSE for empty, non-numeric, negative or overflowing text. */
-gboolean rtop_sysfs_parse_u64 (const char *text, gsize len, guint64 *out);
-/* Parses "4: ACTIVE" / "5: LinkUp" into the leading number, or -1. */
-int rtop_sysfs_parse_state (const char *text);
-
-/* The netdev a software device (rxe, siw) is stacked on, from <dev>/parent;
- * NULL when the file is absent. */
-char *rtop_sysfs_read_parent (const char *root, const char *dev);
-
-/* The directory's path, as given to rtop_counter_dir_open(). */
-const char *rtop_counter_dir_get_path (RtopCounterDir *self);
 /* Files that stopped answering (device removed) since open; the caller
  * reopens the directory when this is not 0. */
 guint rtop_counter_dir_get_n_vanished (RtopCounterDir *self);

@@ -5,8 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "rtop-trace-writer.h"
-#include "rtop-recording.h"
+#include "rtop-trace-writer-private.h"
 
 /* Strings from the kernel or /proc are cut so every line stays short
  * (the reader refuses lines longer than it expects). */
@@ -125,12 +124,6 @@ rtop_trace_writer_free (RtopTraceWriter *self)
   g_free (self);
 }
 
-gboolean
-rtop_trace_writer_has_begun (RtopTraceWriter *self)
-{
-  return self->begun;
-}
-
 /* JSON helpers ------------------------------------------------------------ */
 
 static void
@@ -163,12 +156,6 @@ append_string_max (GString *out, const char *s, gsize max_chars)
       n++;
     }
   g_string_append_c (out, '"');
-}
-
-void
-rtop_json_append_string (GString *out, const char *s)
-{
-  append_string_max (out, s, G_MAXSIZE);
 }
 
 static void
@@ -234,9 +221,8 @@ append_counter (GString *out, guint pid, gint64 ts, const char *name,
 
 /* Header ------------------------------------------------------------------ */
 
-void
-rtop_trace_writer_begin (RtopTraceWriter *self, const RtopSnapshot *first,
-                         GString *out)
+static void
+trace_writer_begin (RtopTraceWriter *self, const RtopSnapshot *first, GString *out)
 {
   g_return_if_fail (!self->begun);
 
@@ -247,7 +233,7 @@ rtop_trace_writer_begin (RtopTraceWriter *self, const RtopSnapshot *first,
                           "\"rdmatop_format\":%d,\"start_monotonic_us\":%" G_GINT64_FORMAT
                           ",\"start_realtime_us\":%" G_GINT64_FORMAT ",\"interval_s\":",
                           RTOP_TRACE_PRODUCER, PACKAGE_VERSION,
-                          RTOP_RECORDING_FORMAT_VERSION, self->first_monotonic_us,
+                          RTOP_TRACE_FORMAT_VERSION, self->first_monotonic_us,
                           first != NULL ? first->realtime_us : g_get_real_time ());
   rtop_json_append_double (out, first != NULL ? first->interval_s : 0.0);
   g_string_append (out, "},\"traceEvents\":[\n");
@@ -634,7 +620,7 @@ rtop_trace_writer_add (RtopTraceWriter *self, const RtopSnapshot *snapshot,
   g_return_if_fail (!self->ended);
 
   if (!self->begun)
-    rtop_trace_writer_begin (self, snapshot, out);
+    trace_writer_begin (self, snapshot, out);
 
   /* Per-track timestamps must not go backwards even if a caller hands in an
    * older snapshot. */
@@ -690,7 +676,7 @@ rtop_trace_writer_end (RtopTraceWriter *self, GString *out)
   g_return_if_fail (!self->ended);
 
   if (!self->begun)
-    rtop_trace_writer_begin (self, NULL, out);
+    trace_writer_begin (self, NULL, out);
   self->ended = TRUE;
 
   write_final_values (self, self->last_ts, out);
@@ -705,3 +691,50 @@ rtop_trace_writer_end (RtopTraceWriter *self, GString *out)
                           G_GUINT64_FORMAT "}}\n]}\n",
                           RTOP_TRACE_END_NAME, self->intervals);
 }
+
+/* The sink ---------------------------------------------------------------- */
+
+static gpointer
+sink_create (void)
+{
+  return rtop_trace_writer_new ();
+}
+
+static void
+sink_destroy (gpointer impl)
+{
+  rtop_trace_writer_free (impl);
+}
+
+static void
+sink_begin (gpointer impl, const RtopSnapshot *first, GString *out)
+{
+  trace_writer_begin (impl, first, out);
+}
+
+static void
+sink_add (gpointer impl, const RtopSnapshot *snapshot, GString *out)
+{
+  rtop_trace_writer_add (impl, snapshot, out);
+}
+
+static void
+sink_mark_gap (gpointer impl)
+{
+  rtop_trace_writer_mark_gap (impl);
+}
+
+static void
+sink_end (gpointer impl, GString *out)
+{
+  rtop_trace_writer_end (impl, out);
+}
+
+const RtopRecordSinkClass rtop_trace_sink_class = {
+  .create = sink_create,
+  .destroy = sink_destroy,
+  .begin = sink_begin,
+  .add = sink_add,
+  .mark_gap = sink_mark_gap,
+  .end = sink_end,
+};

@@ -1,6 +1,7 @@
-/* rtop-trace-writer.h: turns snapshots into Chrome JSON trace text that
- * ui.perfetto.dev imports (FACTS.md section 4).  No I/O here: the text is
- * appended to a GString and rtop-recorder writes it.
+/* rtop-trace-writer.h: the sink of the json and json.gz formats: snapshots
+ * as Chrome JSON trace text that ui.perfetto.dev imports.  No I/O here: the
+ * text is appended to a GString and the recorder writes it.  Read back by
+ * rtop-trace-reader.c.
  *
  * Layout (one JSON object per line so a cut-short file is easy to read back):
  *
@@ -48,9 +49,16 @@
 #pragma once
 
 #include <glib.h>
+#include "rtop-record-sink.h"
 #include "rtop-snapshot.h"
 
 G_BEGIN_DECLS
+
+/* The layout version written into every trace (otherData.rdmatop_format).
+ * A reader accepts versions up to its own. */
+#define RTOP_TRACE_FORMAT_VERSION 1
+
+extern const RtopRecordSinkClass rtop_trace_sink_class;
 
 #define RTOP_TRACE_PRODUCER "rdmatop"
 #define RTOP_TRACE_OWN_PID 1
@@ -84,33 +92,8 @@ typedef struct {
 
 const RtopTraceGauge *rtop_trace_gpu_gauges (guint *n_gauges);
 
-typedef struct _RtopTraceWriter RtopTraceWriter;
-
-RtopTraceWriter *rtop_trace_writer_new (void);
-void rtop_trace_writer_free (RtopTraceWriter *self);
-
-/* Appends the file header.  Needs the first snapshot (time zero). */
-void rtop_trace_writer_begin (RtopTraceWriter *self, const RtopSnapshot *first,
-                              GString *out);
-/* Appends one interval (ending in the commit event and a newline).  Calls
- * begin() itself for the first snapshot when it was not called. */
-void rtop_trace_writer_add (RtopTraceWriter *self, const RtopSnapshot *snapshot,
-                            GString *out);
-/* Some intervals were not written (spool full): the next add() writes every
- * track's value again instead of only the changed ones. */
-void rtop_trace_writer_mark_gap (RtopTraceWriter *self);
-/* Appends the end: final track values, "E" for open slices, "]}".  An empty
- * recording (no snapshot) still becomes a valid trace. */
-void rtop_trace_writer_end (RtopTraceWriter *self, GString *out);
-gboolean rtop_trace_writer_has_begun (RtopTraceWriter *self);
-
-/* Appends a JSON string literal (quotes, escapes, control characters as
- * \u00XX, invalid UTF-8 replaced) — shared with the CSV writer's quoting. */
-void rtop_json_append_string (GString *out, const char *s);
 /* Appends a finite number in a locale-independent, compact form ("%.6g");
- * NaN and infinities become 0. */
+ * NaN and infinities become 0 (shared with the CSV writer). */
 void rtop_json_append_double (GString *out, double value);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopTraceWriter, rtop_trace_writer_free)
 
 G_END_DECLS

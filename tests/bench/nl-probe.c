@@ -10,7 +10,7 @@
  * without DEV_INDEX (rdmatop must ask per device).
  *
  * Usage: nl-probe [--passes N | --monitor SECONDS | --res-without-index] */
-#include "rtop-nl.h"
+#include "rtop-nl-private.h"
 #include "rtop-error.h"
 #include "uapi/rdma/rdma_netlink.h"
 

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "rec-synth.h"
-#include "rtop-recorder.h"
-#include "rtop-recording.h"
+#include "rtop-recorder-private.h"
+#include "rtop-recording-private.h"
 
 #define N_PORTS 16
 

@@ -37,8 +37,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rtop-collector.h"
+#include "rtop-collector-private.h"
 #include "rtop-snapshot.h"
+#include "rtop-nl-private.h"
 #include "uapi/rdma/rdma_netlink.h"
 
 #define PORTID 4711

@@ -4,7 +4,7 @@
  * datagram would, and every data message is handed to every parser, so the
  * header walk, error/ext-ack handling and all attribute parsers see the
  * input.  Sequence and port id 0 accept every message. */
-#include "rtop-nl.h"
+#include "rtop-nl-private.h"
 
 #include <string.h>
 

@@ -1,12 +1,17 @@
-/* fuzz-recording.c: libFuzzer target for the recording reader.
+/* fuzz-recording.c: libFuzzer target for the recording readers.
  *
  * Arbitrary bytes (plain or gzip: the reader detects it) go through
  * rtop_recording_load_bytes() with a small budget so merging is exercised
  * too.  A load either fails with an error or yields sealed snapshots whose
- * fields are all walked here (the sanitizers check the rest). */
+ * fields are all walked here (the sanitizers check the rest).  The same
+ * bytes then go through recovery, where the format taking them has it,
+ * into a file that is thrown away. */
 #include "rtop-error.h"
-#include "rtop-recording.h"
+#include "rtop-record-reader.h"
+#include "rtop-recording-private.h"
 
+#include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
@@ -46,6 +51,44 @@ walk_snapshot (const RtopSnapshot *snap)
   return sum;
 }
 
+static char *scratch_dir;
+
+static void
+remove_scratch_dir (void)
+{
+  g_rmdir (scratch_dir);
+}
+
+static void
+fuzz_recover (GBytes *bytes)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  const RtopRecordFormatInfo *info;
+  RtopLineSource src;
+
+  if (scratch_dir == NULL)
+    {
+      scratch_dir = g_dir_make_tmp ("rdmatop-fuzz-XXXXXX", NULL);
+      g_assert_nonnull (scratch_dir);
+      atexit (remove_scratch_dir);
+    }
+  path = g_build_filename (scratch_dir, "recovered", NULL);
+  rtop_line_source_init (&src);
+  if (rtop_line_source_open_bytes (&src, bytes, NULL)
+      && (info = rtop_record_reader_detect (&src, NULL)) != NULL
+      && info->reader->recover != NULL)
+    {
+      g_autoptr(RtopRecordFile) file = rtop_record_file_create (path, NULL, src.gz, &error);
+
+      g_assert_no_error (error);
+      if (!info->reader->recover (&src, file, &error))
+        g_assert_nonnull (error);
+      rtop_record_file_discard (file);
+    }
+  rtop_line_source_clear (&src);
+}
+
 int
 LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
 {
@@ -54,6 +97,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   g_autoptr(RtopRecording) rec = rtop_recording_load_bytes (bytes, 64, &error);
   volatile guint64 sink = 0;
 
+  fuzz_recover (bytes);
   if (rec == NULL)
     {
       g_assert_nonnull (error);

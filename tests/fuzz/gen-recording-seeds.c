@@ -8,8 +8,8 @@
 #include <zlib.h>
 
 #include "rec-synth.h"
-#include "rtop-csv-writer.h"
-#include "rtop-trace-writer.h"
+#include "rtop-csv-writer-private.h"
+#include "rtop-trace-writer-private.h"
 
 static void
 write_seed (const char *dir, const char *name, const void *buf, gsize len)

@@ -1,0 +1,59 @@
+/* rtop-record-reader.h: how a format is read back.  Each format's reader
+ * (rtop-trace-reader.c, rtop-csv-reader.c) implements this vtable; the
+ * loader (rtop-recording.c) and recovery (rtop-recovery.c) pick the reader
+ * from the format table by the file's first line.
+ *
+ * A reader works on a bounded line source (rtop-line-source.h) and fills an
+ * RtopRecordLoad; everything it reads is untrusted and bounded. */
+#pragma once
+
+#include <gio/gio.h>
+#include "rtop-line-source.h"
+#include "rtop-record-file.h"
+#include "rtop-record-format.h"
+#include "rtop-snapshot.h"
+
+G_BEGIN_DECLS
+
+/* What a reader hands back. */
+typedef struct {
+  GPtrArray *snapshots;          /* RtopSnapshot*, sealed, oldest first (owned by the loader) */
+  double interval_s;             /* between loaded snapshots */
+  guint merge_factor;            /* recorded intervals per loaded snapshot */
+  gboolean complete;             /* FALSE: cut short, loaded to its last interval */
+  char *producer;                /* the writer's version, or NULL */
+} RtopRecordLoad;
+
+struct _RtopRecordReaderClass {
+  /* TRUE when a file whose first line (without its newline) is this is
+   * this reader's to load. */
+  gboolean (*probe) (const char *first_line, gsize len);
+  /* Loads the whole source (at its start) within budget port-samples
+   * (ports x intervals), merging intervals when there are more. */
+  gboolean (*load) (RtopLineSource *src, guint budget, RtopRecordLoad *out, GError **error);
+  /* Writes a complete copy of a file cut short to out (already created, of
+   * the same compression); NULL when every complete line of the format is
+   * readable as it is and nothing needs recovering. */
+  gboolean (*recover) (RtopLineSource *src, RtopRecordFile *out, GError **error);
+};
+
+/* The row of the format table whose reader takes the source's first line
+ * (of the same compression where two rows share a reader).  The source is
+ * rewound.  Sets RTOP_ERROR_INVALID_RECORDING when no reader takes it. */
+const RtopRecordFormatInfo *rtop_record_reader_detect (RtopLineSource *src, GError **error);
+
+/* The first line of a recording, which must be whole: an empty file or
+ * one cut off in its first line is not a recording (error set). */
+gboolean rtop_record_reader_first_line (RtopLineSource *src, const char **line, gsize *len,
+                                        GError **error);
+
+/* Intervals merged into one loaded snapshot so port_samples fit budget. */
+guint rtop_record_reader_merge_factor (guint64 port_samples, guint budget);
+
+/* Sets RTOP_ERROR_INVALID_RECORDING with message; returns FALSE. */
+gboolean rtop_record_reader_invalid (GError **error, const char *message);
+/* Puts "Cannot open “path”: " before an RTOP_ERROR (an I/O error names
+ * the file already). */
+void rtop_record_reader_prefix_error (GError **error, const char *path);
+
+G_END_DECLS
