@@ -6,13 +6,14 @@
 set -eu
 
 BUILD_PKGS="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev libgtk-4-dev
-  libmnl-dev libjson-glib-dev zlib1g-dev gettext"
+  libmnl-dev libjson-glib-dev zlib1g-dev libsoup-3.0-dev gettext"
 RUN_PKGS="iproute2"
 TEST_PKGS="python3 clang libclang-rt-14-dev llvm xvfb xauth dbus dbus-daemon dbus-x11 at-spi2-core
   desktop-file-utils appstream libglib2.0-bin gettext-base groff-base x11-utils
   python3 python3-gi gir1.2-atspi-2.0 imagemagick flatpak-builder
   qemu-system-x86 busybox-static kmod cpio xz-utils zstd
-  rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest"
+  rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest
+  prometheus prometheus-node-exporter python3-prometheus-client nodejs"
 BENCH_PKGS="openssh-server openssh-client gnome-system-monitor"
 
 what=${1:-test}
@@ -28,6 +29,10 @@ missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
+# npm: Debian's own package, unless a nodejs that bundles it is installed.
+case "$what" in
+  test|bench) command -v npm >/dev/null 2>&1 || missing="$missing npm" ;;
+esac
 [ -z "$missing" ] && exit 0
 
 SUDO=""

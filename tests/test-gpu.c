@@ -14,6 +14,7 @@
 #include "rtop-collector-private.h"
 #include "rtop-csv-writer-private.h"
 #include "rtop-json.h"
+#include "rtop-openmetrics.h"
 #include "rtop-recording-private.h"
 #include "rtop-snapshot-private.h"
 #include "rtop-trace-writer-private.h"
@@ -380,6 +381,42 @@ test_nvml_recording (Fixture *f, gconstpointer data)
   }
 }
 
+/* The metrics endpoint: GPU links are ports with their totals, the GPU's
+ * gauges families of their own, even when RDMA is missing. */
+static void
+test_nvml_exporter (Fixture *f, gconstpointer data)
+{
+  g_autoptr(RtopOpenMetrics) om = rtop_openmetrics_new (NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  const char *text;
+
+  two_nvidia_gpus (f);
+  start (f, fake_nvml (), "/nonexistent/libamd_smi.so");
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(RtopSnapshot) snap = NULL;
+
+      script (f, "gpu.0.tx_kib %u", 1000 + i * 500);
+      snap = pass (f);
+      g_assert_cmpint (snap->status, ==, RTOP_STATUS_NO_NETLINK);
+      rtop_openmetrics_update (om, snap, 0.01);
+    }
+  bytes = rtop_openmetrics_format (om, RTOP_EXPOSITION_OPENMETRICS, NULL);
+  text = g_bytes_get_data (bytes, NULL);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "\nrdmatop_up 0\n"));
+  g_assert_nonnull (strstr (text, "reason=\"no-netlink\""));
+  g_assert_nonnull (strstr (text, "\nrdmatop_gpu_info{device=\"nvidia0\",vendor=\"NVIDIA\","
+                                  "model=\"NVIDIA H100 80GB HBM3\""));
+  g_assert_nonnull (strstr (text, "\nrdmatop_gpu_temperature_celsius{device=\"nvidia0\"} 61\n"));
+  g_assert_nonnull (strstr (text, "\nrdmatop_gpu_utilisation_ratio{device=\"nvidia0\"} 0.87\n"));
+  g_assert_nonnull (strstr (text, "\nrdmatop_port_transmit_bytes_total{device=\"nvidia0\",port=\"0\"} 1536000\n"));
+  g_assert_nonnull (strstr (text, "\nrdmatop_gpu_link_info{device=\"nvidia0\",port=\"1\",scope=\"link\","
+                                  "link=\"0\",remote=\"PCI 00000000:2A:00.0\"} 1\n"));
+  g_assert_nonnull (strstr (text, "\nrdmatop_gpu_link_info{device=\"nvidia0\",port=\"0\",scope=\"gpu\"} 1\n"));
+  g_assert_true (g_str_has_suffix (text, "# EOF\n"));
+}
+
 /* A library without the newer functions: links from the older calls, no
  * throughput, no power; nothing else lost. */
 static void
@@ -601,6 +638,7 @@ main (int argc, char **argv)
   ADD ("/gpu/nvml/events", test_nvml_events);
   ADD ("/gpu/nvml/json", test_nvml_json);
   ADD ("/gpu/nvml/recording", test_nvml_recording);
+  ADD ("/gpu/nvml/exporter", test_nvml_exporter);
   ADD ("/gpu/nvml/old-library", test_nvml_old_library);
   ADD ("/gpu/nvml/bad-strings", test_nvml_bad_strings);
   ADD ("/gpu/states", test_gpu_states);

@@ -315,6 +315,37 @@ test_graph_draws_and_scales (void)
   g_assert_nonnull (strchr (hover, ':'));
   g_assert_null (rtop_graph_describe_at (RTOP_GRAPH (graph), 2));
 
+  /* Over the part of the window before the first sample, the readout says
+   * there is no data at that time rather than the first sample's time. */
+  {
+    g_autofree char *empty = NULL;
+    g_autofree char *full = NULL;
+
+    g_autoptr(RtopSeries) recent = rtop_series_new (2, 600);
+
+    /* 100 s of samples in a 300 s window: the left two thirds are empty. */
+    for (guint i = 0; i < 100; i++)
+      {
+        double v[2] = { 1e9, 2e9 };
+        rtop_series_append (recent, (gint64) i * G_USEC_PER_SEC, (gint64) i * G_USEC_PER_SEC, v);
+      }
+    rtop_graph_set_series (RTOP_GRAPH (graph), recent);
+    rtop_graph_set_window (RTOP_GRAPH (graph), 300);
+    g_clear_pointer (&node, gsk_render_node_unref);
+    node = render (graph);
+    g_clear_pointer (&node, gsk_render_node_unref);
+    rtop_graph_get_frame_stats (RTOP_GRAPH (graph), &stats);
+    empty = rtop_graph_describe_at (RTOP_GRAPH (graph), 100);
+    full = rtop_graph_describe_at (RTOP_GRAPH (graph), 600);
+    g_test_message ("hover over empty history: %s", empty);
+    g_assert_nonnull (empty);
+    g_assert_nonnull (strstr (empty, "No data"));
+    g_assert_null (strstr (empty, "TX: "));
+    g_assert_nonnull (full);
+    g_assert_nonnull (strstr (full, "TX: "));
+    rtop_graph_set_series (RTOP_GRAPH (graph), NULL);
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (series);
   g_assert_null (series);

@@ -9,7 +9,10 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
+#include "rtop-graph.h"
+#include "rtop-record-sink.h"
 #include "rtop-history.h"
+#include "rtop-port-detail.h"
 #include "rtop-preferences.h"
 #include "rtop-remote.h"
 #include "rtop-sampler-private.h"
@@ -134,6 +137,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   g_settings_reset (f->settings, "time-window");
   g_settings_reset (f->settings, "last-view");
   g_settings_reset (f->settings, "interval");
+  g_settings_reset (f->settings, "shared-scale");
   f->session = rtop_session_new (f->settings);
   f->history = g_object_ref (rtop_session_get_history (f->session));
   f->window = rtop_window_new (NULL, f->session, f->settings);
@@ -547,6 +551,193 @@ test_small_window (Fixture *f, gconstpointer data)
 }
 
 static void
+collect_graphs (GtkWidget *widget, GPtrArray *out)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (RTOP_IS_GRAPH (child) && gtk_widget_get_mapped (child))
+        g_ptr_array_add (out, child);
+      collect_graphs (child, out);
+    }
+}
+
+/* One scale for all sparklines: every row's axis reaches the busiest
+ * port's peak; off again, each has its own. */
+static void
+test_shared_scale (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GPtrArray) graphs = g_ptr_array_new ();
+  g_autofree char *scale = NULL;
+  double first_axis = -1;
+  gboolean differ = FALSE;
+
+  feed (f->history, 60);
+  activate (f, "show-view", g_variant_new_string ("overview"));
+  wait_frames ();
+  collect_graphs (GTK_WIDGET (f->window), graphs);
+  g_assert_cmpuint (graphs->len, ==, 4);
+  for (guint i = 0; i < graphs->len; i++)
+    {
+      RtopGraphFrameStats st;
+
+      rtop_graph_get_frame_stats (g_ptr_array_index (graphs, i), &st);
+      if (first_axis >= 0 && st.axis_max != first_axis && st.data_max > 0)
+        differ = TRUE;
+      if (st.data_max > 0)
+        first_axis = st.axis_max;
+    }
+  g_assert_true (differ);   /* per port: scales differ */
+
+  activate (f, "shared-scale", NULL);
+  g_assert_true (g_settings_get_boolean (f->settings, "shared-scale"));
+  wait_frames ();
+  scale = dump_line (f->window, "scale\t");
+  g_assert_true (g_str_has_prefix (scale, "shared\tmax="));
+  g_assert_cmpfloat (g_ascii_strtod (scale + strlen ("shared\tmax="), NULL), >, 0);
+  first_axis = -1;
+  for (guint i = 0; i < graphs->len; i++)
+    {
+      RtopGraphFrameStats st;
+
+      rtop_graph_get_frame_stats (g_ptr_array_index (graphs, i), &st);
+      if (first_axis >= 0)
+        g_assert_cmpfloat (st.axis_max, ==, first_axis);
+      first_axis = st.axis_max;
+    }
+  screenshot (GTK_WIDGET (f->window), "gui-overview-shared-scale.png");
+  activate (f, "shared-scale", NULL);
+  g_assert_false (g_settings_get_boolean (f->settings, "shared-scale"));
+  g_free (scale);
+  scale = dump_line (f->window, "scale\t");
+  g_assert_cmpstr (scale, ==, "per-port\tmax=0");
+}
+
+static GtkWidget *
+find_of_type (GtkWidget *widget, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_of_type (c, type);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* A recording of two hours at 1 s: replayed, the port page can show all
+ * of it and scroll back through it, not only its last hour. */
+static void
+test_long_replay (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *dir = g_dir_make_tmp ("rdmatop-long-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "two-hours.json", NULL);
+  g_autoptr(RtopRecordSink) sink = rtop_record_sink_new (RTOP_RECORD_FORMAT_JSON);
+  GString *text = g_string_new (NULL);
+  GuiPortSpec port = { "rxe0", 1, "rxe", "roce", 4, 10, 1e8, 2e8, 1e4, 1e4, 0, 0, 0, TRUE };
+  RtopSession *session;
+  RtopWindow *window;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *view = NULL;
+  GtkWidget *detail;
+
+  for (guint i = 1; i <= 7201; i++)
+    {
+      g_autoptr(RtopSnapshot) snap = gui_fixture_snapshot (i, 1.0, &port, 1);
+      rtop_record_sink_add (sink, snap, text);
+    }
+  rtop_record_sink_end (sink, text);
+  g_assert_true (g_file_set_contents (path, text->str, text->len, NULL));
+  g_string_free (text, TRUE);
+
+  session = rtop_session_new (settings);
+  window = rtop_window_new (NULL, session, settings);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 860);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_mapped (GTK_WIDGET (window));
+  file = g_file_new_for_path (path);
+  rtop_session_open_recording (session, file);
+  spin_until (replaying, session);
+  for (guint i = 0; i < 400; i++)
+    g_main_context_iteration (NULL, FALSE);
+  {
+    gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+    RtopPortItem *item = NULL;
+    gint64 first = 0, last = 0;
+
+    /* Until the replay has handed out its last snapshot. */
+    while (g_get_monotonic_time () < end)
+      {
+        item = rtop_history_find_port (rtop_session_get_history (session), "rxe0", 1);
+        if (item && rtop_series_get_time_range (rtop_port_item_get_series (item), &first, &last) &&
+            last - first >= (gint64) 7199 * G_USEC_PER_SEC)
+          break;
+        g_main_context_iteration (NULL, TRUE);
+      }
+    g_assert_nonnull (item);
+    g_test_message ("history kept %.0f s", (last - first) / 1e6);
+    g_assert_cmpint (last - first, >=, (gint64) 7199 * G_USEC_PER_SEC);
+  }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-port", "s", "rxe0/1"));
+  spin ();
+
+  /* Five minutes of it, at its end, with a scrollbar over the rest. */
+  g_object_set (window, "time-window", 5, NULL);
+  spin ();
+  view = dump_line (window, "view\t");
+  g_assert_cmpstr (view, ==, "window=300\tend=newest\tscrollbar=shown");
+
+  /* Scrolled back (Alt+Page Up's action): it stays there. */
+  detail = find_of_type (GTK_WIDGET (window), RTOP_TYPE_PORT_DETAIL);
+  g_assert_true (gtk_widget_activate_action (detail, "detail.scroll-back", NULL));
+  g_assert_true (gtk_widget_activate_action (detail, "detail.scroll-back", NULL));
+  spin ();
+  g_free (view);
+  view = dump_line (window, "view\t");
+  g_assert_cmpstr (view, ==, "window=300\tend=-300\tscrollbar=shown");
+  g_assert_true (gtk_widget_activate_action (detail, "detail.scroll-newest", NULL));
+  spin ();
+  g_free (view);
+  view = dump_line (window, "view\t");
+  g_assert_cmpstr (view, ==, "window=300\tend=newest\tscrollbar=shown");
+
+  /* All history: the whole two hours in the graphs, nothing to scroll. */
+  {
+    GtkDropDown *dropdown = NULL;
+    GPtrArray *stack = g_ptr_array_new ();
+
+    g_ptr_array_add (stack, window);
+    while (stack->len > 0 && dropdown == NULL)
+      {
+        GtkWidget *w = g_ptr_array_steal_index (stack, stack->len - 1);
+
+        if (GTK_IS_DROP_DOWN (w) && gtk_widget_get_mapped (w) &&
+            g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (w))) == 5)
+          dropdown = GTK_DROP_DOWN (w);
+        for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+          g_ptr_array_add (stack, c);
+      }
+    g_ptr_array_unref (stack);
+    g_assert_nonnull (dropdown);
+    gtk_drop_down_set_selected (dropdown, 4);
+  }
+  spin ();
+  g_free (view);
+  view = dump_line (window, "view\t");
+  g_assert_cmpstr (view, ==, "window=7200\tend=newest\tscrollbar=hidden");
+  screenshot (GTK_WIDGET (window), "gui-port-detail-two-hours.png");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (session);
+  spin ();
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
 test_remote_detection (void)
 {
   const struct {
@@ -584,7 +775,10 @@ main (int argc, char *argv[])
               test_dialogs, fixture_teardown);
   g_test_add ("/gui/window/small-window", Fixture, NULL, fixture_setup,
               test_small_window, fixture_teardown);
+  g_test_add ("/gui/window/shared-scale", Fixture, NULL, fixture_setup,
+              test_shared_scale, fixture_teardown);
   g_test_add_func ("/gui/window/two-windows-one-session", test_two_windows);
+  g_test_add_func ("/gui/window/long-replay", test_long_replay);
   g_test_add_func ("/gui/window/close-while-recording", test_close_while_recording);
   g_test_add_func ("/gui/remote/detection", test_remote_detection);
   return g_test_run ();

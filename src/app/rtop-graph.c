@@ -23,6 +23,8 @@ struct _RtopGraph {
   RtopUnit unit;
   double window_s;
   gboolean compact;
+  double fixed_max;              /* > 0: the y axis reaches this, shared with other graphs */
+  gint64 view_end;               /* series time the right edge shows; 0: the newest */
 
   double hover_x;                /* < 0: no pointer */
   graphene_rect_t plot;          /* plot area of the last frame */
@@ -40,6 +42,8 @@ enum {
   PROP_WINDOW_SECONDS,
   PROP_COMPACT,
   PROP_UNIT,
+  PROP_FIXED_MAX,
+  PROP_VIEW_END,
   N_PROPS
 };
 static GParamSpec *props[N_PROPS];
@@ -146,12 +150,57 @@ rtop_graph_set_unit (RtopGraph *self, RtopUnit unit)
 void
 rtop_graph_set_window (RtopGraph *self, double seconds)
 {
-  seconds = CLAMP (seconds, 1, RTOP_SERIES_SPAN_S);
+  seconds = CLAMP (seconds, 1, RTOP_GRAPH_MAX_WINDOW_S);
   if (self->window_s == seconds)
     return;
   self->window_s = seconds;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_WINDOW_SECONDS]);
+}
+
+static void
+set_fixed_max (RtopGraph *self, double max)
+{
+  if (!(max > 0))   /* also NaN */
+    max = 0;
+  if (self->fixed_max == max)
+    return;
+  self->fixed_max = max;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_FIXED_MAX]);
+}
+
+static PangoLayout *make_layout (RtopGraph *self, const char *text);
+
+void
+rtop_graph_set_view_end (RtopGraph *self, gint64 end_us)
+{
+  end_us = MAX (end_us, 0);
+  if (self->view_end == end_us)
+    return;
+  self->view_end = end_us;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_VIEW_END]);
+}
+
+/* A sparkline says its own peak: with one scale for all it shows which
+ * port is busy, with a scale each it says what the full height means. */
+static void
+draw_peak (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg, double data_max)
+{
+  g_autofree char *value = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+
+  if (data_max <= 0)
+    return;
+  value = rtop_format_rate (data_max, self->unit);
+  /* Translators: the highest value a small graph shows, e.g. "peak 12.5 Gb/s" */
+  text = g_strdup_printf (_("peak %s"), value);
+  layout = make_layout (self, text);
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.85);
+  cairo_move_to (cr, self->plot.origin.x + 2, self->plot.origin.y);
+  pango_cairo_show_layout (cr, layout);
 }
 
 double
@@ -545,6 +594,28 @@ rtop_graph_describe_at (RtopGraph *self, double x)
     return NULL;
   t = self->frame_start + (gint64) ((x - p->origin.x) / p->size.width *
                                     (self->frame_end - self->frame_start));
+  /* Where the window holds no samples (before the first, or a gap), the
+   * nearest sample is elsewhere in time: say so at the pointer's time
+   * instead of showing that sample's time and values. */
+  {
+    gint64 col_us = (gint64) ((self->frame_end - self->frame_start) / MAX (p->size.width, 1));
+    gint64 nearest = 0, first = 0, last = 0;
+    guint n = rtop_series_get_length (self->series);
+    gint64 step_us;
+    double v;
+
+    rtop_series_get_time_range (self->series, &first, &last);
+    step_us = n > 1 ? (last - first) / (n - 1) : 0;
+
+    if (self->n_channels > 0 &&
+        (!rtop_series_sample_at (self->series, self->channels[0].channel, t, &nearest, &v) ||
+         ABS (nearest - t) > MAX (2 * col_us, 2 * step_us)))
+      {
+        when = rtop_format_time (rtop_series_to_realtime (self->series, t), FALSE);
+        /* Translators: the hover readout of a graph where it has no samples */
+        return g_strdup_printf (_("%s\nNo data"), when);
+      }
+  }
   text = g_string_new (NULL);
   for (guint c = 0; c < self->n_channels; c++)
     {
@@ -629,10 +700,16 @@ draw (RtopGraph *self, cairo_t *cr, double width, double height)
   /* One column per device pixel: HiDPI gets its full resolution. */
   columns = MAX ((guint) (self->plot.size.width * scale), 1);
   ensure_buffers (self, columns);
+  if (self->view_end > 0 && self->view_end < self->frame_end)
+    self->frame_end = self->view_end;
   self->frame_start = self->frame_end - (gint64) (self->window_s * G_USEC_PER_SEC);
   data_max = decimate_all (self, columns);
-  step = rtop_nice_step (data_max > 0 ? data_max : 1, self->compact ? 2 : 4);
-  axis_max = MAX (ceil (data_max / step), 1) * step;
+  {
+    double top = self->fixed_max > 0 ? MAX (self->fixed_max, data_max) : data_max;
+
+    step = rtop_nice_step (top > 0 ? top : 1, self->compact ? 2 : 4);
+    axis_max = MAX (ceil (top / step), 1) * step;
+  }
   self->stats.columns = columns;
   self->stats.axis_max = axis_max;
   self->stats.data_max = data_max;
@@ -651,6 +728,8 @@ draw (RtopGraph *self, cairo_t *cr, double width, double height)
   for (guint c = 0; c < self->n_channels; c++)
     draw_channel (self, cr, c, columns, axis_max, bridge);
   cairo_restore (cr);
+  if (self->compact)
+    draw_peak (self, cr, &fg, data_max);
   if (self->hover_x >= 0 && !self->compact)
     draw_hover (self, cr, &fg, width);
 }
@@ -740,6 +819,12 @@ rtop_graph_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_UNIT:
       g_value_set_int (value, self->unit);
       break;
+    case PROP_FIXED_MAX:
+      g_value_set_double (value, self->fixed_max);
+      break;
+    case PROP_VIEW_END:
+      g_value_set_int64 (value, self->view_end);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -761,6 +846,12 @@ rtop_graph_set_property (GObject *object, guint prop_id, const GValue *value, GP
     case PROP_UNIT:
       rtop_graph_set_unit (self, g_value_get_int (value));
       break;
+    case PROP_FIXED_MAX:
+      set_fixed_max (self, g_value_get_double (value));
+      break;
+    case PROP_VIEW_END:
+      rtop_graph_set_view_end (self, g_value_get_int64 (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -780,7 +871,7 @@ rtop_graph_class_init (RtopGraphClass *klass)
   widget_class->measure = rtop_graph_measure;
 
   props[PROP_WINDOW_SECONDS] =
-    g_param_spec_double ("window-seconds", NULL, NULL, 1, RTOP_SERIES_SPAN_S, 300,
+    g_param_spec_double ("window-seconds", NULL, NULL, 1, RTOP_GRAPH_MAX_WINDOW_S, 300,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   props[PROP_COMPACT] =
     g_param_spec_boolean ("compact", NULL, NULL, FALSE,
@@ -788,6 +879,15 @@ rtop_graph_class_init (RtopGraphClass *klass)
   props[PROP_UNIT] =
     g_param_spec_int ("unit", NULL, NULL, 0, RTOP_UNIT_N - 1, RTOP_UNIT_BITS_PER_S,
                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The top of the y axis at least (0: the graph's own data decides). */
+  props[PROP_FIXED_MAX] =
+    g_param_spec_double ("fixed-max", NULL, NULL, 0, G_MAXDOUBLE, 0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The series time (monotonic microseconds) at the right edge: scrolled
+   * back through history; 0 follows the newest sample. */
+  props[PROP_VIEW_END] =
+    g_param_spec_int64 ("view-end", NULL, NULL, 0, G_MAXINT64, 0,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   gtk_widget_class_set_css_name (widget_class, "rtopgraph");

@@ -14,6 +14,8 @@
 G_BEGIN_DECLS
 
 #define RTOP_GRAPH_MAX_CHANNELS 4
+/* The widest time window: a replayed recording's whole length. */
+#define RTOP_GRAPH_MAX_WINDOW_S (14.0 * 24 * 3600)
 
 #define RTOP_TYPE_GRAPH (rtop_graph_get_type ())
 G_DECLARE_FINAL_TYPE (RtopGraph, rtop_graph, RTOP, GRAPH, GtkWidget)
@@ -27,6 +29,9 @@ void rtop_graph_add_channel (RtopGraph *self, guint channel, const char *label,
 void rtop_graph_clear_channels (RtopGraph *self);
 void rtop_graph_set_unit (RtopGraph *self, RtopUnit unit);
 void rtop_graph_set_window (RtopGraph *self, double seconds);
+/* The series time (monotonic microseconds) at the right edge; 0 follows
+ * the newest sample.  Property "view-end". */
+void rtop_graph_set_view_end (RtopGraph *self, gint64 end_us);
 double rtop_graph_get_window (RtopGraph *self);
 /* Compact: a sparkline without axes or legend, for table rows. */
 void rtop_graph_set_compact (RtopGraph *self, gboolean compact);

@@ -19,6 +19,7 @@ struct _RtopHistory {
   GListStore *events;           /* RtopEventItem, newest first */
   GPtrArray *device_names;      /* char*, natural order, NULL-terminated */
   guint capacity;
+  guint min_capacity;
   guint64 events_dropped;
   RtopTotals totals;
 };
@@ -126,6 +127,7 @@ set_capacity (RtopHistory *self, guint capacity)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->ports));
 
+  capacity = MIN (MAX (capacity, self->min_capacity), RTOP_SERIES_MAX_CAPACITY);
   if (capacity == self->capacity)
     return;
   self->capacity = capacity;
@@ -297,6 +299,15 @@ compute_totals (RtopHistory *self, RtopSnapshot *snapshot)
       t->tx_pps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_TX_PPS));
       t->rx_pps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_RX_PPS));
     }
+}
+
+void
+rtop_history_set_min_capacity (RtopHistory *self, guint samples)
+{
+  g_return_if_fail (RTOP_IS_HISTORY (self));
+
+  self->min_capacity = samples;
+  set_capacity (self, self->capacity);
 }
 
 void

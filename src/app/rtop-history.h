@@ -33,6 +33,9 @@ RtopHistory *rtop_history_new (void);
 void rtop_history_ingest (RtopHistory *self, RtopSnapshot *snapshot);
 /* Forgets everything (e.g. before replaying a recording). */
 void rtop_history_reset (RtopHistory *self);
+/* Keep at least this many samples per port (a replayed recording's whole
+ * length); 0: as many as an hour at the sampling interval. */
+void rtop_history_set_min_capacity (RtopHistory *self, guint samples);
 
 GListModel *rtop_history_get_ports (RtopHistory *self);      /* RtopPortItem */
 GListModel *rtop_history_get_processes (RtopHistory *self);  /* RtopProcessItem */

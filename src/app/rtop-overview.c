@@ -20,6 +20,8 @@ struct _RtopOverview {
   GtkSortListModel *sorted;
   GtkSliceListModel *recent;
   double window_s;
+  gboolean shared_scale;        /* one y scale for every port's sparkline */
+  double shared_max;            /* that scale's top, 0 when off */
   guint narrow_level;           /* index into narrow_levels */
   guint narrow_idle;
 
@@ -45,7 +47,7 @@ struct _RtopOverview {
 
 G_DEFINE_FINAL_TYPE (RtopOverview, rtop_overview, RTOP_TYPE_SECTION)
 
-enum { PROP_0, PROP_TIME_WINDOW, N_PROPS };
+enum { PROP_0, PROP_TIME_WINDOW, PROP_SHARED_SCALE, PROP_SHARED_MAX, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
 /* ---- the ports table ---------------------------------------------------- */
@@ -131,6 +133,8 @@ sparkline_bind (GtkWidget *cell, gpointer item)
   if (overview)
     {
       g_object_bind_property (overview, "time-window", graph, "window-seconds",
+                              G_BINDING_SYNC_CREATE);
+      g_object_bind_property (overview, "shared-max", graph, "fixed-max",
                               G_BINDING_SYNC_CREATE);
       g_object_set_data (G_OBJECT (cell), "rtop-window-bound", GINT_TO_POINTER (1));
     }
@@ -450,6 +454,38 @@ update_sources_status (RtopOverview *self, RtopSnapshot *snapshot, guint n_ports
   gtk_widget_set_visible (GTK_WIDGET (self->sources_status), text->len > 0);
 }
 
+/* The busiest port's peak over the time window: every sparkline's top
+ * when they share one scale. */
+static void
+update_shared_max (RtopOverview *self)
+{
+  GListModel *ports = self->history ? rtop_history_get_ports (self->history) : NULL;
+  double top = 0;
+
+  for (guint i = 0; self->shared_scale && ports && i < g_list_model_get_n_items (ports); i++)
+    {
+      g_autoptr(RtopPortItem) item = g_list_model_get_item (ports, i);
+      RtopSeries *series = rtop_port_item_get_series (item);
+      guint channels[] = { RTOP_PORT_CH_TX_BPS, RTOP_PORT_CH_RX_BPS };
+      gint64 last;
+
+      if (series == NULL || !rtop_series_get_time_range (series, NULL, &last))
+        continue;
+      for (guint c = 0; c < G_N_ELEMENTS (channels); c++)
+        {
+          double lo, hi;
+
+          if (rtop_series_get_extremes (series, channels[c], last - (gint64) (self->window_s * G_USEC_PER_SEC),
+                                        last + 1, &lo, &hi) && hi > top)
+            top = hi;
+        }
+    }
+  if (top == self->shared_max)
+    return;
+  self->shared_max = top;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SHARED_MAX]);
+}
+
 static void
 history_updated_cb (RtopOverview *self)
 {
@@ -467,6 +503,7 @@ history_updated_cb (RtopOverview *self)
 
   update_sources_status (self, snapshot, n_ports);
   update_totals (self);
+  update_shared_max (self);
   gtk_stack_set_visible_child_name (self->events_stack,
                                     g_list_model_get_n_items (G_LIST_MODEL (self->recent)) ? "list" : "none");
   rtop_column_view_resort (self->ports_view);
@@ -526,6 +563,8 @@ rtop_overview_dump (RtopSection *section)
   g_string_append_printf (out, "state=%s\n", rtop_overview_get_state (self));
   if (gtk_widget_get_visible (GTK_WIDGET (self->sources_status)))
     g_string_append_printf (out, "sources\t%s\n", gtk_label_get_label (self->sources_status));
+  g_string_append_printf (out, "scale\t%s\tmax=%g\n", self->shared_scale ? "shared" : "per-port",
+                          self->shared_max);
   {
     g_autofree char *columns = rtop_column_view_get_visible_ids (self->ports_view);
     g_string_append_printf (out, "columns\t%s\n", columns);
@@ -609,6 +648,12 @@ rtop_overview_get_property (GObject *object, guint prop_id, GValue *value, GPara
     case PROP_TIME_WINDOW:
       g_value_set_double (value, self->window_s);
       break;
+    case PROP_SHARED_SCALE:
+      g_value_set_boolean (value, self->shared_scale);
+      break;
+    case PROP_SHARED_MAX:
+      g_value_set_double (value, self->shared_max);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -626,6 +671,15 @@ rtop_overview_set_property (GObject *object, guint prop_id, const GValue *value,
         {
           self->window_s = g_value_get_double (value);
           update_graph_title (self);
+          update_shared_max (self);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case PROP_SHARED_SCALE:
+      if (self->shared_scale != g_value_get_boolean (value))
+        {
+          self->shared_scale = g_value_get_boolean (value);
+          update_shared_max (self);
           g_object_notify_by_pspec (object, pspec);
         }
       break;
@@ -653,6 +707,14 @@ rtop_overview_class_init (RtopOverviewClass *klass)
   props[PROP_TIME_WINDOW] =
     g_param_spec_double ("time-window", NULL, NULL, 1, 3600, 300,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Every sparkline on one scale, so ports compare at a glance. */
+  props[PROP_SHARED_SCALE] =
+    g_param_spec_boolean ("shared-scale", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The top of that scale (0 when each has its own); the sparklines bind it. */
+  props[PROP_SHARED_MAX] =
+    g_param_spec_double ("shared-max", NULL, NULL, 0, G_MAXDOUBLE, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-overview.ui");

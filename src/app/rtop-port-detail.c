@@ -14,7 +14,9 @@
 #include "rtop-process-item.h"
 #include "rtop-processes-view.h"
 
-static const int window_minutes[] = { 1, 5, 15, 60 };
+/* The time window menu; 0 is "All history" (a replayed recording's whole
+ * length), which is not a setting. */
+static const int window_minutes[] = { 1, 5, 15, 60, 0 };
 
 struct _RtopPortDetail {
   RtopSection parent_instance;
@@ -23,6 +25,9 @@ struct _RtopPortDetail {
   RtopPortItem *port;
   gulong port_updated_id;
   double window_s;
+  gboolean all_history;         /* the window is the whole history shown */
+  gboolean following;           /* the graphs end at the newest sample */
+  gboolean scrolling;           /* the scrollbar is being set by us */
   char *filter_text;
 
   GtkFilterListModel *counters_filtered;
@@ -44,6 +49,7 @@ struct _RtopPortDetail {
   GtkWidget *rdma_card;
   GtkWidget *problems_card;
   GtkWidget *graph_grid;
+  GtkScrollbar *time_scrollbar;
   GtkStack *tables_stack;
   GtkLabel *tables_caption;
   GtkSearchEntry *counter_search;
@@ -317,9 +323,100 @@ update_tables_caption (RtopPortDetail *self)
   gtk_stack_set_visible_child_name (self->processes_stack, n_processes ? "list" : "none");
 }
 
+/* ---- scrolling through history ----------------------------------------- */
+
+static RtopGraph **
+all_graphs (RtopPortDetail *self, RtopGraph *graphs[4])
+{
+  graphs[0] = self->throughput_graph;
+  graphs[1] = self->packets_graph;
+  graphs[2] = self->rdma_graph;
+  graphs[3] = self->problems_graph;
+  return graphs;
+}
+
+static void
+set_graphs_view (RtopPortDetail *self, double window_s, gint64 end_us)
+{
+  RtopGraph *graphs[4];
+
+  all_graphs (self, graphs);
+  for (guint i = 0; i < 4; i++)
+    {
+      rtop_graph_set_window (graphs[i], window_s);
+      rtop_graph_set_view_end (graphs[i], end_us);
+    }
+}
+
+/* The scrollbar spans the port's whole history in seconds of its series'
+ * clock; its page is the time window.  At its end the graphs follow the
+ * newest sample, scrolled back they hold still while new samples come. */
+static void
+update_scroll (RtopPortDetail *self)
+{
+  GtkAdjustment *adj = gtk_scrollbar_get_adjustment (self->time_scrollbar);
+  RtopSeries *series = self->port ? rtop_port_item_get_series (self->port) : NULL;
+  gint64 first = 0, last = 0;
+  double lo, hi, span, window, page, value;
+
+  if (series == NULL || !rtop_series_get_time_range (series, &first, &last))
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->time_scrollbar), FALSE);
+      set_graphs_view (self, self->all_history ? 60 : self->window_s, 0);
+      return;
+    }
+  lo = first / (double) G_USEC_PER_SEC;
+  hi = last / (double) G_USEC_PER_SEC;
+  span = hi - lo;
+  window = self->all_history ? MAX (span, 1) : self->window_s;
+  page = MIN (window, MAX (span, 1e-3));
+  value = self->following ? hi - page : CLAMP (gtk_adjustment_get_value (adj), lo, hi - page);
+  self->scrolling = TRUE;
+  gtk_adjustment_configure (adj, value, lo, hi, page / 10, page / 2, page);
+  self->scrolling = FALSE;
+  gtk_widget_set_visible (GTK_WIDGET (self->time_scrollbar), span > window * 1.001);
+  set_graphs_view (self, window, self->following ? 0 : (gint64) ((value + page) * G_USEC_PER_SEC));
+}
+
+static void
+scrolled_cb (GtkAdjustment *adj, RtopPortDetail *self)
+{
+  double end = gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj);
+
+  if (self->scrolling)
+    return;
+  self->following = end >= gtk_adjustment_get_upper (adj) - gtk_adjustment_get_step_increment (adj) / 2;
+  update_scroll (self);
+}
+
+static void
+scroll_by (RtopPortDetail *self, double pages)
+{
+  GtkAdjustment *adj = gtk_scrollbar_get_adjustment (self->time_scrollbar);
+
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_value (adj) + pages * gtk_adjustment_get_page_size (adj));
+}
+
+static void
+scroll_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  RtopPortDetail *self = RTOP_PORT_DETAIL (widget);
+
+  if (g_str_equal (name, "detail.scroll-back"))
+    scroll_by (self, -0.5);
+  else if (g_str_equal (name, "detail.scroll-forward"))
+    scroll_by (self, 0.5);
+  else
+    {
+      self->following = TRUE;
+      update_scroll (self);
+    }
+}
+
 static void
 port_updated_cb (RtopPortDetail *self)
 {
+  update_scroll (self);
   update_header (self);
   rtop_column_view_resort (self->counters_view);
   update_tables_caption (self);
@@ -354,6 +451,7 @@ rtop_port_detail_set_port (RtopPortDetail *self, RtopPortItem *port)
     g_clear_signal_handler (&self->port_updated_id, self->port);
   g_set_object (&self->port, port);
   set_graph_series (self, port ? rtop_port_item_get_series (port) : NULL);
+  self->following = TRUE;
   gtk_filter_list_model_set_model (self->counters_filtered,
                                    port ? rtop_port_item_get_counters (port) : NULL);
   gtk_filter_changed (GTK_FILTER (self->process_filter), GTK_FILTER_CHANGE_DIFFERENT);
@@ -418,6 +516,17 @@ rtop_port_detail_dump (RtopSection *section)
   guint n = g_list_model_get_n_items (model);
 
   g_string_append_printf (out, "detail\t%s\n", gtk_label_get_label (self->title));
+  {
+    GtkAdjustment *adj = gtk_scrollbar_get_adjustment (self->time_scrollbar);
+    double behind = gtk_adjustment_get_upper (adj) - gtk_adjustment_get_value (adj) -
+                    gtk_adjustment_get_page_size (adj);
+
+    g_autofree char *end = self->following ? g_strdup ("newest") : g_strdup_printf ("-%.0f", behind);
+
+    g_string_append_printf (out, "view\twindow=%.0f\tend=%s\tscrollbar=%s\n",
+                            rtop_graph_get_window (self->throughput_graph), end,
+                            gtk_widget_get_visible (GTK_WIDGET (self->time_scrollbar)) ? "shown" : "hidden");
+  }
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(GObject) item = g_list_model_get_item (model, i);
@@ -434,17 +543,21 @@ void
 rtop_port_detail_set_window_minutes (RtopPortDetail *self, int minutes)
 {
   double seconds = minutes * 60.0;
+  gboolean was_all = self->all_history;
 
-  if (self->window_s == seconds || minutes < 1)
+  if (minutes < 1 || (self->window_s == seconds && !self->all_history))
     return;
-  self->window_s = seconds;
+  self->all_history = FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (window_minutes); i++)
     if (window_minutes[i] == minutes)
       gtk_drop_down_set_selected (self->window_dropdown, i);
-  rtop_graph_set_window (self->throughput_graph, seconds);
-  rtop_graph_set_window (self->packets_graph, seconds);
-  rtop_graph_set_window (self->rdma_graph, seconds);
-  rtop_graph_set_window (self->problems_graph, seconds);
+  if (self->window_s == seconds && was_all)
+    {
+      update_scroll (self);
+      return;
+    }
+  self->window_s = seconds;
+  update_scroll (self);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_TIME_WINDOW]);
 }
 
@@ -453,7 +566,15 @@ window_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, RtopPortDetail *se
 {
   guint i = gtk_drop_down_get_selected (dropdown);
 
-  if (i < G_N_ELEMENTS (window_minutes))
+  if (i >= G_N_ELEMENTS (window_minutes))
+    return;
+  if (window_minutes[i] == 0)
+    {
+      self->all_history = TRUE;
+      self->following = TRUE;
+      update_scroll (self);
+    }
+  else
     rtop_port_detail_set_window_minutes (self, window_minutes[i]);
 }
 
@@ -562,6 +683,13 @@ rtop_port_detail_class_init (RtopPortDetailClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, rdma_card);
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, problems_card);
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, graph_grid);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, time_scrollbar);
+  gtk_widget_class_install_action (widget_class, "detail.scroll-back", NULL, scroll_action);
+  gtk_widget_class_install_action (widget_class, "detail.scroll-forward", NULL, scroll_action);
+  gtk_widget_class_install_action (widget_class, "detail.scroll-newest", NULL, scroll_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Up, GDK_ALT_MASK, "detail.scroll-back", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Down, GDK_ALT_MASK, "detail.scroll-forward", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_End, GDK_ALT_MASK, "detail.scroll-newest", NULL);
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, tables_stack);
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, tables_caption);
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, counter_search);
@@ -604,6 +732,9 @@ rtop_port_detail_init (RtopPortDetail *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   setup_graphs (self);
   self->window_s = 0;
+  self->following = TRUE;
+  g_signal_connect (gtk_scrollbar_get_adjustment (self->time_scrollbar), "value-changed",
+                    G_CALLBACK (scrolled_cb), self);
   rtop_port_detail_set_window_minutes (self, 5);
   g_signal_connect (self->window_dropdown, "notify::selected", G_CALLBACK (window_selected_cb), self);
   g_signal_connect_swapped (self->tables_stack, "notify::visible-child", G_CALLBACK (tables_page_cb), self);

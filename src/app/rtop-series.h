@@ -11,7 +11,9 @@
 G_BEGIN_DECLS
 
 #define RTOP_SERIES_SPAN_S 3600.0   /* how much history every series keeps */
-#define RTOP_SERIES_MAX_CAPACITY 36001
+/* An hour at 10 samples/s, or the most snapshots a loaded recording has
+ * per port (its load budget: RTOP_RECORDING_DEFAULT_MAX_PORT_SAMPLES). */
+#define RTOP_SERIES_MAX_CAPACITY 50001
 
 #define RTOP_TYPE_SERIES (rtop_series_get_type ())
 G_DECLARE_FINAL_TYPE (RtopSeries, rtop_series, RTOP, SERIES, GObject)

@@ -491,6 +491,8 @@ recording_loaded_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   rtop_source_list_remove_all (self->sources);
   g_clear_object (&self->replay);
   rtop_history_reset (self->history);
+  /* The graphs can scroll over the whole recording, not only its last hour. */
+  rtop_history_set_min_capacity (self->history, rtop_recording_get_n_snapshots (recording) + 1);
   /* Translators: shown after a recording's name when it was cut short */
   title = rtop_recording_is_complete (recording)
           ? g_strdup (base) : g_strdup_printf (_("%s (cut short)"), base);
@@ -534,6 +536,7 @@ rtop_session_go_live (RtopSession *self)
   rtop_source_list_remove_all (self->sources);
   g_clear_object (&self->replay);
   rtop_history_reset (self->history);
+  rtop_history_set_min_capacity (self->history, 0);
   set_replay (self, NULL, NULL);
   feed_live (self);
   rtop_source_list_start (self->sources);

@@ -30,6 +30,7 @@ struct _RtopWindow {
   gboolean syncing_interval;
   gboolean startup_reported;
   int time_window;              /* minutes: 1, 5, 15 or 60 */
+  gboolean shared_scale;
   char *message_path;           /* the file the message bar is about */
   gboolean closing;             /* close once the recording is saved */
 
@@ -53,7 +54,7 @@ struct _RtopWindow {
 
 G_DEFINE_FINAL_TYPE (RtopWindow, rtop_window, GTK_TYPE_APPLICATION_WINDOW)
 
-enum { PROP_0, PROP_SESSION, PROP_SETTINGS, PROP_TIME_WINDOW, N_PROPS };
+enum { PROP_0, PROP_SESSION, PROP_SETTINGS, PROP_TIME_WINDOW, PROP_SHARED_SCALE, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
 RtopSession *
@@ -795,6 +796,7 @@ bind_settings (RtopWindow *self)
   g_settings_bind_with_mapping (self->settings, "time-window", self->port_detail, "time-window",
                                 G_SETTINGS_BIND_DEFAULT, minutes_to_seconds, seconds_to_minutes,
                                 NULL, NULL);
+  g_settings_bind (self->settings, "shared-scale", self, "shared-scale", G_SETTINGS_BIND_DEFAULT);
   g_signal_connect_object (self->settings, "changed::interval", G_CALLBACK (interval_setting_cb),
                            self, G_CONNECT_SWAPPED);
   interval_setting_cb (self);
@@ -902,6 +904,7 @@ rtop_window_constructed (GObject *object)
 
   g_return_if_fail (self->session != NULL);
   bind_session (self);
+  g_object_bind_property (self, "shared-scale", self->overview, "shared-scale", G_BINDING_SYNC_CREATE);
   if (self->settings)
     bind_settings (self);
   views_changed_cb (self);
@@ -948,6 +951,9 @@ rtop_window_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_TIME_WINDOW:
       g_value_set_int (value, self->time_window);
       break;
+    case PROP_SHARED_SCALE:
+      g_value_set_boolean (value, self->shared_scale);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -968,6 +974,13 @@ rtop_window_set_property (GObject *object, guint prop_id, const GValue *value, G
       break;
     case PROP_TIME_WINDOW:
       set_time_window (self, g_value_get_int (value));
+      break;
+    case PROP_SHARED_SCALE:
+      if (self->shared_scale != g_value_get_boolean (value))
+        {
+          self->shared_scale = g_value_get_boolean (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -992,6 +1005,7 @@ install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.copy-message-path", NULL, copy_message_path_action);
   gtk_widget_class_install_action (widget_class, "win.repair-recording", NULL, repair_recording_action);
   gtk_widget_class_install_property_action (widget_class, "win.time-window", "time-window");
+  gtk_widget_class_install_property_action (widget_class, "win.shared-scale", "shared-scale");
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find", NULL);
@@ -1038,6 +1052,9 @@ rtop_window_class_init (RtopWindowClass *klass)
   props[PROP_TIME_WINDOW] =
     g_param_spec_int ("time-window", NULL, NULL, 1, 60, 5,
                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  props[PROP_SHARED_SCALE] =
+    g_param_spec_boolean ("shared-scale", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   g_type_ensure (RTOP_TYPE_OVERVIEW);

@@ -3,6 +3,7 @@
  *   rdmatop-cli snapshot [--json] [--device NAME,...]
  *   rdmatop-cli watch [--interval S] [--count N] [--json] [--device NAME,...]
  *   rdmatop-cli record ... / recover ...   (rtop-cli-record.c)
+ *   rdmatop-cli serve ...                  (rtop-cli-serve.c)
  *
  * Exit status: 0 success, 1 runtime error (one line on stderr), 2 bad
  * arguments. */
@@ -17,6 +18,7 @@
 
 #include "rtop-cli-common.h"
 #include "rtop-cli-record.h"
+#include "rtop-cli-serve.h"
 #include "rtop-collector.h"
 #include "rtop-json.h"
 #include "rtop-sampler.h"
@@ -395,6 +397,7 @@ static const struct {
   { "watch", cmd_watch, N_("rates per port every interval") },
   { "record", rtop_cli_record, N_("record a Perfetto trace (or CSV) until a duration or Ctrl-C") },
   { "recover", rtop_cli_recover, N_("close a recording that was cut off by a crash") },
+  { "serve", rtop_cli_serve, N_("serve metrics to Prometheus over HTTP (/metrics)") },
 };
 
 static void

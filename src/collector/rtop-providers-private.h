@@ -10,9 +10,6 @@ G_BEGIN_DECLS
 RtopCounterClass rtop_provider_classify (const char *provider, const char *counter);
 
 
-/* The number of counters the plan was made for. */
-guint rtop_provider_plan_get_n_counters (const RtopProviderPlan *plan);
-
 /* The whole table, for docs and tests. */
 const RtopProviderRule *rtop_provider_rules (guint *n_rules);
 

@@ -894,6 +894,21 @@ rtop_provider_plan_get_n_counters (const RtopProviderPlan *plan)
   return plan->n_counters;
 }
 
+gboolean
+rtop_provider_plan_get_part (const RtopProviderPlan *plan, RtopMetricId m, guint n,
+                             guint *index, guint32 *scale)
+{
+  const PlanMetric *pm;
+
+  g_return_val_if_fail (plan != NULL && m < RTOP_METRIC_N, FALSE);
+  pm = &plan->metrics[m];
+  if (!pm->present || m == RTOP_METRIC_ERRORS || n >= pm->n)
+    return FALSE;
+  *index = plan->parts[pm->first + n].index;
+  *scale = plan->parts[pm->first + n].scale;
+  return TRUE;
+}
+
 /* ERRORS is the sum of the three error metrics that are present. */
 static void
 run_errors_metric (RtopPort *port)

@@ -51,6 +51,14 @@ void rtop_provider_plan_free (RtopProviderPlan *plan);
 void rtop_provider_plan_run (const RtopProviderPlan *plan, RtopPort *port,
                              gboolean borrow_sources);
 
+/* The parts of metric m in a plan: the n-th is the counter at *index (a
+ * position in the port's counters) times *scale.  FALSE past the last part;
+ * ERRORS has none of its own (it is the sum of the three error metrics). */
+/* The number of counters the plan was made for. */
+guint rtop_provider_plan_get_n_counters (const RtopProviderPlan *plan);
+gboolean rtop_provider_plan_get_part (const RtopProviderPlan *plan, RtopMetricId m, guint n,
+                                      guint *index, guint32 *scale);
+
 /* Added by the providers owner (the functions above keep their meaning). */
 
 /* Sets klass on each counter of an array (device-level counters, which
