@@ -122,6 +122,16 @@ struct nlmsghdr *
 nl_test_res_qp (void *buf, guint32 seq, guint32 portid, guint32 index, const char *name,
                 guint32 first_id, guint n, guint32 pid)
 {
+  return nl_test_res_qp_full (buf, seq, portid, index, name, first_id, n, pid, 2, 3, 99);
+}
+
+/* As fill_res_qp_entry() and fill_res_qp_entry_query() put them: the peer
+ * QP and receive PSN only for connected types (RC 2, UC 3). */
+struct nlmsghdr *
+nl_test_res_qp_full (void *buf, guint32 seq, guint32 portid, guint32 index, const char *name,
+                     guint32 first_id, guint n, guint32 pid, guint8 type, guint8 state,
+                     guint32 rqpn)
+{
   struct nlmsghdr *nlh = nl_test_header (buf, RDMA_NLDEV_CMD_RES_QP_GET, seq, portid, TRUE);
   struct nlattr *table;
 
@@ -133,11 +143,14 @@ nl_test_res_qp (void *buf, guint32 seq, guint32 portid, guint32 index, const cha
 
       mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
       mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_RES_LQPN, first_id + i);
-      mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_RES_RQPN, 99);
-      mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_RES_RQ_PSN, 0x1000);
+      if (type == 2 || type == 3)
+        {
+          mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_RES_RQPN, rqpn + i);
+          mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_RES_RQ_PSN, 0x1000);
+        }
       mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_RES_SQ_PSN, 0x2000);
-      mnl_attr_put_u8 (nlh, RDMA_NLDEV_ATTR_RES_TYPE, 2);   /* IB_QPT_RC */
-      mnl_attr_put_u8 (nlh, RDMA_NLDEV_ATTR_RES_STATE, 3);  /* IB_QPS_RTS */
+      mnl_attr_put_u8 (nlh, RDMA_NLDEV_ATTR_RES_TYPE, type);
+      mnl_attr_put_u8 (nlh, RDMA_NLDEV_ATTR_RES_STATE, state);
       put_owner (nlh, pid);
       mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_RES_PDN, 4);
       mnl_attr_nest_end (nlh, entry);

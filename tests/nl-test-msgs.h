@@ -45,6 +45,10 @@ struct nlmsghdr *nl_test_stat (void *buf, guint32 seq, guint32 portid, guint32 i
 /* first_id, first_id + 1, ...: n entries owned by pid (0: kernel "ib_core"). */
 struct nlmsghdr *nl_test_res_qp (void *buf, guint32 seq, guint32 portid, guint32 index,
                                  const char *name, guint32 first_id, guint n, guint32 pid);
+/* With the QP type and state; rqpn (and rqpn + 1, ...) for RC and UC. */
+struct nlmsghdr *nl_test_res_qp_full (void *buf, guint32 seq, guint32 portid, guint32 index,
+                                      const char *name, guint32 first_id, guint n, guint32 pid,
+                                      guint8 type, guint8 state, guint32 rqpn);
 struct nlmsghdr *nl_test_res_ctx (void *buf, guint32 seq, guint32 portid, guint32 index,
                                   const char *name, guint32 first_id, guint n, guint32 pid);
 struct nlmsghdr *nl_test_res_mr (void *buf, guint32 seq, guint32 portid, guint32 index,

@@ -195,6 +195,9 @@ add_events (RecSynth *self, RtopSnapshot *snap)
                               "Port efa_1/1 went from ACTIVE to \"DOWN\".");
       event->old_value = g_strdup ("ACTIVE");
       event->new_value = g_strdup ("DOWN");
+      /* As one an episode's start: the id comes back from the trace. */
+      event->episode = 7;
+      event->ongoing = TRUE;
       event->monotonic_us = snap->monotonic_us - 1000;
       event->realtime_us = snap->realtime_us - 1000;
       g_ptr_array_add (snap->events, event);

@@ -35,6 +35,7 @@ typedef struct {
   gboolean extra_counter;    /* STAT_GET also lists "ack_deferred", first */
   int res_errno;             /* answer the RES_* dumps with this error */
   guint qps;                 /* owned by this process */
+  gboolean qps_failed;       /* its first message's QPs are in the error state */
 } FakeDev;
 
 typedef struct {
@@ -177,7 +178,8 @@ answer_res (Fixture *f, guint32 seq, guint16 cmd, guint32 index)
           struct nlmsghdr *nlh = NULL;
 
           if (cmd == RDMA_NLDEV_CMD_RES_QP_GET)
-            nlh = nl_test_res_qp (b.bytes, seq, PORTID, d->index, d->name, 100 + done, n, getpid ());
+            nlh = nl_test_res_qp_full (b.bytes, seq, PORTID, d->index, d->name, 100 + done, n,
+                                       getpid (), 2, d->qps_failed && done == 0 ? 6 : 3, 99 + done);
           else if (cmd == RDMA_NLDEV_CMD_RES_CTX_GET && done == 0)
             nlh = nl_test_res_ctx (b.bytes, seq, PORTID, d->index, d->name, 0, 1, getpid ());
           else if (cmd == RDMA_NLDEV_CMD_RES_MR_GET && done == 0)
@@ -391,12 +393,22 @@ test_rates_second_pass (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (port->elapsed_s, >, 0);
   g_assert_cmpfloat_with_epsilon (c->rate, 1234 / port->elapsed_s, 1e-6);
   g_assert_true (port->metrics[RTOP_METRIC_TX_PACKETS].has_rate);
-  /* An error counter that starts rising raises one health event. */
-  g_assert_true (has_event (second, RTOP_EVENT_COUNTER_RISING, "rxe0"));
+  /* An error counter that rises once is pending; rising again in the
+   * next pass it raises one health event. */
+  g_assert_false (has_event (second, RTOP_EVENT_COUNTER_RISING, "rxe0"));
   /* Idle devices: zero rate, not absent. */
   c = rtop_counters_find (port_of (second, "rxe2")->counters, "sent_pkts");
   g_assert_true (c->has_rate);
   g_assert_cmpfloat (c->rate, ==, 0);
+  {
+    g_autoptr(RtopSnapshot) third = NULL;
+
+    LOCKED (f, f->devs[1].seq_err += 1);
+    third = rtop_collector_sample (f->collector, 1.0);
+    g_assert_true (has_event (third, RTOP_EVENT_COUNTER_RISING, "rxe0"));
+    g_assert_cmpint (port_of (third, "rxe0")->health, ==, RTOP_PORT_HEALTH_WARNING);
+    g_assert_cmpint (port_of (third, "rxe2")->health, ==, RTOP_PORT_HEALTH_OK);
+  }
 }
 
 static void
@@ -697,6 +709,36 @@ test_netdev_route_other_namespace (Fixture *f, gconstpointer data)
   fake_route_stop (f, r);
 }
 
+/* A process lists its first QPs in dump order (rxe0's, then rxe2's), the
+ * rest counted; every QP in error is counted, listed or not. */
+static void
+assert_qp_list (const RtopProcess *me, guint total, guint in_error)
+{
+  guint listed = MIN (total, RTOP_PROCESS_MAX_QPS);
+  const RtopQp *qp;
+
+  g_assert_nonnull (me->qp_list);
+  g_assert_cmpuint (me->qp_list->len, ==, listed);
+  g_assert_cmpuint (me->qps_not_listed, ==, total - listed);
+  g_assert_cmpuint (me->qps_in_error, ==, in_error);
+  qp = &g_array_index (me->qp_list, RtopQp, 0);
+  g_assert_cmpstr (qp->device, ==, "rxe0");
+  g_assert_cmpuint (qp->lqpn, ==, 100);
+  g_assert_true (qp->has_rqpn);
+  g_assert_cmpuint (qp->rqpn, ==, 99);
+  g_assert_cmpuint (qp->type, ==, 2);
+  g_assert_cmpuint (qp->state, ==, 3);
+  g_assert_cmpuint (qp->port, ==, 1);
+  qp = &g_array_index (me->qp_list, RtopQp, listed - 1);
+  if (total < RTOP_PROCESS_MAX_QPS)
+    {
+      g_assert_cmpstr (qp->device, ==, "rxe2");
+      g_assert_cmpuint (qp->state, ==, in_error ? 6 : 3);
+    }
+  else
+    g_assert_cmpuint (qp->lqpn, ==, 100 + listed - 1);
+}
+
 static void
 test_processes (Fixture *f, gconstpointer data)
 {
@@ -770,7 +812,39 @@ test_processes (Fixture *f, gconstpointer data)
         }
       g_assert_cmpuint (n_kernel, ==, 1);
       g_assert_cmpuint (next->processes->len, ==, 2);
+      /* Replayed or walked, the same bounded list of QPs. */
+      assert_qp_list (me, on_rxe0 + on_rxe2, 0);
     }
+
+  /* rxe2's QPs fail: they are marked, and one event names the process. */
+  {
+    g_autoptr(RtopSnapshot) failed = NULL;
+    g_autoptr(RtopSnapshot) again = NULL;
+    const RtopEvent *ev = NULL;
+
+    LOCKED (f, f->devs[1].qps = 10; f->devs[3].qps = 3; f->devs[3].qps_failed = TRUE);
+    failed = rtop_collector_sample (f->collector, 1.0);
+    me = rtop_snapshot_find_process (failed, getpid ());
+    assert_qp_list (me, 13, 3);
+    for (guint i = 0; i < failed->events->len; i++)
+      if (((RtopEvent *) g_ptr_array_index (failed->events, i))->kind == RTOP_EVENT_QP_ERROR)
+        {
+          g_assert_null (ev);
+          ev = g_ptr_array_index (failed->events, i);
+        }
+    g_assert_nonnull (ev);
+    g_assert_cmpint (ev->pid, ==, getpid ());
+    g_assert_cmpstr (ev->process, ==, me->comm);
+    g_assert_cmpstr (ev->device, ==, "rxe2");
+    g_assert_cmpuint (ev->total, ==, 3);
+    g_assert_nonnull (strstr (ev->message, me->comm));
+    /* Still failed next pass (replayed): no new event. */
+    again = rtop_collector_sample (f->collector, 1.0);
+    assert_qp_list (rtop_snapshot_find_process (again, getpid ()), 13, 3);
+    for (guint i = 0; i < again->events->len; i++)
+      g_assert_cmpint (((RtopEvent *) g_ptr_array_index (again->events, i))->kind, !=,
+                       RTOP_EVENT_QP_ERROR);
+  }
 }
 
 static void

@@ -51,6 +51,31 @@ test_ring_bounded (void)
   g_assert_true (rtop_series_sample_at (s, 0, 500 * 1000 + 600, &t, &v));
   g_assert_cmpint (t, ==, 501 * 1000);
   g_assert_cmpint (rtop_series_to_realtime (s, 500), ==, 1500);
+  /* Over empty history, before the first sample or after the last, no
+   * sample is "at" that time. */
+  g_assert_false (rtop_series_sample_at (s, 0, 100 * 1000, &t, &v));
+  g_assert_false (rtop_series_sample_at (s, 0, 600 * 1000, &t, &v));
+  g_assert_true (rtop_series_sample_at (s, 0, 449 * 1000 + 200, &t, &v));
+  g_assert_cmpint (t, ==, 450 * 1000);
+}
+
+/* A gap in the history (sampling paused) is empty too. */
+static void
+test_sample_at_gap (void)
+{
+  g_autoptr(RtopSeries) s = rtop_series_new (1, 100);
+  double v = 1;
+  gint64 t;
+
+  for (gint64 i = 0; i < 5; i++)
+    rtop_series_append (s, i * 1000, i * 1000, &v);
+  for (gint64 i = 0; i < 5; i++)
+    rtop_series_append (s, 60000 + i * 1000, 60000 + i * 1000, &v);
+  g_assert_true (rtop_series_sample_at (s, 0, 4400, &t, &v));
+  g_assert_cmpint (t, ==, 4000);
+  g_assert_false (rtop_series_sample_at (s, 0, 30000, &t, &v));
+  g_assert_true (rtop_series_sample_at (s, 0, 59500, &t, &v));
+  g_assert_cmpint (t, ==, 60000);
 }
 
 /* Brute force over the retained samples, for comparison. */
@@ -175,7 +200,8 @@ test_format_units (void)
   } cases[] = {
     { 12.34e9, RTOP_UNIT_BITS_PER_S, "12.3 Gb/s" },
     { 950e6, RTOP_UNIT_BITS_PER_S, "950 Mb/s" },
-    { 1.5e3, RTOP_UNIT_BITS_PER_S, "1.50 Kb/s" },
+    { 1.5e3, RTOP_UNIT_BITS_PER_S, "1.50 kb/s" },
+    { 4.2e3, RTOP_UNIT_PACKETS_PER_S, "4.20 kpkt/s" },
     { 0, RTOP_UNIT_BITS_PER_S, "0 b/s" },
     { 2.5e6, RTOP_UNIT_PACKETS_PER_S, "2.50 Mpkt/s" },
     { 3e3, RTOP_UNIT_BYTES_PER_S, "3.00 kB/s" },
@@ -198,10 +224,12 @@ test_format_units (void)
     g_autofree char *zero = rtop_format_gbps (0);
     g_autofree char *trickle = rtop_format_gbps (167e3);
     g_assert_cmpstr (count, ==, "1\u2009234\u2009567");
-    g_assert_cmpstr (big, ==, "159.02");
-    g_assert_cmpstr (small, ==, "0.031");
-    g_assert_cmpstr (trickle, ==, "< 0.001");
-    g_assert_cmpstr (zero, ==, "0.00");
+    /* One scaling everywhere: the overview's throughput reads like the
+     * cards' and the graphs'. */
+    g_assert_cmpstr (big, ==, "159 Gb/s");
+    g_assert_cmpstr (small, ==, "30.7 Mb/s");
+    g_assert_cmpstr (trickle, ==, "167 kb/s");
+    g_assert_cmpstr (zero, ==, "0 b/s");
   }
 }
 
@@ -370,6 +398,7 @@ main (int argc, char *argv[])
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/gui/series/ring-bounded", test_ring_bounded);
+  g_test_add_func ("/gui/series/sample-at-gap", test_sample_at_gap);
   g_test_add_func ("/gui/series/decimate-matches-brute-force", test_decimate_matches_brute_force);
   g_test_add_func ("/gui/series/decimate-cost-independent-of-history", test_decimate_cost_independent_of_history);
   g_test_add_func ("/gui/series/resize-keeps-newest", test_resize_keeps_newest);

@@ -13,6 +13,9 @@
 #include "rtop-event-item.h"
 #include "rtop-events-view.h"
 #include "rtop-history.h"
+#include "rtop-port-text.h"
+#include "rtop-process-item.h"
+#include "rtop-qp-item.h"
 #include "rtop-overview.h"
 #include "rtop-port-detail.h"
 #include "rtop-process-item.h"
@@ -62,7 +65,31 @@ test_ports_natural_order (void)
   g_assert_cmpuint (t.n_devices, ==, 3);
   g_assert_cmpuint (t.n_ports, ==, 4);
   g_assert_cmpuint (t.n_active, ==, 3);
-  g_assert_cmpuint (t.n_problem_ports, ==, 1);
+  /* In trouble: rxe2/1 (retransmits) and mlx5_0/2 (Down), named with the
+   * Error first, not summed as rates. */
+  g_assert_cmpuint (t.n_problem_ports, ==, 2);
+  g_assert_cmpuint (t.n_error_ports, ==, 1);
+  g_assert_cmpuint (t.n_warning_ports, ==, 1);
+  {
+    g_autofree char *problems = rtop_history_dup_problems_text (history);
+    GPtrArray *ports = rtop_history_get_problem_ports (history);
+
+    g_assert_cmpstr (problems, ==, "2 ports in trouble: mlx5_0/2 (Port not active), rxe2/1 (Packet loss)");
+    g_assert_cmpuint (ports->len, ==, 2);
+    g_assert_cmpstr (rtop_port_item_get_key (g_ptr_array_index (ports, 0)), ==, "mlx5_0/2");
+  }
+  {
+    RtopPortItem *down = rtop_history_find_port (history, "mlx5_0", 2);
+    g_autofree char *link = rtop_port_item_link_text (down);
+    g_autofree char *health = rtop_port_item_health_text (down);
+
+    /* A Down port's rate is not live. */
+    g_assert_false (rtop_port_item_get_link_up (down));
+    g_assert_cmpfloat (rtop_port_item_get_link_gbps (down), ==, 0);
+    g_assert_cmpstr (link, ==, "Down");
+    g_assert_cmpstr (health, ==, "⚠ Port not active");
+    g_assert_cmpstr (rtop_port_item_health_class (down), ==, "state-bad");
+  }
   g_assert_cmpfloat_with_epsilon (t.tx_bps, 46e9, 1);
   g_assert_cmpfloat_with_epsilon (t.errors_ps, 3, 1e-9);
   {
@@ -77,6 +104,106 @@ test_ports_natural_order (void)
   g_assert_finalize_object (history);
 }
 
+/* Soft-RoCE has no drop counter: the model says so, not just "—". */
+static void
+test_absent_channel_reason (void)
+{
+  g_autoptr(RtopSnapshot) snap = rtop_snapshot_new ();
+  RtopDevice *dev = rtop_device_new (1, "rxe0");
+  RtopPort *port = rtop_port_new (1);
+  g_autoptr(RtopPortItem) item = rtop_port_item_new ("rxe0", 1, 16);
+
+  dev->provider = g_strdup ("rxe");
+  port->state = 4;
+  port->phys_state = 5;
+  port->metrics[RTOP_METRIC_TX_PACKETS].present = TRUE;
+  g_ptr_array_add (dev->ports, port);
+  g_ptr_array_add (snap->devices, dev);
+  rtop_snapshot_seal (snap);
+  rtop_port_item_update (item, snap, dev, port);
+  g_assert_cmpstr (rtop_port_item_get_channel_absent_reason (item, RTOP_PORT_CH_DROPS), ==,
+                   "Soft-RoCE reports no drop counter");
+  g_assert_null (rtop_port_item_get_channel_absent_reason (item, RTOP_PORT_CH_TX_PPS));
+  g_assert_nonnull (rtop_port_item_get_channel_absent_reason (item, RTOP_PORT_CH_ERRORS));
+}
+
+/* A process page's QPs: number, type, state, peer; in-error marked; rows
+ * that did not change stay. */
+static void
+test_process_qps (void)
+{
+  g_autoptr(RtopSnapshot) owner = rtop_snapshot_new ();
+  RtopProcess *proc = rtop_process_new (4242);
+  RtopProcessDevice pd = { g_strdup ("rxe0"), 2, 1, 0, 0 };
+  RtopQp qps[2] = { { NULL, 1, 17, 33, TRUE, 2, 3 }, { NULL, 0, 18, 0, FALSE, 4, 3 } };
+  g_autoptr(RtopProcessItem) item = NULL;
+  g_autoptr(RtopQpItem) first = NULL;
+  g_autoptr(RtopQpItem) again = NULL;
+  g_autoptr(RtopQpItem) second = NULL;
+  GListModel *list;
+  guint32 peer = 0;
+
+  g_ptr_array_add (owner->processes, proc);
+  proc->comm = g_strdup ("qp-holder");
+  g_array_append_val (proc->devices, pd);
+  qps[0].device = qps[1].device = g_array_index (proc->devices, RtopProcessDevice, 0).device;
+  proc->qp_list = g_array_new (FALSE, FALSE, sizeof (RtopQp));
+  g_array_append_vals (proc->qp_list, qps, 2);
+  proc->qps = 7;
+  proc->qps_not_listed = 5;
+  item = rtop_process_item_new (proc);
+  list = rtop_process_item_get_qp_list (item);
+  g_assert_cmpuint (g_list_model_get_n_items (list), ==, 2);
+  first = g_list_model_get_item (list, 0);
+  g_assert_cmpuint (rtop_qp_item_get_qpn (first), ==, 17);
+  g_assert_cmpstr (rtop_qp_item_get_location (first), ==, "rxe0/1");
+  g_assert_cmpstr (rtop_qp_item_get_type_name (first), ==, "RC");
+  g_assert_cmpstr (rtop_qp_item_get_state_name (first), ==, "RTS");
+  g_assert_true (rtop_qp_item_get_peer_qpn (first, &peer));
+  g_assert_cmpuint (peer, ==, 33);
+  g_assert_false (rtop_qp_item_get_in_error (first));
+  g_assert_cmpuint (rtop_process_item_get_qps_not_listed (item), ==, 5);
+  g_assert_cmpuint (rtop_process_item_get_qps_on (item, "rxe0"), ==, 2);
+  g_assert_cmpuint (rtop_process_item_get_qps_on (item, "rxe1"), ==, 0);
+
+  /* The second QP fails: the first row stays, the second is new. */
+  g_array_index (proc->qp_list, RtopQp, 1).state = RTOP_QP_STATE_ERR;
+  proc->qps_in_error = 1;
+  rtop_process_item_update (item, proc);
+  again = g_list_model_get_item (list, 0);
+  g_assert_true (again == first);
+  second = g_list_model_get_item (list, 1);
+  g_assert_true (rtop_qp_item_get_in_error (second));
+  g_assert_cmpstr (rtop_qp_item_get_state_name (second), ==, "ERR");
+  g_assert_cmpstr (rtop_qp_item_get_type_name (second), ==, "UD");
+  g_assert_false (rtop_qp_item_get_peer_qpn (second, NULL));
+  g_assert_cmpstr (rtop_qp_item_get_location (second), ==, "rxe0");
+  g_assert_cmpuint (rtop_process_item_get_qps_in_error (item), ==, 1);
+}
+
+/* The kernel is one owner over all devices: a port's Processes tab counts
+ * only its device's QPs of it. */
+static void
+test_kernel_qps_per_device (void)
+{
+  g_autoptr(RtopSnapshot) owner = rtop_snapshot_new ();
+  RtopProcess *kernel = rtop_process_new (0);
+  RtopProcessDevice on_rxe0 = { g_strdup ("rxe0"), 1, 0, 0, 0 };
+  RtopProcessDevice on_rxe1 = { g_strdup ("rxe1"), 3, 0, 0, 0 };
+  g_autoptr(RtopProcessItem) item = NULL;
+
+  g_ptr_array_add (owner->processes, kernel);
+  kernel->kernel = TRUE;
+  kernel->comm = g_strdup ("ib_core");
+  kernel->qps = 4;
+  g_array_append_val (kernel->devices, on_rxe0);
+  g_array_append_val (kernel->devices, on_rxe1);
+  item = rtop_process_item_new (kernel);
+  g_assert_cmpuint (rtop_process_item_get_qps (item), ==, 4);
+  g_assert_cmpuint (rtop_process_item_get_qps_on (item, "rxe0"), ==, 1);
+  g_assert_cmpuint (rtop_process_item_get_qps_on (item, "rxe1"), ==, 3);
+}
+
 static void
 test_device_vanishes_and_returns (void)
 {
@@ -84,11 +211,17 @@ test_device_vanishes_and_returns (void)
   RtopPortItem *rxe10;
   RtopTotals t;
   g_autofree char *keys = NULL;
+  guint64 last_value;
 
   ingest (history, gui_fixture_snapshot (1, 1.0, three_devices, 4));
   ingest (history, gui_fixture_snapshot (2, 1.0, three_devices, 4));
   rxe10 = rtop_history_find_port (history, "rxe10", 1);
   g_object_add_weak_pointer (G_OBJECT (rxe10), (gpointer *) &rxe10);
+  {
+    g_autoptr(RtopCounterItem) c = g_list_model_get_item (rtop_port_item_get_counters (rxe10), 0);
+
+    last_value = rtop_counter_item_get_value (c);
+  }
 
   /* rxe10 is gone from the next pass (three_devices + 1 skips it). */
   ingest (history, gui_fixture_snapshot (3, 1.0, three_devices + 1, 3));
@@ -100,10 +233,13 @@ test_device_vanishes_and_returns (void)
   rtop_history_get_totals (history, &t);
   g_assert_cmpuint (t.n_ports, ==, 3);
   g_assert_cmpuint (t.n_vanished, ==, 1);
-  /* Its counters say they are no longer reported. */
+  /* Its counters keep the last values read, with no rate. */
   {
     g_autoptr(RtopCounterItem) c = g_list_model_get_item (rtop_port_item_get_counters (rxe10), 0);
-    g_assert_false (rtop_counter_item_get_present (c));
+    g_assert_true (rtop_counter_item_get_present (c));
+    g_assert_true (rtop_counter_item_get_frozen (c));
+    g_assert_cmpuint (rtop_counter_item_get_value (c), ==, last_value);
+    g_assert_true (isnan (rtop_counter_item_get_rate (c)));
   }
 
   /* Back again: the same row, live again, history kept. */
@@ -184,6 +320,96 @@ test_events_bounded (void)
     g_assert_cmpstr (rtop_event_item_get_event (oldest)->message, ==, "event 50");
     g_assert_cmpstr (rtop_event_item_get_location (newest), ==, "rxe10/1");
   }
+  g_assert_finalize_object (history);
+}
+
+static RtopEvent *
+add_episode_event (RtopSnapshot *s, RtopEventKind kind, RtopSeverity severity, guint64 episode,
+                   gboolean ongoing, gint64 t_us, const char *message)
+{
+  RtopEvent *ev = rtop_event_new (kind, severity, "rxe0", 1, message);
+
+  ev->episode = episode;
+  ev->ongoing = ongoing;
+  ev->monotonic_us = t_us;
+  g_ptr_array_add (s->events, ev);
+  return ev;
+}
+
+/* An episode is one row, completed in place; the ranked list keeps an
+ * Error first while Info and Warning come and go. */
+static void
+test_episodes_and_ranking (void)
+{
+  RtopHistory *history = rtop_history_new ();
+  GListModel *events = rtop_history_get_events (history);
+  GListModel *recent = rtop_history_get_recent_events (history);
+  RtopSnapshot *s = gui_fixture_snapshot (1, 1.0, three_devices, 1);
+
+  add_episode_event (s, RTOP_EVENT_COUNTER_RISING, RTOP_SEVERITY_WARNING, 5, TRUE, 1000,
+                     "Packet loss on rxe0/1: Retransmits 2 so far.");
+  add_episode_event (s, RTOP_EVENT_PORT_DOWN, RTOP_SEVERITY_ERROR, 6, TRUE, 2000,
+                     "Port rxe0/1 went down.");
+  ingest (history, s);
+  g_assert_cmpuint (g_list_model_get_n_items (events), ==, 2);
+
+  /* 60 passes of Info events and lone Warnings after it. */
+  for (guint i = 0; i < 60; i++)
+    {
+      s = gui_fixture_snapshot (2 + i, 1.0, three_devices, 1);
+      add_episode_event (s, RTOP_EVENT_NETDEV_CHANGED, i % 2 ? RTOP_SEVERITY_INFO : RTOP_SEVERITY_WARNING,
+                         0, FALSE, 10000 + i * 1000, "Something minor.");
+      ingest (history, s);
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (recent), ==, RTOP_HISTORY_RECENT_MAX);
+  {
+    g_autoptr(RtopEventItem) top = g_list_model_get_item (recent, 0);
+    g_autoptr(RtopEventItem) second = g_list_model_get_item (recent, 1);
+
+    g_assert_cmpint (rtop_event_item_get_event (top)->kind, ==, RTOP_EVENT_PORT_DOWN);
+    g_assert_cmpint (rtop_event_item_get_event (second)->severity, ==, RTOP_SEVERITY_WARNING);
+  }
+
+  /* The loss episode completes: its row is updated, not a new one. */
+  s = gui_fixture_snapshot (100, 1.0, three_devices, 1);
+  add_episode_event (s, RTOP_EVENT_COUNTER_SETTLED, RTOP_SEVERITY_WARNING, 5, FALSE, 90000,
+                     "Packet loss on rxe0/1 for 12 s: 40 in all.");
+  {
+    RtopEventItem *row;
+    guint pos;
+
+    for (pos = 0; pos < g_list_model_get_n_items (events); pos++)
+      {
+        g_autoptr(RtopEventItem) item = g_list_model_get_item (events, pos);
+
+        if (rtop_event_item_get_event (item)->episode == 5)
+          break;
+      }
+    row = g_list_model_get_item (events, pos);
+    ingest (history, s);
+    g_assert_cmpuint (g_list_model_get_n_items (events), ==, 62);
+    g_assert_false (rtop_event_item_get_event (row)->ongoing);
+    g_assert_cmpstr (rtop_event_item_get_event (row)->message, ==, "Packet loss on rxe0/1 for 12 s: 40 in all.");
+    /* It stays where it began. */
+    g_assert_cmpint (rtop_event_item_get_event (row)->monotonic_us, ==, 1000);
+    g_assert_cmpint (rtop_event_item_get_last_us (row), ==, 90000);
+    {
+      g_autoptr(RtopEventItem) again = g_list_model_get_item (events, pos);
+
+      g_assert_true (again == row);
+    }
+    /* Ranked: the Error, then the Warning just completed. */
+    {
+      g_autoptr(RtopEventItem) top = g_list_model_get_item (recent, 0);
+      g_autoptr(RtopEventItem) second = g_list_model_get_item (recent, 1);
+
+      g_assert_cmpint (rtop_event_item_get_event (top)->kind, ==, RTOP_EVENT_PORT_DOWN);
+      g_assert_true (second == row);
+    }
+    g_object_unref (row);
+  }
+  rtop_history_reset (history);
+  g_assert_cmpuint (g_list_model_get_n_items (recent), ==, 0);
   g_assert_finalize_object (history);
 }
 
@@ -321,7 +547,7 @@ test_overview_sort_and_states (void)
   dump = rtop_section_dump (RTOP_SECTION (overview));
   g_assert_nonnull (strstr (dump, "state=ports"));
   g_assert_nonnull (strstr (dump, "port=rxe2/1\tprotocol=RoCE\tstate=● Active"));
-  g_assert_nonnull (strstr (dump, "health=⚠ Rising: retransmits"));
+  g_assert_nonnull (strstr (dump, "health=⚠ Packet loss"));
   g_assert_nonnull (strstr (dump, "port=mlx5_0/2\tprotocol=InfiniBand\tstate=● Down"));
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -560,7 +786,8 @@ test_detail_counters (void)
   g_assert_true (rtop_port_item_get_vanished (port));
   g_free (dump);
   dump = rtop_section_dump (RTOP_SECTION (detail));
-  g_assert_nonnull (strstr (dump, "value=not reported"));
+  /* Its counters keep their last values: what it had when it went. */
+  g_assert_null (strstr (dump, "value=not reported"));
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (session);
@@ -596,8 +823,12 @@ main (int argc, char *argv[])
   g_test_add_func ("/gui/a11y/strip-mnemonic", test_strip_mnemonic);
   g_test_add_func ("/gui/history/ports-natural-order", test_ports_natural_order);
   g_test_add_func ("/gui/history/device-vanishes-and-returns", test_device_vanishes_and_returns);
+  g_test_add_func ("/gui/history/absent-channel-reason", test_absent_channel_reason);
+  g_test_add_func ("/gui/history/process-qps", test_process_qps);
+  g_test_add_func ("/gui/history/kernel-qps-per-device", test_kernel_qps_per_device);
   g_test_add_func ("/gui/history/processes-update-in-place", test_processes_update_in_place);
   g_test_add_func ("/gui/history/events-bounded", test_events_bounded);
+  g_test_add_func ("/gui/history/episodes-and-ranking", test_episodes_and_ranking);
   g_test_add_func ("/gui/history/capacity-follows-interval", test_capacity_follows_interval);
   g_test_add_func ("/gui/history/counter-rising", test_counter_rising_holds_then_clears);
   g_test_add_func ("/gui/overview/sort-and-states", test_overview_sort_and_states);

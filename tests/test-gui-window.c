@@ -14,6 +14,7 @@
 #include "rtop-history.h"
 #include "rtop-port-detail.h"
 #include "rtop-preferences.h"
+#include "rtop-process-item.h"
 #include "rtop-remote.h"
 #include "rtop-sampler-private.h"
 #include "rtop-window.h"
@@ -54,7 +55,19 @@ feed (RtopHistory *history, guint n)
       if (seq == n)
         {
           gui_fixture_add_process (s, 4242, "ib_write_bw", "alice", "mlx5_0", 8, 4, 8ull << 30);
-          gui_fixture_add_process (s, 4300, "ibv_rc_pingpong", "bob", "rxe0", 1, 1, 4096);
+          {
+            RtopProcess *pp = gui_fixture_add_process (s, 4300, "ibv_rc_pingpong", "bob", "rxe0", 3, 1, 4096);
+            RtopDevice *rxe0 = rtop_snapshot_find_device (s, "rxe0");
+            RtopQp qps[3] = {
+              { rxe0->name, 1, 17, 18, TRUE, 2, 3 },   /* RC, RTS, peer 18 */
+              { rxe0->name, 1, 19, 20, TRUE, 2, RTOP_QP_STATE_ERR },
+              { rxe0->name, 1, 21, 0, FALSE, 4, 3 },   /* UD: no peer */
+            };
+
+            pp->qp_list = g_array_new (FALSE, FALSE, sizeof (RtopQp));
+            g_array_append_vals (pp->qp_list, qps, 3);
+            pp->qps_in_error = 1;
+          }
           gui_fixture_add_process (s, 0, "nccl-tests", "?", "mlx5_1", 64, 16, 2ull << 30);
           s->pids_hidden = TRUE;
           gui_fixture_add_event (s, RTOP_SEVERITY_INFO, "mlx5_1", 0, "Device mlx5_1 added.");
@@ -737,6 +750,44 @@ test_long_replay (void)
   g_rmdir (dir);
 }
 
+/* A process row opens the process's page: its QPs with the failed one
+ * marked, and links to its ports; Back returns. */
+static void
+test_process_page (Fixture *f, gconstpointer data)
+{
+  g_autofree char *dump = NULL;
+  RtopProcessItem *item = NULL;
+  GListModel *processes;
+
+  feed (f->history, 30);
+  processes = rtop_history_get_processes (f->history);
+  for (guint i = 0; i < g_list_model_get_n_items (processes); i++)
+    {
+      g_autoptr(RtopProcessItem) p = g_list_model_get_item (processes, i);
+      if (rtop_process_item_get_pid (p) == 4300)
+        item = p;
+    }
+  g_assert_nonnull (item);
+  activate (f, "show-view", g_variant_new_string ("processes"));
+  activate (f, "show-process", g_variant_new_string (rtop_process_item_get_key (item)));
+  g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "process");
+  dump = rtop_window_dump (f->window);
+  g_test_message ("%s", strstr (dump, "process-page"));
+  g_assert_nonnull (strstr (dump, "process-page\tibv_rc_pingpong"));
+  g_assert_nonnull (strstr (dump, "process-error\t1 queue pair is in the error state"));
+  g_assert_nonnull (strstr (dump, "process-port\trxe0/1"));
+  g_assert_nonnull (strstr (dump, "qp\tqpn=17\ttype=RC\tstate=RTS\tport=rxe0/1\tpeer=18"));
+  g_assert_nonnull (strstr (dump, "qp\tqpn=19\ttype=RC\tstate=⚠ ERR\tport=rxe0/1\tpeer=20"));
+  g_assert_nonnull (strstr (dump, "qp\tqpn=21\ttype=UD\tstate=RTS\tport=rxe0/1\tpeer=—"));
+  screenshot (GTK_WIDGET (f->window), "gui-process-page.png");
+
+  /* Its port link opens the port. */
+  activate (f, "show-port", g_variant_new_string ("rxe0/1"));
+  g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "detail");
+  activate (f, "back", NULL);
+  g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "processes");
+}
+
 static void
 test_remote_detection (void)
 {
@@ -777,6 +828,8 @@ main (int argc, char *argv[])
               test_small_window, fixture_teardown);
   g_test_add ("/gui/window/shared-scale", Fixture, NULL, fixture_setup,
               test_shared_scale, fixture_teardown);
+  g_test_add ("/gui/window/process-page", Fixture, NULL, fixture_setup,
+              test_process_page, fixture_teardown);
   g_test_add_func ("/gui/window/two-windows-one-session", test_two_windows);
   g_test_add_func ("/gui/window/long-replay", test_long_replay);
   g_test_add_func ("/gui/window/close-while-recording", test_close_while_recording);

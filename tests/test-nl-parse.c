@@ -483,6 +483,8 @@ test_res_qp (void)
   g_assert_cmpuint (r->port, ==, 1);
   g_assert_cmpuint (r->qp_type, ==, 2);
   g_assert_cmpuint (r->qp_state, ==, 3);
+  g_assert_true (r->has_rqpn);
+  g_assert_cmpuint (r->rqpn, ==, 101);
   g_assert_true (r->has_pid);
   g_assert_cmpuint (r->pid, ==, 4711);
   g_assert_null (r->kern_name);
@@ -491,6 +493,34 @@ test_res_qp (void)
   g_assert_cmpuint (r->id, ==, 1);
   g_assert_false (r->has_pid);
   g_assert_cmpstr (r->kern_name, ==, "ib_core");
+}
+
+/* A UD QP has no peer; a QP in the error state says so. */
+static void
+test_res_qp_ud_error (void)
+{
+  NlTestBuf buf = { { 0 } };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) qps = res_array ();
+  RtopNlRes *r;
+
+  nl_test_res_qp_full (buf.bytes, SEQ, PORTID, 3, "mlx5_0", 700, 1, 4242, 4, 6, 0);
+  g_assert_true (rtop_nl_parse_res (&buf.align, RTOP_NL_RES_QP, qps, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (qps->len, ==, 1);
+  r = &g_array_index (qps, RtopNlRes, 0);
+  g_assert_cmpuint (r->id, ==, 700);
+  g_assert_cmpuint (r->qp_type, ==, 4);
+  g_assert_cmpuint (r->qp_state, ==, 6);
+  g_assert_false (r->has_rqpn);
+  g_assert_cmpuint (r->pid, ==, 4242);
+
+  nl_test_res_qp_full (buf.bytes, SEQ, PORTID, 3, "mlx5_0", 800, 1, 4242, 2, 6, 55);
+  g_assert_true (rtop_nl_parse_res (&buf.align, RTOP_NL_RES_QP, qps, &error));
+  r = &g_array_index (qps, RtopNlRes, 1);
+  g_assert_true (r->has_rqpn);
+  g_assert_cmpuint (r->rqpn, ==, 55);
+  g_assert_cmpuint (r->qp_state, ==, 6);
 }
 
 static void
@@ -1274,6 +1304,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/netlink/link-stats", test_link_stats);
   g_test_add_func ("/collector/netlink/utf8-strings", test_utf8_strings);
   g_test_add_func ("/collector/netlink/res-qp", test_res_qp);
+  g_test_add_func ("/collector/netlink/res-qp-ud-error", test_res_qp_ud_error);
   g_test_add_func ("/collector/netlink/res-ctx", test_res_ctx);
   g_test_add_func ("/collector/netlink/res-mr", test_res_mr);
   g_test_add_func ("/collector/netlink/res-empty-list", test_res_empty_list);

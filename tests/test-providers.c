@@ -316,11 +316,14 @@ test_mlx5_fixture (void)
   assert_metric (port, RTOP_METRIC_DROPS, 7 + 0 + 11, NULL);
   /* symbol_error + link_error_recovery + link_downed + port_rcv_errors */
   assert_metric (port, RTOP_METRIC_LINK_ERRORS, 3 + 1 + 2 + 5, NULL);
-  /* out_of_sequence + packet_seq_err + local_ack_timeout_err */
-  assert_metric (port, RTOP_METRIC_TRANSPORT_ERRORS, 4 + 1 + 2, NULL);
+  /* packet_seq_err + local_ack_timeout_err; out_of_sequence (4) is the
+   * peer's loss seen here, counted at the peer */
+  assert_metric (port, RTOP_METRIC_TRANSPORT_ERRORS, 1 + 2, NULL);
+  g_assert_true (rtop_provider_is_peer_loss ("mlx5", find (port, "out_of_sequence")));
+  g_assert_false (rtop_provider_is_peer_loss ("mlx5", find (port, "packet_seq_err")));
   /* resp_cqe_error; the flush errors (9, 8) follow from other errors */
   assert_metric (port, RTOP_METRIC_OPERATION_ERRORS, 1, NULL);
-  assert_metric (port, RTOP_METRIC_ERRORS, 11 + 7 + 1,
+  assert_metric (port, RTOP_METRIC_ERRORS, 11 + 3 + 1,
                  "link_errors + transport_errors + operation_errors");
   /* CNPs sent and handled; ECN marks (20) are the same events as CNPs sent */
   assert_metric (port, RTOP_METRIC_CONGESTION, 20 + 30, NULL);
@@ -339,7 +342,8 @@ test_mlx5_fixture (void)
   g_assert_true (port->metrics[RTOP_METRIC_DROPS].has_rate);
   g_assert_cmpfloat_with_epsilon (port->metrics[RTOP_METRIC_DROPS].rate, 1.8, 1e-9);
   g_assert_true (port->metrics[RTOP_METRIC_ERRORS].has_rate);
-  g_assert_cmpfloat_with_epsilon (port->metrics[RTOP_METRIC_ERRORS].rate, 1.9, 1e-9);
+  /* 1.9 before out_of_sequence (0.4/s) was left to the peer */
+  g_assert_cmpfloat_with_epsilon (port->metrics[RTOP_METRIC_ERRORS].rate, 1.5, 1e-9);
 }
 
 static void
@@ -428,8 +432,11 @@ test_rxe_fixture (void)
   assert_metric (port, RTOP_METRIC_TX_PACKETS, 812, "sysfs sent_pkts");
   assert_metric (port, RTOP_METRIC_RX_PACKETS, 790, "sysfs rcvd_pkts");
   assert_metric (port, RTOP_METRIC_RETRANSMITS, 3, "sysfs completer_retry_err");
-  /* out_of_seq_request + rcvd_seq_err (+ the two retry-exceeded, 0) */
-  assert_metric (port, RTOP_METRIC_TRANSPORT_ERRORS, 1 + 2, NULL);
+  /* rcvd_seq_err (+ the two retry-exceeded, 0); out_of_seq_request (1) is
+   * the responder's view of the sender's loss */
+  assert_metric (port, RTOP_METRIC_TRANSPORT_ERRORS, 2, NULL);
+  g_assert_true (rtop_provider_is_peer_loss ("rxe", find (port, "out_of_seq_request")));
+  g_assert_false (rtop_provider_is_peer_loss ("rxe", find (port, "completer_retry_err")));
   assert_metric (port, RTOP_METRIC_LINK_ERRORS, 0, "sysfs link_downed");
   assert_metric (port, RTOP_METRIC_OPERATION_ERRORS, 0, "sysfs send_err");
   /* The netdev's drops are not RDMA drops: classified, not summed. */

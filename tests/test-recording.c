@@ -170,6 +170,8 @@ test_roundtrip_json (Fixture *f, gconstpointer data)
     g_assert_cmpuint (ev->port, ==, 1);
     g_assert_cmpstr (ev->new_value, ==, "DOWN");
     g_assert_cmpstr (ev->message, ==, "Port efa_1/1 went from ACTIVE to \"DOWN\".");
+    g_assert_cmpuint (ev->episode, ==, 7);
+    g_assert_true (ev->ongoing);
   }
 }
 

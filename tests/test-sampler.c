@@ -137,6 +137,58 @@ test_interval_is_clamped (void)
   g_assert_cmpuint (notifies, ==, 3);
 }
 
+typedef struct {
+  guint n, n_failed;
+  guint error_events;
+  guint first_failed_events;
+} ErrorSeen;
+
+static void
+error_snapshot_cb (RtopSampler *sampler, RtopSnapshot *snap, gpointer data)
+{
+  ErrorSeen *seen = data;
+
+  seen->n++;
+  if (snap->status == RTOP_STATUS_OK)
+    return;
+  for (guint i = 0; i < snap->events->len; i++)
+    {
+      const RtopEvent *ev = g_ptr_array_index (snap->events, i);
+
+      if (ev->kind == RTOP_EVENT_COLLECTION_ERROR)
+        {
+          g_assert_cmpint (ev->severity, ==, RTOP_SEVERITY_ERROR);
+          g_assert_cmpstr (ev->message, ==, snap->status_message);
+          seen->error_events++;
+        }
+    }
+  if (seen->n_failed++ == 0)
+    seen->first_failed_events = snap->events->len;
+}
+
+/* With no RDMA netlink (this machine's kernel, or a container) the
+ * collector cannot start: the first snapshot raises the one event that
+ * says why, and the passes after it do not repeat it. */
+static void
+test_no_netlink_is_an_event (void)
+{
+  g_autoptr(RtopSampler) sampler = rtop_sampler_new (NULL);
+  ErrorSeen seen = { 0 };
+
+  rtop_sampler_set_interval (sampler, 0.1);
+  g_signal_connect (sampler, "snapshot", G_CALLBACK (error_snapshot_cb), &seen);
+  rtop_sampler_start (sampler);
+  SPIN_UNTIL (seen.n >= 4);
+  rtop_sampler_stop (sampler);
+  if (seen.n_failed == 0)
+    {
+      g_test_skip ("RDMA netlink works here: no start-up error to see");
+      return;
+    }
+  g_assert_cmpuint (seen.first_failed_events, ==, 1);
+  g_assert_cmpuint (seen.error_events, ==, 1);
+}
+
 static void
 test_finalized (void)
 {
@@ -163,5 +215,6 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/sampler/refresh", test_refresh_runs_a_pass_now);
   g_test_add_func ("/collector/sampler/interval-clamped", test_interval_is_clamped);
   g_test_add_func ("/collector/sampler/finalized", test_finalized);
+  g_test_add_func ("/collector/sampler/no-netlink-event", test_no_netlink_is_an_event);
   return g_test_run ();
 }

@@ -132,6 +132,67 @@ test_json (void)
   g_assert_cmpstr (json_object_get_string_member (metric, "source"), ==, "netlink sent_pkts");
 }
 
+/* The verdict, episodes and a process's QPs reach the JSON. */
+static void
+test_json_health_episodes_qps (void)
+{
+  g_autoptr(RtopSnapshot) snap = sample_snapshot ();
+  RtopPort *port = rtop_device_find_port (rtop_snapshot_find_device (snap, "rxe2"), 1);
+  RtopProcess *proc = rtop_process_new (77);
+  RtopProcessDevice pd = { g_strdup ("rxe2"), 2, 1, 0, 0 };
+  RtopQp qps[2] = { { "rxe2", 1, 17, 33, TRUE, 2, 6 }, { "rxe2", 1, 18, 0, FALSE, 4, 3 } };
+  RtopEvent *ev = rtop_event_new (RTOP_EVENT_COUNTER_SETTLED, RTOP_SEVERITY_WARNING, "rxe2", 1,
+                                  "Packet loss on rxe2/1 for 4 s");
+  g_autofree char *text = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root, *jport, *jproc, *jqp, *jev;
+
+  port->state = 1;
+  port->health = RTOP_PORT_HEALTH_ERROR;
+  port->health_reason = "The port is not active";
+  proc->comm = g_strdup ("qp-holder");
+  g_array_append_val (proc->devices, pd);
+  proc->qp_list = g_array_new (FALSE, FALSE, sizeof (RtopQp));
+  g_array_append_vals (proc->qp_list, qps, 2);
+  proc->qps_not_listed = 5;
+  proc->qps_in_error = 1;
+  g_ptr_array_add (snap->processes, proc);
+  ev->episode = 12;
+  ev->ongoing = FALSE;
+  ev->duration_us = 4000000;
+  ev->total = 9;
+  ev->peak_rate = 3.5;
+  g_ptr_array_add (snap->events, ev);
+
+  text = rtop_json_snapshot_to_string (snap, FALSE);
+  g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+  root = json_node_get_object (json_parser_get_root (parser));
+  jport = json_array_get_object_element (
+    json_object_get_array_member (json_array_get_object_element (json_object_get_array_member (root, "devices"), 1), "ports"), 0);
+  g_assert_cmpstr (json_object_get_string_member (jport, "health"), ==, "error");
+  g_assert_cmpstr (json_object_get_string_member (jport, "health_reason"), ==, "The port is not active");
+  g_assert_false (json_object_get_boolean_member (jport, "link_up"));
+
+  jproc = json_array_get_object_element (json_object_get_array_member (root, "processes"), 0);
+  g_assert_cmpint (json_object_get_int_member (jproc, "qps_not_listed"), ==, 5);
+  g_assert_cmpint (json_object_get_int_member (jproc, "qps_in_error"), ==, 1);
+  jqp = json_array_get_object_element (json_object_get_array_member (jproc, "qp_list"), 0);
+  g_assert_cmpint (json_object_get_int_member (jqp, "qpn"), ==, 17);
+  g_assert_cmpint (json_object_get_int_member (jqp, "peer_qpn"), ==, 33);
+  g_assert_cmpstr (json_object_get_string_member (jqp, "type"), ==, "RC");
+  g_assert_cmpstr (json_object_get_string_member (jqp, "state"), ==, "ERR");
+  jqp = json_array_get_object_element (json_object_get_array_member (jproc, "qp_list"), 1);
+  g_assert_true (json_object_get_null_member (jqp, "peer_qpn"));
+  g_assert_cmpstr (json_object_get_string_member (jqp, "type"), ==, "UD");
+
+  jev = json_array_get_object_element (json_object_get_array_member (root, "events"), 0);
+  g_assert_cmpint (json_object_get_int_member (jev, "episode"), ==, 12);
+  g_assert_false (json_object_get_boolean_member (jev, "ongoing"));
+  g_assert_cmpint (json_object_get_int_member (jev, "duration_us"), ==, 4000000);
+  g_assert_cmpint (json_object_get_int_member (jev, "total"), ==, 9);
+  g_assert_cmpfloat (json_object_get_double_member (jev, "peak_rate"), ==, 3.5);
+}
+
 static void
 test_names_are_stable (void)
 {
@@ -148,6 +209,11 @@ test_names_are_stable (void)
   g_assert_cmpstr (rtop_port_phys_state_to_string (3), ==, "DISABLED");
   g_assert_cmpstr (rtop_port_phys_state_to_string (255), ==, "UNKNOWN");
   g_assert_cmpstr (rtop_event_kind_to_string (RTOP_EVENT_COUNTER_RESET), ==, "counter-reset");
+  g_assert_cmpstr (rtop_event_kind_to_string (RTOP_EVENT_PORT_DOWN), ==, "port-down");
+  g_assert_cmpstr (rtop_event_kind_to_string (RTOP_EVENT_QP_ERROR), ==, "qp-error");
+  g_assert_cmpstr (rtop_qp_state_to_string (6), ==, "ERR");
+  g_assert_cmpstr (rtop_qp_type_to_string (4), ==, "UD");
+  g_assert_cmpstr (rtop_port_health_to_string (RTOP_PORT_HEALTH_WARNING), ==, "warning");
 }
 
 int
@@ -158,6 +224,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/snapshot/seal-and-find", test_seal_and_find);
   g_test_add_func ("/collector/snapshot/threads", test_shared_across_threads);
   g_test_add_func ("/collector/snapshot/json", test_json);
+  g_test_add_func ("/collector/snapshot/json-health-episodes-qps", test_json_health_episodes_qps);
   g_test_add_func ("/collector/snapshot/stable-names", test_names_are_stable);
   return g_test_run ();
 }

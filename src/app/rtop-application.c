@@ -132,7 +132,8 @@ history_updated_cb (RtopApplication *self)
     {
       const RtopEvent *event = g_ptr_array_index (snapshot->events, i - 1);
 
-      if (event->severity == RTOP_SEVERITY_ERROR)
+      /* Collection-wide errors are the window's own state page. */
+      if (event->severity == RTOP_SEVERITY_ERROR && event->device != NULL)
         {
           notify_error (self, event);
           break;

@@ -13,7 +13,7 @@
 static void
 refresh_label (GtkLabel *label, const RtopColumnDef *def, gpointer item)
 {
-  g_autofree char *text = def->text (item);
+  g_autofree char *text = def->text_in ? def->text_in (item, GTK_WIDGET (label)) : def->text (item);
   const char *old_class = g_object_get_data (G_OBJECT (label), "rtop-css");
   const char *css = def->css ? def->css (item) : NULL;
 

@@ -17,6 +17,9 @@ typedef const char *(*RtopCellClassFunc) (gpointer item);
 /* A widget cell (e.g. a graph): create, and bind to an item. */
 typedef GtkWidget *(*RtopCellSetupFunc) (void);
 typedef void (*RtopCellBindFunc) (GtkWidget *cell, gpointer item);
+/* Label text that depends on where the cell is (e.g. the port a table
+ * belongs to): cell is the label, NULL outside a view (dumps). */
+typedef char *(*RtopCellTextInFunc) (gpointer item, GtkWidget *cell);
 
 typedef struct {
   const char *id;              /* stable id (for tests and saved sort) */
@@ -31,6 +34,7 @@ typedef struct {
   gboolean numeric;            /* right-aligned, tabular figures */
   gboolean expand;
   int fixed_width;             /* 0: natural */
+  RtopCellTextInFunc text_in;  /* instead of text, when set */
 } RtopColumnDef;
 
 void rtop_column_view_add_columns (GtkColumnView *view, const RtopColumnDef *defs, guint n_defs);

@@ -17,6 +17,7 @@ struct _RtopCounterItem {
   RtopCounterSource source;
   gboolean present;
   gboolean rising;
+  gboolean frozen;           /* last value of a device that went away */
   gint64 last_rise_us;   /* 0: never */
 };
 
@@ -84,12 +85,31 @@ rtop_counter_item_update (RtopCounterItem *self, const RtopCounter *counter, gin
   self->klass = counter->klass;
   self->source = counter->source;
   self->present = TRUE;
+  self->frozen = FALSE;
   if (rtop_counter_class_is_problem (counter->klass) && counter->delta > 0)
     self->last_rise_us = now_us;
   /* Held for a while so that a counter rising once per few samples does not flicker. */
   self->rising = self->last_rise_us != 0 &&
                  now_us - self->last_rise_us < RTOP_COUNTER_RISING_HOLD_US;
   g_signal_emit (self, signals[UPDATED], 0);
+}
+
+void
+rtop_counter_item_set_frozen (RtopCounterItem *self)
+{
+  if (self->frozen || !self->present)
+    return;
+  self->frozen = TRUE;
+  self->rising = FALSE;
+  self->rate = NAN;
+  self->delta = 0;
+  g_signal_emit (self, signals[UPDATED], 0);
+}
+
+gboolean
+rtop_counter_item_get_frozen (RtopCounterItem *self)
+{
+  return self->frozen;
 }
 
 void

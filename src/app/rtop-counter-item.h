@@ -17,6 +17,10 @@ RtopCounterItem *rtop_counter_item_new (const char *name, gboolean device_level)
 void rtop_counter_item_update (RtopCounterItem *self, const RtopCounter *counter, gint64 now_us);
 /* The counter was not in this pass (driver stopped reporting it). */
 void rtop_counter_item_set_missing (RtopCounterItem *self);
+/* Its device is gone: the last value stays (present), with no rate. */
+void rtop_counter_item_set_frozen (RtopCounterItem *self);
+/* The value is the last one read before the device went away. */
+gboolean rtop_counter_item_get_frozen (RtopCounterItem *self);
 
 const char *rtop_counter_item_get_name (RtopCounterItem *self);
 gboolean rtop_counter_item_get_device_level (RtopCounterItem *self);

@@ -10,6 +10,7 @@ struct _RtopEventItem {
 
   RtopEvent *event;
   char *location;
+  gint64 last_us;
 };
 
 G_DEFINE_FINAL_TYPE (RtopEventItem, rtop_event_item, G_TYPE_OBJECT)
@@ -24,10 +25,16 @@ rtop_event_item_finalize (GObject *object)
   G_OBJECT_CLASS (rtop_event_item_parent_class)->finalize (object);
 }
 
+enum { UPDATED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
 static void
 rtop_event_item_class_init (RtopEventItemClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = rtop_event_item_finalize;
+  signals[UPDATED] = g_signal_new ("updated", G_TYPE_FROM_CLASS (klass),
+                                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                   G_TYPE_NONE, 0);
 }
 
 static void
@@ -41,6 +48,7 @@ rtop_event_item_new (const RtopEvent *event)
   RtopEventItem *self = g_object_new (RTOP_TYPE_EVENT_ITEM, NULL);
 
   self->event = rtop_event_copy (event);
+  self->last_us = event->monotonic_us;
   if (event->device == NULL)
     self->location = g_strdup ("");
   else if (event->port == 0)
@@ -54,6 +62,42 @@ const RtopEvent *
 rtop_event_item_get_event (RtopEventItem *self)
 {
   return self->event;
+}
+
+void
+rtop_event_item_update (RtopEventItem *self, const RtopEvent *event)
+{
+  RtopEvent *next;
+
+  g_return_if_fail (RTOP_IS_EVENT_ITEM (self));
+
+  next = rtop_event_copy (event);
+  /* The row stays where the episode began. */
+  next->realtime_us = self->event->realtime_us;
+  next->monotonic_us = self->event->monotonic_us;
+  next->severity = MAX (next->severity, self->event->severity);
+  self->last_us = event->monotonic_us;
+  rtop_event_free (self->event);
+  self->event = next;
+  g_signal_emit (self, signals[UPDATED], 0);
+}
+
+gint64
+rtop_event_item_get_last_us (RtopEventItem *self)
+{
+  return self->last_us;
+}
+
+int
+rtop_event_item_compare_rank (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  RtopEventItem *ea = (RtopEventItem *) a, *eb = (RtopEventItem *) b;
+
+  if (ea->event->severity != eb->event->severity)
+    return ea->event->severity > eb->event->severity ? -1 : 1;
+  if (ea->last_us != eb->last_us)
+    return ea->last_us > eb->last_us ? -1 : 1;
+  return 0;
 }
 
 const char *

@@ -12,6 +12,16 @@ G_DECLARE_FINAL_TYPE (RtopEventItem, rtop_event_item, RTOP, EVENT_ITEM, GObject)
 /* The event is copied. */
 RtopEventItem *rtop_event_item_new (const RtopEvent *event);
 const RtopEvent *rtop_event_item_get_event (RtopEventItem *self);
+/* The same episode, later (completed, or with more folded in): the item
+ * takes its text and figures and emits "updated".  Its place in the log
+ * (when the episode started) stays. */
+void rtop_event_item_update (RtopEventItem *self, const RtopEvent *event);
+/* The monotonic time of the newest event the item shows (its start, or
+ * its completion). */
+gint64 rtop_event_item_get_last_us (RtopEventItem *self);
+/* Severity first, then the newest: how a short list keeps an Error in
+ * view while Info and Warning come and go.  GCompareDataFunc. */
+int rtop_event_item_compare_rank (gconstpointer a, gconstpointer b, gpointer user_data);
 /* "rxe0/1", "rxe0" or "" for collection-wide events. */
 const char *rtop_event_item_get_location (RtopEventItem *self);
 /* Translated severity name for people. */

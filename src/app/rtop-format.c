@@ -8,21 +8,21 @@
 
 typedef struct {
   const char *suffix;   /* translatable unit after the SI prefix */
-  gboolean bytes;
 } UnitInfo;
 
 static const UnitInfo units[RTOP_UNIT_N] = {
-  [RTOP_UNIT_BITS_PER_S] = { N_("b/s"), FALSE },
-  [RTOP_UNIT_BYTES_PER_S] = { N_("B/s"), TRUE },
-  [RTOP_UNIT_PACKETS_PER_S] = { N_("pkt/s"), FALSE },
-  [RTOP_UNIT_EVENTS_PER_S] = { N_("/s"), FALSE },
+  [RTOP_UNIT_BITS_PER_S] = { N_("b/s") },
+  [RTOP_UNIT_BYTES_PER_S] = { N_("B/s") },
+  [RTOP_UNIT_PACKETS_PER_S] = { N_("pkt/s") },
+  [RTOP_UNIT_EVENTS_PER_S] = { N_("/s") },
 };
 
 static const struct {
   double factor;
   const char *prefix;
 } prefixes[] = {
-  { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "K" }, { 1, "" },
+  /* As SI writes them: kilo is a lower-case k, whatever the unit. */
+  { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" }, { 1, "" },
 };
 
 const char *
@@ -56,8 +56,6 @@ rtop_format_rate (double value, RtopUnit unit)
   if (isnan (value))
     return g_strdup ("—");
   scaled = value / rtop_unit_scale_for (value, &prefix);
-  if (units[unit].bytes && g_str_equal (prefix, "K"))
-    prefix = "k";
   /* Three significant digits: enough to compare, few enough to read. */
   if (scaled == 0)
     return g_strdup_printf ("0 %s", rtop_unit_suffix (unit));
@@ -112,17 +110,9 @@ rtop_format_bytes (guint64 bytes)
 char *
 rtop_format_gbps (double bits_per_s)
 {
-  double gbps = bits_per_s / 1e9;
-
-  if (isnan (bits_per_s))
-    return g_strdup ("—");
-  /* Soft-RoCE and acknowledgement traffic move Mb/s: one more decimal, and
-   * a trickle is told from nothing. */
-  if (gbps > 0 && gbps < 0.001)
-    return g_strdup ("< 0.001");
-  if (gbps > 0 && gbps < 0.1)
-    return g_strdup_printf ("%.3f", gbps);
-  return g_strdup_printf ("%.2f", gbps);
+  /* The same scaling as cards and graphs: a trickle reads "3.2 kb/s",
+   * not "< 0.001". */
+  return rtop_format_rate (bits_per_s, RTOP_UNIT_BITS_PER_S);
 }
 
 char *

@@ -6,14 +6,15 @@
 G_BEGIN_DECLS
 
 typedef enum {
-  RTOP_UNIT_BITS_PER_S,     /* b/s, Kb/s, Mb/s, Gb/s, Tb/s (SI) */
-  RTOP_UNIT_BYTES_PER_S,    /* B/s, kB/s, MB/s, GB/s (SI) */
-  RTOP_UNIT_PACKETS_PER_S,  /* pkt/s, Kpkt/s, Mpkt/s */
-  RTOP_UNIT_EVENTS_PER_S,   /* /s, K/s, M/s */
+  RTOP_UNIT_BITS_PER_S,     /* b/s, kb/s, Mb/s, Gb/s, Tb/s (SI prefixes as SI writes them) */
+  RTOP_UNIT_BYTES_PER_S,    /* B/s, kB/s, MB/s, GB/s */
+  RTOP_UNIT_PACKETS_PER_S,  /* pkt/s, kpkt/s, Mpkt/s */
+  RTOP_UNIT_EVENTS_PER_S,   /* /s, k/s, M/s */
   RTOP_UNIT_N
 } RtopUnit;
 
-/* "12.3 Gb/s"; "—" for NAN (no value yet). */
+/* "12.3 Gb/s"; "—" for NAN (no value yet).  The one scaling every view
+ * uses (overview, cards, graphs). */
 char *rtop_format_rate (double value, RtopUnit unit);
 /* Same scaled to a fixed multiplier, for axis labels that share one. */
 double rtop_unit_scale_for (double max_value, const char **prefix);
@@ -23,7 +24,7 @@ double rtop_nice_step (double max_value, guint n_ticks);
 /* Counter values with thin-space digit groups: "1 234 567". */
 char *rtop_format_count (guint64 value);
 char *rtop_format_bytes (guint64 bytes);
-/* Gbps with 2 significant decimals, "—" when NAN. */
+/* Bits per second scaled like rtop_format_rate(): "12.3 Gb/s", "850 kb/s". */
 char *rtop_format_gbps (double bits_per_s);
 char *rtop_format_percent (double fraction);
 /* Local wall-clock time "14:03:22" (with date when not today). */

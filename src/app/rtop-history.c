@@ -1,6 +1,7 @@
 /* rtop-history.c */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -17,6 +18,9 @@ struct _RtopHistory {
   GListStore *processes;        /* RtopProcessItem */
   GHashTable *process_index;    /* key -> RtopProcessItem (borrowed) */
   GListStore *events;           /* RtopEventItem, newest first */
+  GHashTable *episodes;         /* episode id -> RtopEventItem in events (borrowed) */
+  GListStore *recent;           /* RtopEventItem, ranked (rtop_event_item_compare_rank) */
+  GPtrArray *problem_ports;     /* RtopPortItem (borrowed from ports), Errors first */
   GPtrArray *device_names;      /* char*, natural order, NULL-terminated */
   guint capacity;
   guint min_capacity;
@@ -39,6 +43,9 @@ rtop_history_dispose (GObject *object)
   g_clear_object (&self->ports);
   g_clear_object (&self->processes);
   g_clear_object (&self->events);
+  g_clear_object (&self->recent);
+  g_clear_pointer (&self->episodes, g_hash_table_unref);
+  g_clear_pointer (&self->problem_ports, g_ptr_array_unref);
   g_clear_pointer (&self->latest, rtop_snapshot_unref);
   g_clear_pointer (&self->device_names, g_ptr_array_unref);
   G_OBJECT_CLASS (rtop_history_parent_class)->dispose (object);
@@ -65,6 +72,9 @@ rtop_history_init (RtopHistory *self)
   self->processes = g_list_store_new (RTOP_TYPE_PROCESS_ITEM);
   self->process_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->events = g_list_store_new (RTOP_TYPE_EVENT_ITEM);
+  self->episodes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->recent = g_list_store_new (RTOP_TYPE_EVENT_ITEM);
+  self->problem_ports = g_ptr_array_new ();
   self->device_names = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->device_names, NULL);
   self->capacity = rtop_series_capacity_for_interval (1.0);
@@ -84,6 +94,9 @@ rtop_history_reset (RtopHistory *self)
   g_list_store_remove_all (self->ports);
   g_list_store_remove_all (self->processes);
   g_list_store_remove_all (self->events);
+  g_list_store_remove_all (self->recent);
+  g_hash_table_remove_all (self->episodes);
+  g_ptr_array_set_size (self->problem_ports, 0);
   g_clear_pointer (&self->latest, rtop_snapshot_unref);
   g_ptr_array_set_size (self->device_names, 0);
   g_ptr_array_add (self->device_names, NULL);
@@ -236,35 +249,127 @@ ingest_processes (RtopHistory *self, RtopSnapshot *snapshot)
   self->process_index = g_steal_pointer (&next);
 }
 
+static gint64 *
+episode_key (RtopEventItem *item)
+{
+  gint64 id = (gint64) rtop_event_item_get_event (item)->episode;
+
+  return g_memdup2 (&id, sizeof id);
+}
+
+static void
+rank_recent (RtopHistory *self, RtopEventItem *item)
+{
+  guint pos;
+  guint n;
+
+  if (g_list_store_find (self->recent, item, &pos))
+    g_list_store_remove (self->recent, pos);
+  g_list_store_insert_sorted (self->recent, item, rtop_event_item_compare_rank, NULL);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->recent));
+  if (n > RTOP_HISTORY_RECENT_MAX)
+    g_list_store_splice (self->recent, RTOP_HISTORY_RECENT_MAX, n - RTOP_HISTORY_RECENT_MAX,
+                         NULL, 0);
+}
+
+/* An event of an episode the log already has updates its row. */
+static gboolean
+update_episode (RtopHistory *self, const RtopEvent *event)
+{
+  RtopEventItem *item;
+  guint pos;
+
+  if (event->episode == 0)
+    return FALSE;
+  item = g_hash_table_lookup (self->episodes, (const gint64 *) &event->episode);
+  if (item == NULL)
+    return FALSE;
+  rtop_event_item_update (item, event);
+  if (g_list_store_find (self->events, item, &pos))
+    g_list_model_items_changed (G_LIST_MODEL (self->events), pos, 1, 1);
+  rank_recent (self, item);
+  return TRUE;
+}
+
+static void
+drop_oldest_events (RtopHistory *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->events));
+  guint excess;
+
+  if (n <= RTOP_HISTORY_MAX_EVENTS)
+    return;
+  excess = n - RTOP_HISTORY_MAX_EVENTS;
+  for (guint i = RTOP_HISTORY_MAX_EVENTS; i < n; i++)
+    {
+      g_autoptr(RtopEventItem) item = g_list_model_get_item (G_LIST_MODEL (self->events), i);
+
+      const guint64 *id = &rtop_event_item_get_event (item)->episode;
+
+      if (*id != 0 && g_hash_table_lookup (self->episodes, (const gint64 *) id) == item)
+        g_hash_table_remove (self->episodes, (const gint64 *) id);
+    }
+  g_list_store_splice (self->events, RTOP_HISTORY_MAX_EVENTS, excess, NULL, 0);
+  self->events_dropped += excess;
+}
+
 static void
 ingest_events (RtopHistory *self, RtopSnapshot *snapshot)
 {
   guint n_new = snapshot->events ? snapshot->events->len : 0;
-  guint n;
   g_autoptr(GPtrArray) items = NULL;
 
   if (n_new == 0)
     return;
-  /* Newest first: the snapshot's events are in order, so reverse them. */
   items = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = n_new; i-- > 0;)
-    g_ptr_array_add (items, rtop_event_item_new (g_ptr_array_index (snapshot->events, i)));
-  g_list_store_splice (self->events, 0, 0, items->pdata, items->len);
-
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->events));
-  if (n > RTOP_HISTORY_MAX_EVENTS)
+  for (guint i = 0; i < n_new; i++)
     {
-      guint excess = n - RTOP_HISTORY_MAX_EVENTS;
+      const RtopEvent *event = g_ptr_array_index (snapshot->events, i);
+      RtopEventItem *item;
 
-      g_list_store_splice (self->events, RTOP_HISTORY_MAX_EVENTS, excess, NULL, 0);
-      self->events_dropped += excess;
+      if (update_episode (self, event))
+        continue;
+      item = rtop_event_item_new (event);
+      /* Newest first: the snapshot's events are in order, so reverse them. */
+      g_ptr_array_insert (items, 0, item);
+      if (event->episode != 0)
+        g_hash_table_replace (self->episodes, episode_key (item), item);
+      rank_recent (self, item);
     }
+  if (items->len > 0)
+    g_list_store_splice (self->events, 0, 0, items->pdata, items->len);
+  drop_oldest_events (self);
 }
 
 static double
 nz (double v)
 {
   return isnan (v) ? 0 : v;
+}
+
+/* Ports in trouble are counted and named, Errors first; loss is not
+ * added up over ports (one lossy link shows at several). */
+static void
+note_problem (RtopHistory *self, RtopPortItem *item)
+{
+  RtopTotals *t = &self->totals;
+
+  switch (rtop_port_item_get_health (item, NULL))
+    {
+    case RTOP_PORT_HEALTH_ERROR:
+      g_ptr_array_insert (self->problem_ports, t->n_error_ports, item);
+      t->n_error_ports++;
+      t->n_problem_ports++;
+      break;
+    case RTOP_PORT_HEALTH_WARNING:
+      g_ptr_array_add (self->problem_ports, item);
+      t->n_warning_ports++;
+      t->n_problem_ports++;
+      break;
+    case RTOP_PORT_HEALTH_OK:
+    default:
+      break;
+    }
 }
 
 static void
@@ -274,6 +379,7 @@ compute_totals (RtopHistory *self, RtopSnapshot *snapshot)
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->ports));
 
   memset (t, 0, sizeof *t);
+  g_ptr_array_set_size (self->problem_ports, 0);
   t->n_devices = snapshot->devices ? snapshot->devices->len : 0;
   for (guint i = 0; i < n; i++)
     {
@@ -286,7 +392,7 @@ compute_totals (RtopHistory *self, RtopSnapshot *snapshot)
         }
       t->n_ports++;
       t->n_active += rtop_port_item_get_state (item) == 4;
-      t->n_problem_ports += rtop_port_item_get_has_problems (item);
+      note_problem (self, item);
       t->errors_ps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_ERRORS)) +
                       nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_DROPS)) +
                       nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_RETRANS));
@@ -332,6 +438,58 @@ GListModel *
 rtop_history_get_ports (RtopHistory *self)
 {
   return G_LIST_MODEL (self->ports);
+}
+
+GListModel *
+rtop_history_get_recent_events (RtopHistory *self)
+{
+  return G_LIST_MODEL (self->recent);
+}
+
+GPtrArray *
+rtop_history_get_problem_ports (RtopHistory *self)
+{
+  return self->problem_ports;
+}
+
+/* The summary names this many ports, then says how many more. */
+#define PROBLEMS_NAMED 3
+
+char *
+rtop_history_dup_problems_text (RtopHistory *self)
+{
+  GString *names = g_string_new (NULL);
+  guint n = self->problem_ports->len;
+  g_autofree char *list = NULL;
+
+  if (n == 0)
+    return (g_string_free (names, TRUE), g_strdup (_("No problems")));
+  for (guint i = 0; i < MIN (n, PROBLEMS_NAMED); i++)
+    {
+      RtopPortItem *item = g_ptr_array_index (self->problem_ports, i);
+      const char *reason = NULL;
+
+      rtop_port_item_get_health (item, &reason);
+      if (names->len > 0)
+        g_string_append (names, ", ");
+      /* Translators: a port and what is wrong with it, e.g. "rxe0/1 (Packet loss)" */
+      g_string_append_printf (names, _("%s (%s)"), rtop_port_item_get_key (item),
+                              reason != NULL ? reason : _("trouble"));
+    }
+  if (n > PROBLEMS_NAMED)
+    {
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u more", "%u more",
+                                                            n - PROBLEMS_NAMED),
+                                               n - PROBLEMS_NAMED);
+
+      g_string_append (names, ", ");
+      g_string_append (names, more);
+    }
+  list = g_string_free (names, FALSE);
+  /* Translators: %u ports, then their names and troubles */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u port in trouble: %s",
+                                       "%u ports in trouble: %s", n),
+                          n, list);
 }
 
 GListModel *

@@ -13,16 +13,21 @@
 G_BEGIN_DECLS
 
 #define RTOP_HISTORY_MAX_EVENTS 10000
+/* The ranked list of recent events keeps this many. */
+#define RTOP_HISTORY_RECENT_MAX 50
 
 typedef struct {
   guint n_devices;
   guint n_ports;
   guint n_active;
   guint n_vanished;
-  guint n_problem_ports;
+  guint n_problem_ports;     /* ports whose verdict is not OK */
+  guint n_error_ports;       /* ... of them Error (down, failed, errors rising) */
+  guint n_warning_ports;     /* ... Warning (loss) */
   double tx_bps, rx_bps;     /* sums over RDMA ports with a rate (not GPU links) */
   double tx_pps, rx_pps;
-  double errors_ps;          /* errors + drops + retransmits per second */
+  double errors_ps;          /* errors + drops + retransmits per second; counts one loss
+                                at several places: the problems summary is the count */
 } RtopTotals;
 
 #define RTOP_TYPE_HISTORY (rtop_history_get_type ())
@@ -39,7 +44,20 @@ void rtop_history_set_min_capacity (RtopHistory *self, guint samples);
 
 GListModel *rtop_history_get_ports (RtopHistory *self);      /* RtopPortItem */
 GListModel *rtop_history_get_processes (RtopHistory *self);  /* RtopProcessItem */
-GListModel *rtop_history_get_events (RtopHistory *self);     /* RtopEventItem, newest first */
+/* RtopEventItem, newest first.  An episode is one item, updated in place
+ * (its "updated" signal, and items-changed at its position) when it is
+ * completed. */
+GListModel *rtop_history_get_events (RtopHistory *self);
+/* RtopEventItem, at most RTOP_HISTORY_RECENT_MAX: by severity, then the
+ * newest (start or completion) first, so that an Error stays in a short
+ * list while Info and Warning come and go. */
+GListModel *rtop_history_get_recent_events (RtopHistory *self);
+/* The ports in trouble, Errors first, as RtopPortItem (transfer none; valid
+ * until the next ingest). */
+GPtrArray *rtop_history_get_problem_ports (RtopHistory *self);
+/* "No problems", or "2 ports in trouble: rxe0/1 (Port not active),
+ * rxe1/1 (Packet loss)" (translated, names the first few). */
+char *rtop_history_dup_problems_text (RtopHistory *self);
 /* Device names ever seen, natural order, NULL-terminated (for filters).
  * Signal "devices-changed" when a name is added. */
 const char * const *rtop_history_get_device_names (RtopHistory *self);

@@ -224,18 +224,17 @@ health_text (gpointer item)
   return rtop_port_item_health_text (item);
 }
 
+/* The verdict sorts: Errors, then Warnings, then OK. */
 static double
 health_key (gpointer item)
 {
-  return rtop_port_item_get_has_problems (item) || rtop_port_item_get_error (item) ? 1 : 0;
+  return rtop_port_item_get_health (item, NULL);
 }
 
 static const char *
 health_css (gpointer item)
 {
-  if (rtop_port_item_get_vanished (item))
-    return "state-gone";
-  return health_key (item) > 0 ? "problem" : "healthy";
+  return rtop_port_item_health_class (item);
 }
 
 static const RtopColumnDef port_columns[] = {
@@ -244,8 +243,8 @@ static const RtopColumnDef port_columns[] = {
   { "state", N_("State"), NULL, state_text, state_key, NULL, state_css, NULL, NULL, FALSE, FALSE, 0 },
   { "link", N_("Link"), N_("Link rate"), link_text, link_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
   { "graph", N_("Throughput"), NULL, NULL, NULL, NULL, NULL, sparkline_setup, sparkline_bind, FALSE, TRUE, 0 },
-  { "tx", N_("TX Gb/s"), N_("Transmit throughput"), tx_text, tx_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
-  { "rx", N_("RX Gb/s"), N_("Receive throughput"), rx_text, rx_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "tx", N_("TX"), N_("Transmit throughput"), tx_text, tx_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "rx", N_("RX"), N_("Receive throughput"), rx_text, rx_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
   { "pps", N_("Packets"), N_("Packets per second, transmit + receive"), pps_text, pps_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
   { "util", N_("Use"), N_("Utilisation of the link rate"), util_text, util_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
   { "drops", N_("Drops"), N_("Dropped packets per second"), drops_text, drops_key, NULL, drops_css, NULL, NULL, TRUE, FALSE, 0 },
@@ -313,6 +312,16 @@ table_width_cb (GtkAdjustment *adjustment, GParamSpec *pspec, RtopOverview *self
 
 /* ---- recent events -------------------------------------------------------- */
 
+/* An episode is completed in place: its row's text follows. */
+static void
+event_updated_cb (RtopEventItem *item, GtkLabel *message)
+{
+  const RtopEvent *ev = rtop_event_item_get_event (item);
+
+  gtk_label_set_label (message, ev->message);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (message), ev->message);
+}
+
 static GtkWidget *
 create_event_row (gpointer item, gpointer user_data)
 {
@@ -341,6 +350,7 @@ create_event_row (gpointer item, gpointer user_data)
   gtk_box_append (GTK_BOX (box), severity);
   gtk_box_append (GTK_BOX (box), message);
   gtk_widget_add_css_class (box, "event-row");
+  g_signal_connect_object (item, "updated", G_CALLBACK (event_updated_cb), message, 0);
   return box;
 }
 
@@ -391,7 +401,9 @@ update_totals (RtopOverview *self)
   tx = rtop_format_rate (t.tx_bps, RTOP_UNIT_BITS_PER_S);
   rx = rtop_format_rate (t.rx_bps, RTOP_UNIT_BITS_PER_S);
   pps = rtop_format_rate (t.tx_pps + t.rx_pps, RTOP_UNIT_PACKETS_PER_S);
-  problems = rtop_format_rate (t.errors_ps, RTOP_UNIT_EVENTS_PER_S);
+  /* Ports in trouble, counted and named: rates of different ports and
+   * kinds do not add up to anything a user can act on. */
+  problems = g_strdup_printf ("%u", t.n_problem_ports);
   gtk_label_set_label (self->total_ports, ports);
   gtk_label_set_label (self->total_ports_caption, ports_caption);
   gtk_label_set_label (self->total_tx, tx);
@@ -400,16 +412,15 @@ update_totals (RtopOverview *self)
   gtk_label_set_label (self->total_problems, problems);
   if (t.n_problem_ports > 0)
     {
-      g_autofree char *caption = g_strdup_printf (ngettext ("⚠ Drops, retransmits, errors on %u port",
-                                                            "⚠ Drops, retransmits, errors on %u ports",
-                                                            t.n_problem_ports),
-                                                  t.n_problem_ports);
-      gtk_label_set_label (self->total_problems_caption, caption);
+      g_autofree char *caption = rtop_history_dup_problems_text (self->history);
+      g_autofree char *signed_caption = g_strdup_printf ("⚠ %s", caption);
+
+      gtk_label_set_label (self->total_problems_caption, signed_caption);
       gtk_widget_add_css_class (self->problems_card, "problem");
     }
   else
     {
-      gtk_label_set_label (self->total_problems_caption, _("Drops, retransmits, errors"));
+      gtk_label_set_label (self->total_problems_caption, _("Ports in trouble"));
       gtk_widget_remove_css_class (self->problems_card, "problem");
     }
   gtk_widget_set_visible (self->vanished_banner, t.n_vanished > 0);
@@ -526,7 +537,8 @@ rtop_overview_bind (RtopSection *section, RtopSession *session)
     return;
   self->history = g_object_ref (history);
   gtk_sort_list_model_set_model (self->sorted, rtop_history_get_ports (history));
-  gtk_slice_list_model_set_model (self->recent, rtop_history_get_events (history));
+  /* Ranked: an Error stays in the short list while Info and Warning pass. */
+  gtk_slice_list_model_set_model (self->recent, rtop_history_get_recent_events (history));
   g_signal_connect_object (history, "updated", G_CALLBACK (history_updated_cb), self,
                            G_CONNECT_SWAPPED);
   history_updated_cb (self);

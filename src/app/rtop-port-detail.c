@@ -452,6 +452,9 @@ rtop_port_detail_set_port (RtopPortDetail *self, RtopPortItem *port)
   g_set_object (&self->port, port);
   set_graph_series (self, port ? rtop_port_item_get_series (port) : NULL);
   self->following = TRUE;
+  /* Its Processes tab counts the QPs on this port's device. */
+  g_object_set_data_full (G_OBJECT (self->processes_view), "rtop-device",
+                          port ? g_strdup (rtop_port_item_get_device (port)) : NULL, g_free);
   gtk_filter_list_model_set_model (self->counters_filtered,
                                    port ? rtop_port_item_get_counters (port) : NULL);
   gtk_filter_changed (GTK_FILTER (self->process_filter), GTK_FILTER_CHANGE_DIFFERENT);
@@ -746,6 +749,7 @@ rtop_port_detail_init (RtopPortDetail *self)
                                        g_object_ref (G_LIST_MODEL (self->counters_filtered)));
 
   rtop_processes_view_add_columns (self->processes_view);
+  rtop_processes_view_connect_activate (self->processes_view);
   self->process_filter = gtk_custom_filter_new (process_filter_func, self, NULL);
   self->processes_filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (self->process_filter));
   self->processes_sorted = sorted_view (self->processes_view,

@@ -1,10 +1,12 @@
 /* rtop-port-item.c */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 
 #include "rtop-counter-item.h"
 #include "rtop-format.h"
+#include "rtop-health.h"
 #include "rtop-port-item.h"
 
 struct _RtopPortItem {
@@ -28,6 +30,9 @@ struct _RtopPortItem {
   guint8 state;
   guint8 phys_state;
   gboolean vanished;
+  gboolean link_up;
+  RtopPortHealth health;
+  const char *health_reason;  /* translated static text */
 
   double rates[RTOP_PORT_CH_N];
   gboolean present[RTOP_PORT_CH_N];
@@ -187,12 +192,40 @@ mark_missing_counters (RtopPortItem *self, GHashTable *seen)
 }
 
 static void
+freeze_counters (RtopPortItem *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->counters));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(RtopCounterItem) item = g_list_model_get_item (G_LIST_MODEL (self->counters), i);
+
+      rtop_counter_item_set_frozen (item);
+    }
+}
+
+static void
 append_sample (RtopPortItem *self, const RtopSnapshot *snapshot, const RtopPort *port)
 {
   gint64 t = port->read_time_us != 0 ? port->read_time_us : snapshot->monotonic_us;
   gint64 real = snapshot->realtime_us + (t - snapshot->monotonic_us);
 
   rtop_series_append (self->series, t, real, self->rates);
+}
+
+/* The collector's verdict; a snapshot no RtopHealth saw (a recording's)
+ * still says what its state and this pass's rises say. */
+static void
+update_health (RtopPortItem *self, const RtopSnapshot *snapshot, const RtopDevice *device,
+               const RtopPort *port)
+{
+  if (snapshot->health_judged)
+    {
+      self->health = port->health;
+      self->health_reason = port->health_reason;
+    }
+  else
+    self->health = rtop_health_port_verdict (device->provider, port, TRUE, &self->health_reason);
 }
 
 void
@@ -227,6 +260,8 @@ rtop_port_item_update (RtopPortItem *self, const RtopSnapshot *snapshot,
   self->state = port->state;
   self->phys_state = port->phys_state;
   self->vanished = FALSE;
+  self->link_up = rtop_health_port_is_up (port);
+  update_health (self, snapshot, device, port);
 
   update_channels (self, port);
   update_counters (self, port->counters, FALSE, seen, snapshot->monotonic_us);
@@ -239,14 +274,16 @@ rtop_port_item_update (RtopPortItem *self, const RtopSnapshot *snapshot,
 void
 rtop_port_item_set_vanished (RtopPortItem *self)
 {
-  g_autoptr(GHashTable) none = g_hash_table_new (NULL, NULL);
-
   if (self->vanished)
     return;
   self->vanished = TRUE;
+  self->link_up = FALSE;
+  self->health = RTOP_PORT_HEALTH_OK;
+  self->health_reason = NULL;
   for (guint i = 0; i < RTOP_PORT_CH_N; i++)
     self->rates[i] = NAN;
-  mark_missing_counters (self, none);
+  /* Its counters keep the last values read: what it had when it went. */
+  freeze_counters (self);
   g_signal_emit (self, signals[UPDATED], 0);
 }
 
@@ -343,7 +380,13 @@ rtop_port_item_get_gpu_text (RtopPortItem *self)
 double
 rtop_port_item_get_link_gbps (RtopPortItem *self)
 {
-  return self->link_gbps;
+  return self->link_up ? self->link_gbps : 0;
+}
+
+gboolean
+rtop_port_item_get_link_up (RtopPortItem *self)
+{
+  return self->link_up;
 }
 
 guint8
@@ -391,7 +434,7 @@ rtop_port_item_get_utilisation (RtopPortItem *self)
   double tx = self->rates[RTOP_PORT_CH_TX_BPS];
   double rx = self->rates[RTOP_PORT_CH_RX_BPS];
 
-  if (!(self->link_gbps > 0) || (isnan (tx) && isnan (rx)))
+  if (!self->link_up || !(self->link_gbps > 0) || (isnan (tx) && isnan (rx)))
     return NAN;
   return MAX (isnan (tx) ? 0 : tx, isnan (rx) ? 0 : rx) / (self->link_gbps * 1e9);
 }
@@ -399,14 +442,42 @@ rtop_port_item_get_utilisation (RtopPortItem *self)
 gboolean
 rtop_port_item_get_has_problems (RtopPortItem *self)
 {
-  static const RtopPortChannel problems[] = {
-    RTOP_PORT_CH_RETRANS, RTOP_PORT_CH_DROPS, RTOP_PORT_CH_ERRORS,
-  };
+  return self->health != RTOP_PORT_HEALTH_OK;
+}
 
-  for (guint i = 0; i < G_N_ELEMENTS (problems); i++)
-    if (self->rates[problems[i]] > 0)
-      return TRUE;
-  return FALSE;
+RtopPortHealth
+rtop_port_item_get_health (RtopPortItem *self, const char **reason)
+{
+  if (reason != NULL)
+    *reason = self->health_reason;
+  return self->health;
+}
+
+/* What a provider's counters lack, said once for each channel a table of
+ * providers misses (the provider table has no such rows). */
+static const struct {
+  const char *provider;
+  RtopPortChannel channel;
+  const char *reason;
+} absent_reasons[] = {
+  { "rxe", RTOP_PORT_CH_DROPS, N_("Soft-RoCE reports no drop counter") },
+  { "rxe", RTOP_PORT_CH_READ_BPS, N_("Soft-RoCE reports no RDMA read bytes") },
+  { "rxe", RTOP_PORT_CH_WRITE_BPS, N_("Soft-RoCE reports no RDMA write bytes") },
+};
+
+const char *
+rtop_port_item_get_channel_absent_reason (RtopPortItem *self, RtopPortChannel channel)
+{
+  g_return_val_if_fail (channel < RTOP_PORT_CH_N, NULL);
+
+  if (self->present[channel])
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (absent_reasons); i++)
+    if (absent_reasons[i].channel == channel && g_strcmp0 (self->provider, absent_reasons[i].provider) == 0)
+      return _(absent_reasons[i].reason);
+  if (self->vanished)
+    return _("The device is gone");
+  return _("This device reports no such counter");
 }
 
 RtopSeries *

@@ -49,7 +49,11 @@ gboolean rtop_port_item_get_is_gpu (RtopPortItem *self);
 gboolean rtop_port_item_get_is_all_links (RtopPortItem *self);
 const char *rtop_port_item_get_remote (RtopPortItem *self);   /* the link's other end, or NULL */
 const char *rtop_port_item_get_gpu_text (RtopPortItem *self); /* the GPU's gauges, or NULL */
+/* The link rate while the port is up; 0 when it is not (a Down port's
+ * rate is not live), or unknown. */
 double rtop_port_item_get_link_gbps (RtopPortItem *self);
+/* An Active port with its physical link up. */
+gboolean rtop_port_item_get_link_up (RtopPortItem *self);
 guint8 rtop_port_item_get_state (RtopPortItem *self);
 guint8 rtop_port_item_get_phys_state (RtopPortItem *self);
 gboolean rtop_port_item_get_vanished (RtopPortItem *self);
@@ -60,8 +64,15 @@ gboolean rtop_port_item_has_channel (RtopPortItem *self, RtopPortChannel channel
 const char *rtop_port_item_get_channel_source (RtopPortItem *self, RtopPortChannel channel);
 /* max(tx, rx) / link rate; NAN when the link rate is unknown. */
 double rtop_port_item_get_utilisation (RtopPortItem *self);
-/* Drops, retransmits or errors are increasing now. */
+/* The port is in trouble: not Active, physical link down, its read
+ * failed, or an episode of loss or errors is running on it. */
 gboolean rtop_port_item_get_has_problems (RtopPortItem *self);
+/* The verdict and why (translated, NULL when OK).  A vanished port is OK:
+ * it is gone, not in trouble. */
+RtopPortHealth rtop_port_item_get_health (RtopPortItem *self, const char **reason);
+/* Why a channel has no figure (translated, e.g. "Soft-RoCE reports no drop
+ * counter"), NULL when it has one. */
+const char *rtop_port_item_get_channel_absent_reason (RtopPortItem *self, RtopPortChannel channel);
 RtopSeries *rtop_port_item_get_series (RtopPortItem *self);
 GListModel *rtop_port_item_get_counters (RtopPortItem *self);
 

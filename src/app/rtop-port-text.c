@@ -31,15 +31,6 @@ static const struct {
   [5] = { N_("Active (deferred)"), "state-warn" },
 };
 
-static const struct {
-  RtopPortChannel channel;
-  const char *word;
-} problems[] = {
-  { RTOP_PORT_CH_ERRORS, N_("errors") },
-  { RTOP_PORT_CH_DROPS, N_("drops") },
-  { RTOP_PORT_CH_RETRANS, N_("retransmits") },
-};
-
 const char *
 rtop_protocol_label (const char *protocol)
 {
@@ -74,21 +65,32 @@ rtop_port_item_state_class (RtopPortItem *item)
 char *
 rtop_port_item_health_text (RtopPortItem *item)
 {
-  GString *words = g_string_new (NULL);
-  g_autofree char *list = NULL;
+  const char *reason = NULL;
 
   if (rtop_port_item_get_vanished (item))
-    return (g_string_free (words, TRUE), g_strdup (_("Device removed")));
-  if (rtop_port_item_get_error (item))
-    return (g_string_free (words, TRUE), g_strdup (_("⚠ Read failed")));
-  for (guint i = 0; i < G_N_ELEMENTS (problems); i++)
-    if (rtop_port_item_get_rate (item, problems[i].channel) > 0)
-      g_string_append_printf (words, "%s%s", words->len ? ", " : "", _(problems[i].word));
-  if (words->len == 0)
-    return (g_string_free (words, TRUE), g_strdup (_("OK")));
-  list = g_string_free (words, FALSE);
-  /* Translators: %s lists what is rising, e.g. "drops, errors" */
-  return g_strdup_printf (_("⚠ Rising: %s"), list);
+    return g_strdup (_("Device removed"));
+  /* The verdict from everything that matters: state, link, episodes. */
+  if (rtop_port_item_get_health (item, &reason) == RTOP_PORT_HEALTH_OK)
+    return g_strdup (_("OK"));
+  /* Translators: a port's trouble, e.g. "⚠ Port not active", "⚠ Packet loss" */
+  return g_strdup_printf (_("⚠ %s"), reason != NULL ? reason : _("Trouble"));
+}
+
+const char *
+rtop_port_item_health_class (RtopPortItem *item)
+{
+  if (rtop_port_item_get_vanished (item))
+    return "state-gone";
+  switch (rtop_port_item_get_health (item, NULL))
+    {
+    case RTOP_PORT_HEALTH_ERROR:
+      return "state-bad";
+    case RTOP_PORT_HEALTH_WARNING:
+      return "state-warn";
+    case RTOP_PORT_HEALTH_OK:
+    default:
+      return "state-ok";
+    }
 }
 
 char *
@@ -96,6 +98,9 @@ rtop_port_item_link_text (RtopPortItem *item)
 {
   double gbps = rtop_port_item_get_link_gbps (item);
 
+  /* A port that is not up has no live rate, whatever sysfs still says. */
+  if (!rtop_port_item_get_vanished (item) && !rtop_port_item_get_link_up (item))
+    return g_strdup (_("Down"));
   if (!(gbps > 0))
     return g_strdup ("—");
   /* Translators: a link rate in gigabits per second */

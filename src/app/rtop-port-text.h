@@ -12,9 +12,12 @@ const char *rtop_protocol_label (const char *protocol);
 const char *rtop_port_item_state_label (RtopPortItem *item);
 /* CSS class for the state: state-ok, state-warn, state-bad, state-gone. */
 const char *rtop_port_item_state_class (RtopPortItem *item);
-/* "OK" or "⚠ drops, errors" (a sign and words, not colour alone). */
+/* "OK" or "⚠ Port not active", "⚠ Packet loss" (a sign and words, not
+ * colour alone): the port's verdict. */
 char *rtop_port_item_health_text (RtopPortItem *item);
-/* "100 Gb/s" or "—". */
+/* CSS class for the verdict: state-ok, state-warn, state-bad, state-gone. */
+const char *rtop_port_item_health_class (RtopPortItem *item);
+/* "100 Gb/s", "Down" for a port that is not up (its rate is not live), or "—". */
 char *rtop_port_item_link_text (RtopPortItem *item);
 /* The overview's row name: "rxe0/1"; for GPUs "nvidia0 link 3" or
  * "nvidia0 all links". */

@@ -4,10 +4,12 @@
 #include <string.h>
 
 #include "rtop-process-item.h"
+#include "rtop-qp-item.h"
 
 struct _RtopProcessItem {
   GObject parent_instance;
 
+  char *key;           /* rtop_process_item_key_for() of the process it was made for */
   gint32 pid;
   gboolean kernel;
   char *user;
@@ -17,6 +19,8 @@ struct _RtopProcessItem {
   GArray *devices;     /* RtopProcessDevice with device names owned by us */
   guint32 qps, contexts, mrs, threads;
   guint64 mr_bytes, rss_bytes;
+  GListStore *qp_list;       /* RtopQpItem, as the snapshot lists them */
+  guint32 qps_not_listed, qps_in_error;
 };
 
 G_DEFINE_FINAL_TYPE (RtopProcessItem, rtop_process_item, G_TYPE_OBJECT)
@@ -35,11 +39,13 @@ rtop_process_item_finalize (GObject *object)
 {
   RtopProcessItem *self = RTOP_PROCESS_ITEM (object);
 
+  g_free (self->key);
   g_free (self->user);
   g_free (self->comm);
   g_free (self->cmdline);
   g_free (self->devices_text);
   g_array_unref (self->devices);
+  g_clear_object (&self->qp_list);
   G_OBJECT_CLASS (rtop_process_item_parent_class)->finalize (object);
 }
 
@@ -57,6 +63,35 @@ rtop_process_item_init (RtopProcessItem *self)
 {
   self->devices = g_array_new (FALSE, TRUE, sizeof (RtopProcessDevice));
   g_array_set_clear_func (self->devices, clear_device);
+  self->qp_list = g_list_store_new (RTOP_TYPE_QP_ITEM);
+}
+
+/* Rows that did not change stay (a view keeps its selection and scroll);
+ * from the first difference on, the list is replaced. */
+static void
+update_qps (RtopProcessItem *self, const RtopProcess *process)
+{
+  guint n_old = g_list_model_get_n_items (G_LIST_MODEL (self->qp_list));
+  guint n_new = process->qp_list != NULL ? process->qp_list->len : 0;
+  g_autoptr(GPtrArray) fresh = NULL;
+  guint same = 0;
+
+  while (same < n_old && same < n_new)
+    {
+      g_autoptr(RtopQpItem) item = g_list_model_get_item (G_LIST_MODEL (self->qp_list), same);
+
+      if (!rtop_qp_item_equals (item, &g_array_index (process->qp_list, RtopQp, same)))
+        break;
+      same++;
+    }
+  self->qps_not_listed = process->qps_not_listed;
+  self->qps_in_error = process->qps_in_error;
+  if (same == n_old && same == n_new)
+    return;
+  fresh = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = same; i < n_new; i++)
+    g_ptr_array_add (fresh, rtop_qp_item_new (&g_array_index (process->qp_list, RtopQp, i)));
+  g_list_store_splice (self->qp_list, same, n_old - same, fresh->pdata, fresh->len);
 }
 
 char *
@@ -74,8 +109,16 @@ rtop_process_item_new (const RtopProcess *process)
 {
   RtopProcessItem *self = g_object_new (RTOP_TYPE_PROCESS_ITEM, NULL);
 
+  self->key = rtop_process_item_key_for (process);
   rtop_process_item_update (self, process);
   return self;
+}
+
+const char *
+rtop_process_item_get_key (RtopProcessItem *self)
+{
+  g_return_val_if_fail (RTOP_IS_PROCESS_ITEM (self), NULL);
+  return self->key;
 }
 
 static void
@@ -118,6 +161,7 @@ rtop_process_item_update (RtopProcessItem *self, const RtopProcess *process)
   self->rss_bytes = process->rss_bytes;
   self->threads = process->threads;
   copy_devices (self, process->devices);
+  update_qps (self, process);
   g_signal_emit (self, signals[UPDATED], 0);
 }
 
@@ -215,4 +259,30 @@ guint32
 rtop_process_item_get_threads (RtopProcessItem *self)
 {
   return self->threads;
+}
+
+GListModel *
+rtop_process_item_get_qp_list (RtopProcessItem *self)
+{
+  return G_LIST_MODEL (self->qp_list);
+}
+
+guint32
+rtop_process_item_get_qps_not_listed (RtopProcessItem *self)
+{
+  return self->qps_not_listed;
+}
+
+guint32
+rtop_process_item_get_qps_in_error (RtopProcessItem *self)
+{
+  return self->qps_in_error;
+}
+
+guint32
+rtop_process_item_get_qps_on (RtopProcessItem *self, const char *device)
+{
+  RtopProcessDevice usage;
+
+  return rtop_process_item_get_device_usage (self, device, &usage) ? usage.qps : 0;
 }

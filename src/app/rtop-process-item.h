@@ -1,7 +1,7 @@
 /* rtop-process-item.h: one process that holds RDMA resources. */
 #pragma once
 
-#include <glib-object.h>
+#include <gio/gio.h>
 #include "rtop-snapshot.h"
 
 G_BEGIN_DECLS
@@ -13,6 +13,8 @@ G_DECLARE_FINAL_TYPE (RtopProcessItem, rtop_process_item, RTOP, PROCESS_ITEM, GO
 char *rtop_process_item_key_for (const RtopProcess *process);
 
 RtopProcessItem *rtop_process_item_new (const RtopProcess *process);
+/* Its identity (rtop_process_item_key_for()), e.g. for win.show-process. */
+const char *rtop_process_item_get_key (RtopProcessItem *self);
 /* Emits "updated". */
 void rtop_process_item_update (RtopProcessItem *self, const RtopProcess *process);
 
@@ -33,5 +35,14 @@ guint32 rtop_process_item_get_threads (RtopProcessItem *self);
 /* Resource counts on one device, FALSE when it does not use it. */
 gboolean rtop_process_item_get_device_usage (RtopProcessItem *self, const char *device,
                                              RtopProcessDevice *out);
+
+/* Its QPs (RtopQpItem, at most RTOP_PROCESS_MAX_QPS, in the kernel's
+ * order), for a process page; unchanged rows stay from pass to pass. */
+GListModel *rtop_process_item_get_qp_list (RtopProcessItem *self);
+/* QPs beyond the list, and QPs in the error state (listed or not). */
+guint32 rtop_process_item_get_qps_not_listed (RtopProcessItem *self);
+guint32 rtop_process_item_get_qps_in_error (RtopProcessItem *self);
+/* Its QPs on one device (what a port's Processes tab counts). */
+guint32 rtop_process_item_get_qps_on (RtopProcessItem *self, const char *device);
 
 G_END_DECLS

@@ -117,12 +117,25 @@ rss_key (gpointer item)
   return (double) rtop_process_item_get_rss_bytes (item);
 }
 
+/* In a port's Processes tab: the QPs on that port's device (the table
+ * carries the device's name as "rtop-device"). */
+static char *
+qps_here_text (gpointer item, GtkWidget *cell)
+{
+  GtkWidget *view = cell ? gtk_widget_get_ancestor (cell, GTK_TYPE_COLUMN_VIEW) : NULL;
+  const char *device = view ? g_object_get_data (G_OBJECT (view), "rtop-device") : NULL;
+
+  if (device == NULL)
+    return qps_text (item);
+  return g_strdup_printf ("%u", rtop_process_item_get_qps_on (item, device));
+}
+
 static const RtopColumnDef process_columns[] = {
   { "pid", N_("PID"), NULL, pid_text, pid_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
   { "user", N_("User"), NULL, user_text, NULL, user_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
   { "command", N_("Command"), NULL, command_text, NULL, command_key, NULL, NULL, NULL, FALSE, TRUE, 0 },
   { "devices", N_("Devices"), NULL, devices_text, NULL, devices_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
-  { "qps", N_("QPs"), NULL, qps_text, qps_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "qps", N_("QPs"), NULL, qps_text, qps_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0, qps_here_text },
   { "contexts", N_("Contexts"), NULL, contexts_text, contexts_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
   { "mrs", N_("MRs"), NULL, mrs_text, mrs_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
   { "mr_bytes", N_("Registered"), NULL, mr_bytes_text, mr_bytes_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
@@ -134,6 +147,24 @@ void
 rtop_processes_view_add_columns (GtkColumnView *view)
 {
   rtop_column_view_add_columns (view, process_columns, G_N_ELEMENTS (process_columns));
+}
+
+/* A process row opens its page. */
+static void
+activate_cb (GtkColumnView *view, guint position, gpointer user_data)
+{
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+  g_autoptr(RtopProcessItem) item = g_list_model_get_item (model, position);
+
+  if (item)
+    gtk_widget_activate_action (GTK_WIDGET (view), "win.show-process", "s",
+                                rtop_process_item_get_key (item));
+}
+
+void
+rtop_processes_view_connect_activate (GtkColumnView *view)
+{
+  g_signal_connect (view, "activate", G_CALLBACK (activate_cb), NULL);
 }
 
 static gboolean
@@ -319,6 +350,7 @@ rtop_processes_view_init (RtopProcessesView *self)
   gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (selection));
   g_object_unref (selection);
   g_signal_connect_swapped (self->sorted, "items-changed", G_CALLBACK (update_count), self);
+  rtop_processes_view_connect_activate (self->view);
 }
 
 GtkWidget *

@@ -15,5 +15,7 @@ GListModel *rtop_processes_view_get_model (RtopProcessesView *self);
 void rtop_processes_view_set_search (RtopProcessesView *self, const char *text);
 /* The process columns (shared with the port detail). */
 void rtop_processes_view_add_columns (GtkColumnView *view);
+/* Activating a row opens the process's page (win.show-process). */
+void rtop_processes_view_connect_activate (GtkColumnView *view);
 
 G_END_DECLS

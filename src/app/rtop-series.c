@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "rtop-series.h"
 
@@ -383,6 +384,21 @@ rtop_series_get_extremes (RtopSeries *self, guint channel,
   return TRUE;
 }
 
+/* The spacing of samples around absolute index i: the larger gap to a
+ * neighbour that is not itself a gap (twice the smaller one at most). */
+static gint64
+sample_spacing (RtopSeries *self, guint64 first, guint64 i)
+{
+  gint64 before = i > first ? time_at (self, i) - time_at (self, i - 1) : -1;
+  gint64 after = i + 1 < self->total ? time_at (self, i + 1) - time_at (self, i) : -1;
+
+  if (before < 0 && after < 0)
+    return G_USEC_PER_SEC / 2;     /* one sample: half a second either side */
+  if (before < 0 || after < 0)
+    return MAX (before, after);
+  return MIN (MAX (before, after), 2 * MIN (before, after));
+}
+
 gboolean
 rtop_series_sample_at (RtopSeries *self, guint channel, gint64 time_us,
                        gint64 *sample_time_us, double *value)
@@ -398,6 +414,11 @@ rtop_series_sample_at (RtopSeries *self, guint channel, gint64 time_us,
     i--;
   else if (i > first && time_us - time_at (self, i - 1) < time_at (self, i) - time_us)
     i--;
+  /* Over empty history (before the first sample, after the last, or in a
+   * gap wider than the sampling), no sample is "at" the time: a readout
+   * there would show another moment's time and values. */
+  if (llabs (time_us - time_at (self, i)) > sample_spacing (self, first, i))
+    return FALSE;
   *sample_time_us = time_at (self, i);
   *value = self->raw[channel][i % self->capacity];
   return TRUE;

@@ -11,6 +11,7 @@
 #include "rtop-events-view.h"
 #include "rtop-overview.h"
 #include "rtop-port-detail.h"
+#include "rtop-process-page.h"
 #include "rtop-processes-view.h"
 #include "rtop-record-format.h"
 #include "rtop-recording.h"
@@ -50,6 +51,7 @@ struct _RtopWindow {
   GtkStack *views_stack;
   RtopOverview *overview;
   RtopPortDetail *port_detail;
+  RtopProcessPage *process_page;
 };
 
 G_DEFINE_FINAL_TYPE (RtopWindow, rtop_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -77,6 +79,7 @@ get_sections (RtopWindow *self)
     if (RTOP_IS_SECTION (child))
       g_ptr_array_add (sections, child);
   g_ptr_array_add (sections, self->port_detail);
+  g_ptr_array_add (sections, self->process_page);
   return sections;
 }
 
@@ -120,6 +123,8 @@ get_visible_section (RtopWindow *self)
 
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "detail") == 0)
     return RTOP_SECTION (self->port_detail);
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "process") == 0)
+    return RTOP_SECTION (self->process_page);
   child = gtk_stack_get_visible_child (self->views_stack);
   return RTOP_IS_SECTION (child) ? RTOP_SECTION (child) : NULL;
 }
@@ -188,6 +193,44 @@ show_port_action (GtkWidget *widget, const char *name, GVariant *param)
 
   if (!show_port (RTOP_WINDOW (widget), key))
     g_message ("No port %s to show", key);
+}
+
+static RtopProcessItem *
+find_process (RtopWindow *self, const char *key)
+{
+  GListModel *processes = rtop_history_get_processes (rtop_session_get_history (self->session));
+
+  for (guint i = 0; i < g_list_model_get_n_items (processes); i++)
+    {
+      g_autoptr(RtopProcessItem) item = g_list_model_get_item (processes, i);
+
+      if (g_strcmp0 (rtop_process_item_get_key (item), key) == 0)
+        return item;   /* the model holds it */
+    }
+  return NULL;
+}
+
+static void
+show_process_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  RtopWindow *self = RTOP_WINDOW (widget);
+  const char *key = g_variant_get_string (param, NULL);
+  RtopProcessItem *process = self->session ? find_process (self, key) : NULL;
+  g_autofree char *title = NULL;
+
+  if (process == NULL)
+    {
+      g_message ("No process %s to show", key);
+      return;
+    }
+  rtop_process_page_set_process (self->process_page, process);
+  /* Translators: the header bar title on a process's page: its name and pid */
+  title = g_strdup_printf (_("%s (pid %d)"), rtop_process_item_get_comm (process) ? rtop_process_item_get_comm (process) : "?",
+                           rtop_process_item_get_pid (process));
+  gtk_label_set_label (self->detail_title, title);
+  gtk_stack_set_visible_child_name (self->title_stack, "detail");
+  gtk_stack_set_visible_child_name (self->main_stack, "process");
+  gtk_widget_set_visible (self->back_button, TRUE);
 }
 
 static void
@@ -514,12 +557,12 @@ history_updated_cb (RtopWindow *self)
   GdkFrameClock *clock;
 
   if (self->startup_reported || snapshot == NULL || snapshot->devices == NULL ||
-      snapshot->devices->len == 0)
+      snapshot->devices->len == 0 || g_strcmp0 (g_getenv ("RDMATOP_REPORT_STARTUP"), "1") != 0)
+    return;
+  /* Not realized yet: the next snapshot tries again. */
+  if ((clock = gtk_widget_get_frame_clock (GTK_WIDGET (self))) == NULL)
     return;
   self->startup_reported = TRUE;
-  if (g_strcmp0 (g_getenv ("RDMATOP_REPORT_STARTUP"), "1") != 0 ||
-      (clock = gtk_widget_get_frame_clock (GTK_WIDGET (self))) == NULL)
-    return;
   g_signal_connect (clock, "after-paint", G_CALLBACK (report_after_paint_cb), NULL);
 }
 
@@ -769,12 +812,15 @@ set_time_window (RtopWindow *self, int minutes)
 {
   if (minutes != 1 && minutes != 5 && minutes != 15 && minutes != 60)
     return;
-  if (self->settings)
+  if (self->time_window != minutes)
+    {
+      self->time_window = minutes;
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_TIME_WINDOW]);
+    }
+  /* Only a change is written: some backends (keyfile) announce every write,
+   * and the announcement comes back here. */
+  if (self->settings && g_settings_get_int (self->settings, "time-window") != minutes)
     g_settings_set_int (self->settings, "time-window", minutes);
-  if (self->time_window == minutes)
-    return;
-  self->time_window = minutes;
-  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_TIME_WINDOW]);
 }
 
 static void
@@ -994,6 +1040,7 @@ install_actions (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
   gtk_widget_class_install_action (widget_class, "win.show-port", "s", show_port_action);
+  gtk_widget_class_install_action (widget_class, "win.show-process", "s", show_process_action);
   gtk_widget_class_install_action (widget_class, "win.back", NULL, back_action);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
@@ -1061,6 +1108,7 @@ rtop_window_class_init (RtopWindowClass *klass)
   g_type_ensure (RTOP_TYPE_PROCESSES_VIEW);
   g_type_ensure (RTOP_TYPE_EVENTS_VIEW);
   g_type_ensure (RTOP_TYPE_PORT_DETAIL);
+  g_type_ensure (RTOP_TYPE_PROCESS_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-window.ui");
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, back_button);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, record_button);
@@ -1078,6 +1126,7 @@ rtop_window_class_init (RtopWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, views_stack);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, overview);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, port_detail);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, process_page);
   install_actions (widget_class);
 }
 

@@ -131,11 +131,16 @@ typedef struct {
   char *kern_name;           /* a kernel owner; NULL with has_pid FALSE: hidden */
   guint64 count;
   guint64 mr_bytes;
+  guint qp_first, qp_n;      /* its QPs in the message's qps */
+  guint qp_errors;           /* of them, in the error state */
 } ResRun;
 
 typedef struct {
   KeptMessage msg;
   GArray *runs;              /* ResRun */
+  GArray *qps;               /* RtopQp by run (QP dumps), or NULL: a replay copies a run's
+                                slice as it is */
+  const char *qps_device;    /* the device name their device points to */
 } ResMessage;
 
 #define N_RES_KINDS 3
@@ -280,6 +285,7 @@ res_message_clear (gpointer data)
 
   g_clear_pointer (&rm->msg.bytes, g_free);
   g_clear_pointer (&rm->runs, g_array_unref);
+  g_clear_pointer (&rm->qps, g_array_unref);
 }
 
 static void
@@ -1298,6 +1304,8 @@ typedef struct {
   GArray *kept;              /* ResMessage of the device's last dump of this kind, or NULL */
   guint position;            /* of the message in this dump */
   GArray *runs;              /* ResRun: what the message being walked adds up to */
+  GArray *qps;               /* RtopQp: the QPs it lists (QP dumps with runs) */
+  GArray *qp_runs;           /* guint: the run of each */
 } ResData;
 
 static void account (RtopProcess *proc, guint pd, RtopNlResKind kind, guint64 count,
@@ -1331,6 +1339,90 @@ owner_of (ResData *rd, const RtopNlRes *r, guint *pd)
   return proc;
 }
 
+/* Lists a QP in its owner's bounded list (and counts one in error). */
+static void
+list_qp (RtopProcess *proc, const RtopQp *qp)
+{
+  proc->qps_in_error += qp->state == RTOP_QP_STATE_ERR;
+  if (proc->qp_list == NULL)
+    proc->qp_list = g_array_sized_new (FALSE, FALSE, sizeof (RtopQp), RTOP_PROCESS_MAX_QPS);
+  else if (proc->qp_list->len >= RTOP_PROCESS_MAX_QPS)
+    {
+      proc->qps_not_listed++;
+      return;
+    }
+  g_array_append_val (proc->qp_list, *qp);
+}
+
+/* Replays a kept run's QPs: as many as the owner's list has room for, in
+ * one copy; the rest only counted. */
+static void
+list_run_qps (RtopProcess *proc, const ResRun *run, const GArray *qps)
+{
+  guint room, n;
+
+  if (run->qp_n == 0)
+    return;
+  if (proc->qp_list == NULL)
+    proc->qp_list = g_array_sized_new (FALSE, FALSE, sizeof (RtopQp), RTOP_PROCESS_MAX_QPS);
+  room = RTOP_PROCESS_MAX_QPS - MIN (proc->qp_list->len, RTOP_PROCESS_MAX_QPS);
+  n = MIN (room, run->qp_n);
+  if (n > 0)
+    g_array_append_vals (proc->qp_list, &g_array_index (qps, RtopQp, run->qp_first), n);
+  proc->qps_not_listed += run->qp_n - n;
+  proc->qps_in_error += run->qp_errors;
+}
+
+/* Orders a walked message's QPs by run (a counting sort: runs are few and
+ * their QPs keep their order), so that a replay copies each run's QPs as
+ * one slice. */
+static GArray *
+group_qps_by_run (GArray *runs, GArray *qps, GArray *qp_runs)
+{
+  GArray *sorted;
+  guint next = 0;
+
+  if (qps == NULL || qps->len == 0)
+    return NULL;
+  for (guint i = 0; i < qps->len; i++)
+    {
+      ResRun *run = &g_array_index (runs, ResRun, g_array_index (qp_runs, guint, i));
+
+      run->qp_n++;
+      run->qp_errors += g_array_index (qps, RtopQp, i).state == RTOP_QP_STATE_ERR;
+    }
+  for (guint r = 0; r < runs->len; r++)
+    {
+      ResRun *run = &g_array_index (runs, ResRun, r);
+
+      run->qp_first = next;
+      next += run->qp_n;
+      run->qp_n = 0;
+    }
+  sorted = g_array_sized_new (FALSE, FALSE, sizeof (RtopQp), qps->len);
+  g_array_set_size (sorted, qps->len);
+  for (guint i = 0; i < qps->len; i++)
+    {
+      ResRun *run = &g_array_index (runs, ResRun, g_array_index (qp_runs, guint, i));
+
+      g_array_index (sorted, RtopQp, run->qp_first + run->qp_n++) = g_array_index (qps, RtopQp, i);
+    }
+  return sorted;
+}
+
+/* Kept QPs name the device of the pass that kept them: a device's name
+ * string is the same from pass to pass while its facts are, else the
+ * slice is pointed at this pass's. */
+static void
+rename_kept_qps (ResMessage *rm, const char *device)
+{
+  if (rm->qps == NULL || rm->qps_device == device)
+    return;
+  for (guint i = 0; i < rm->qps->len; i++)
+    g_array_index (rm->qps, RtopQp, i).device = device;
+  rm->qps_device = device;
+}
+
 static gboolean
 res_entry_cb (const RtopNlRes *r, gpointer user_data, GError **error)
 {
@@ -1342,6 +1434,14 @@ res_entry_cb (const RtopNlRes *r, gpointer user_data, GError **error)
     return TRUE;
   proc = owner_of (rd, r, &pd);
   account (proc, pd, r->kind, 1, r->mr_len);
+  if (r->kind == RTOP_NL_RES_QP)
+    {
+      RtopQp qp = { rd->dev->name, r->port, r->id, r->rqpn, r->has_rqpn, r->qp_type, r->qp_state };
+
+      list_qp (proc, &qp);
+      if (rd->qps != NULL)
+        g_array_append_val (rd->qps, qp);
+    }
   if (rd->runs != NULL)
     {
       ResRun *run = NULL;
@@ -1369,6 +1469,12 @@ res_entry_cb (const RtopNlRes *r, gpointer user_data, GError **error)
         }
       run->count++;
       run->mr_bytes += r->mr_len;
+      if (rd->qps != NULL && r->kind == RTOP_NL_RES_QP)
+        {
+          guint index = run - (ResRun *) rd->runs->data;
+
+          g_array_append_val (rd->qp_runs, index);
+        }
     }
   return TRUE;
 }
@@ -1388,21 +1494,29 @@ res_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
   if (kept != NULL && position < kept->len &&
       kept_message_equal (&g_array_index (kept, ResMessage, position).msg, nlh))
     {
-      GArray *runs = g_array_index (kept, ResMessage, position).runs;
+      ResMessage *rm = &g_array_index (kept, ResMessage, position);
 
-      for (guint i = 0; i < runs->len; i++)
+      rename_kept_qps (rm, rd->dev->name);
+      for (guint i = 0; i < rm->runs->len; i++)
         {
-          const ResRun *run = &g_array_index (runs, ResRun, i);
+          const ResRun *run = &g_array_index (rm->runs, ResRun, i);
           RtopNlRes r = { .kind = rd->kind, .has_pid = run->has_pid, .pid = run->pid,
                           .kern_name = run->kern_name };
           guint pd;
           RtopProcess *proc = owner_of (rd, &r, &pd);
 
           account (proc, pd, rd->kind, run->count, run->mr_bytes);
+          if (rm->qps != NULL)
+            list_run_qps (proc, run, rm->qps);
         }
       return TRUE;
     }
   rd->runs = kept != NULL ? res_runs_new () : NULL;
+  if (kept != NULL && rd->kind == RTOP_NL_RES_QP)
+    {
+      rd->qps = g_array_new (FALSE, FALSE, sizeof (RtopQp));
+      rd->qp_runs = g_array_new (FALSE, FALSE, sizeof (guint));
+    }
   ok = rtop_nl_parse_res_foreach (nlh, rd->kind, res_entry_cb, rd, error);
   if (ok && kept != NULL)
     {
@@ -1413,9 +1527,14 @@ res_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
       rm = &g_array_index (kept, ResMessage, position);
       kept_message_set (&rm->msg, nlh);
       g_clear_pointer (&rm->runs, g_array_unref);
+      g_clear_pointer (&rm->qps, g_array_unref);
+      rm->qps = group_qps_by_run (rd->runs, rd->qps, rd->qp_runs);
+      rm->qps_device = rd->dev->name;
       rm->runs = g_steal_pointer (&rd->runs);
     }
   g_clear_pointer (&rd->runs, g_array_unref);
+  g_clear_pointer (&rd->qps, g_array_unref);
+  g_clear_pointer (&rd->qp_runs, g_array_unref);
   return ok;
 }
 
@@ -1535,7 +1654,7 @@ dump_resources (RtopCollector *self, const RtopDevice *dev, GHashTable *owners,
   for (guint d = 0; d < G_N_ELEMENTS (dumps); d++)
     {
       ResData rd = { dumps[d].kind, dev, owners, snap, { { 0 } }, 0, 0,
-                     dc != NULL ? dc->res_msgs[dumps[d].kind] : NULL, 0, NULL };
+                     dc != NULL ? dc->res_msgs[dumps[d].kind] : NULL, 0, NULL, NULL, NULL };
       g_autoptr(GError) error = NULL;
 
       /* Entries are counted as they arrive, without copies; a dump that

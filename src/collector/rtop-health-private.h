@@ -9,7 +9,7 @@ G_BEGIN_DECLS
 /* Severity of a rising counter of this class (the classification table). */
 RtopSeverity rtop_health_class_severity (RtopCounterClass klass);
 
-/* Whether counters of this class raise rising/settled events. */
+/* Whether counters of this class make episodes. */
 gboolean rtop_health_class_is_watched (RtopCounterClass klass);
 
 G_END_DECLS

@@ -6,28 +6,67 @@
 
 #include "rtop-health-private.h"
 #include "rtop-port-key.h"
+#include "rtop-providers.h"
 
-/* Which counter classes are watched, and how loud a rise is. */
+/* Which counter classes make episodes, how loud they are, and which
+ * episode of a port their rises go to: drops, retransmits and transport
+ * errors are the symptoms of one cause, loss, so they are one episode. */
+typedef enum {
+  GROUP_LOSS,
+  GROUP_LINK,
+  GROUP_OPERATION,
+  GROUP_CONGESTION,
+  GROUP_PEER,                /* the receiving end's view of its peer's loss */
+  N_GROUPS,
+  NO_GROUP = N_GROUPS
+} Group;
+
 static const struct {
   gboolean watched;
   RtopSeverity severity;
+  Group group;
+  const char *label;
 } class_rules[RTOP_COUNTER_CLASS_N] = {
-  [RTOP_COUNTER_CLASS_INFO] = { FALSE, RTOP_SEVERITY_INFO },
-  [RTOP_COUNTER_CLASS_DATA] = { FALSE, RTOP_SEVERITY_INFO },
-  [RTOP_COUNTER_CLASS_DROP] = { TRUE, RTOP_SEVERITY_WARNING },
-  [RTOP_COUNTER_CLASS_RETRANSMIT] = { TRUE, RTOP_SEVERITY_WARNING },
-  [RTOP_COUNTER_CLASS_LINK_ERROR] = { TRUE, RTOP_SEVERITY_ERROR },
-  [RTOP_COUNTER_CLASS_TRANSPORT_ERROR] = { TRUE, RTOP_SEVERITY_WARNING },
-  [RTOP_COUNTER_CLASS_OPERATION_ERROR] = { TRUE, RTOP_SEVERITY_ERROR },
-  [RTOP_COUNTER_CLASS_CONGESTION] = { TRUE, RTOP_SEVERITY_INFO },
+  [RTOP_COUNTER_CLASS_INFO] = { FALSE, RTOP_SEVERITY_INFO, NO_GROUP, N_("Other counters") },
+  [RTOP_COUNTER_CLASS_DATA] = { FALSE, RTOP_SEVERITY_INFO, NO_GROUP, N_("Traffic") },
+  [RTOP_COUNTER_CLASS_DROP] = { TRUE, RTOP_SEVERITY_WARNING, GROUP_LOSS, N_("Drops") },
+  [RTOP_COUNTER_CLASS_RETRANSMIT] = { TRUE, RTOP_SEVERITY_WARNING, GROUP_LOSS, N_("Retransmits") },
+  [RTOP_COUNTER_CLASS_LINK_ERROR] = { TRUE, RTOP_SEVERITY_ERROR, GROUP_LINK, N_("Link errors") },
+  [RTOP_COUNTER_CLASS_TRANSPORT_ERROR] = { TRUE, RTOP_SEVERITY_WARNING, GROUP_LOSS, N_("Transport errors") },
+  [RTOP_COUNTER_CLASS_OPERATION_ERROR] = { TRUE, RTOP_SEVERITY_ERROR, GROUP_OPERATION, N_("Operation errors") },
+  [RTOP_COUNTER_CLASS_CONGESTION] = { TRUE, RTOP_SEVERITY_INFO, GROUP_CONGESTION, N_("Congestion") },
 };
 
+static const char * const group_labels[N_GROUPS] = {
+  [GROUP_LOSS] = N_("Packet loss"),
+  [GROUP_LINK] = N_("Link errors"),
+  [GROUP_OPERATION] = N_("Failed operations"),
+  [GROUP_CONGESTION] = N_("Congestion"),
+  [GROUP_PEER] = N_("Packets the peer lost"),
+};
+
+/* A group's counters rising on one port: pending after the first rise,
+ * an episode once confirmed, over after settle_us without a rise. */
 typedef struct {
-  gint64 last_rise_us;
-  gboolean rising;
-  RtopCounterSource source;
-  char *name;
-} CounterMemo;
+  gboolean pending, active;
+  guint64 id;
+  guint n_passes;            /* passes with a rise */
+  gint64 start_us, last_rise_us;
+  guint64 total;
+  double peak_rate;
+  RtopSeverity severity;
+  char *counter;             /* the first counter that rose */
+  guint64 class_total[RTOP_COUNTER_CLASS_N];
+} Episode;
+
+/* An Active port that went down, until it is Active again. */
+typedef struct {
+  guint64 id;                /* 0: none */
+  gint64 start_us;
+  char *from_state;          /* what it was and what it went to */
+  char *to_state;
+  guint64 class_total[RTOP_COUNTER_CLASS_N];  /* rises folded into it */
+} DownEpisode;
 
 typedef struct {
   guint8 state, phys_state;
@@ -35,10 +74,12 @@ typedef struct {
   char *netdev;
   gboolean failing;
   guint64 pass;
-  GHashTable *counters;      /* "source:name" -> CounterMemo, watched classes only */
-  GPtrArray *order;          /* CounterMemo by position in the last read (or NULL) */
   guint64 layout;            /* RtopPort.counter_layout of the last read */
   GArray *watched;           /* guint: positions of watched counters in that layout */
+  GArray *groups;            /* guint8: their groups */
+  Episode episodes[N_GROUPS];
+  DownEpisode down;
+  gboolean down_ending;      /* up again this pass: complete after the counters */
 } PortMemo;
 
 typedef struct {
@@ -53,17 +94,25 @@ struct _RtopHealth {
   gboolean processes_failing;
   guint64 pass;
   gint64 settle_us;
+  guint64 last_episode;
   GHashTable *devices;       /* name -> DeviceMemo */
   GHashTable *ports;         /* "dev/port" -> PortMemo; port 0 is the device level */
+  GHashTable *qps_in_error;  /* "pid/start/dev/lqpn" of QPs in the error state last pass */
 };
 
 static void
-counter_memo_free (gpointer data)
+episode_clear (Episode *ep)
 {
-  CounterMemo *cm = data;
+  g_free (ep->counter);
+  memset (ep, 0, sizeof *ep);
+}
 
-  g_free (cm->name);
-  g_free (cm);
+static void
+down_clear (DownEpisode *down)
+{
+  g_free (down->from_state);
+  g_free (down->to_state);
+  memset (down, 0, sizeof *down);
 }
 
 static PortMemo *
@@ -71,9 +120,8 @@ port_memo_new (void)
 {
   PortMemo *pm = g_new0 (PortMemo, 1);
 
-  pm->counters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, counter_memo_free);
-  pm->order = g_ptr_array_new ();
   pm->watched = g_array_new (FALSE, FALSE, sizeof (guint));
+  pm->groups = g_array_new (FALSE, FALSE, sizeof (guint8));
   return pm;
 }
 
@@ -82,9 +130,11 @@ port_memo_free (gpointer data)
 {
   PortMemo *pm = data;
 
-  g_hash_table_unref (pm->counters);
-  g_ptr_array_unref (pm->order);
   g_array_unref (pm->watched);
+  g_array_unref (pm->groups);
+  for (guint g = 0; g < N_GROUPS; g++)
+    episode_clear (&pm->episodes[g]);
+  down_clear (&pm->down);
   g_free (pm->rate_text);
   g_free (pm->netdev);
   g_free (pm);
@@ -107,6 +157,7 @@ rtop_health_new (void)
   self->settle_us = 10 * G_USEC_PER_SEC;
   self->devices = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, device_memo_free);
   self->ports = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, port_memo_free);
+  self->qps_in_error = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   return self;
 }
 
@@ -117,6 +168,7 @@ rtop_health_free (RtopHealth *self)
     return;
   g_hash_table_unref (self->devices);
   g_hash_table_unref (self->ports);
+  g_hash_table_unref (self->qps_in_error);
   g_free (self);
 }
 
@@ -132,6 +184,93 @@ rtop_health_class_is_watched (RtopCounterClass klass)
 {
   g_return_val_if_fail (klass < RTOP_COUNTER_CLASS_N, FALSE);
   return class_rules[klass].watched;
+}
+
+/* The class's name for people ("Retransmits", "Link errors"), translated. */
+static const char *
+rtop_counter_class_to_label (RtopCounterClass klass)
+{
+  g_return_val_if_fail (klass < RTOP_COUNTER_CLASS_N, "?");
+  return _(class_rules[klass].label);
+}
+
+gboolean
+rtop_health_port_is_up (const RtopPort *port)
+{
+  /* ACTIVE or ACTIVE_DEFER; a physical state of 0 is "not reported". */
+  return (port->state == 4 || port->state == 5) &&
+         (port->phys_state == 0 || port->phys_state == 5);
+}
+
+static gboolean
+state_is_up (guint8 state, guint8 phys_state)
+{
+  RtopPort p = { .state = state, .phys_state = phys_state };
+
+  return rtop_health_port_is_up (&p);
+}
+
+/* The metrics that say a port is in trouble, for snapshots no RtopHealth saw. */
+static const struct {
+  RtopMetricId metric;
+  RtopSeverity severity;
+  Group group;
+} metric_rules[] = {
+  { RTOP_METRIC_LINK_ERRORS, RTOP_SEVERITY_ERROR, GROUP_LINK },
+  { RTOP_METRIC_OPERATION_ERRORS, RTOP_SEVERITY_ERROR, GROUP_OPERATION },
+  { RTOP_METRIC_RETRANSMITS, RTOP_SEVERITY_WARNING, GROUP_LOSS },
+  { RTOP_METRIC_DROPS, RTOP_SEVERITY_WARNING, GROUP_LOSS },
+  { RTOP_METRIC_TRANSPORT_ERRORS, RTOP_SEVERITY_WARNING, GROUP_LOSS },
+};
+
+RtopPortHealth
+rtop_health_port_verdict (const char *provider, const RtopPort *port, gboolean with_counters,
+                          const char **reason)
+{
+  RtopPortHealth verdict = RTOP_PORT_HEALTH_OK;
+  const char *why = NULL;
+
+  if (port->error != NULL)
+    verdict = RTOP_PORT_HEALTH_ERROR, why = _("Read failed");
+  else if (port->state != 4 && port->state != 5)
+    verdict = RTOP_PORT_HEALTH_ERROR, why = _("Port not active");
+  else if (port->phys_state != 0 && port->phys_state != 5)
+    verdict = RTOP_PORT_HEALTH_ERROR, why = _("Link down");
+  /* The metrics leave the peer's loss out already; a recording has them
+   * even where its counters carry no class. */
+  for (guint i = 0; with_counters && verdict != RTOP_PORT_HEALTH_ERROR && i < G_N_ELEMENTS (metric_rules); i++)
+    {
+      const RtopMetric *m = &port->metrics[metric_rules[i].metric];
+
+      if (!m->present || !m->has_rate || !(m->rate > 0))
+        continue;
+      if (metric_rules[i].severity == RTOP_SEVERITY_ERROR || verdict == RTOP_PORT_HEALTH_OK)
+        {
+          verdict = metric_rules[i].severity == RTOP_SEVERITY_ERROR ? RTOP_PORT_HEALTH_ERROR
+                                                                     : RTOP_PORT_HEALTH_WARNING;
+          why = _(group_labels[metric_rules[i].group]);
+        }
+    }
+  for (guint i = 0; with_counters && verdict != RTOP_PORT_HEALTH_ERROR && i < port->counters->len; i++)
+    {
+      const RtopCounter *c = g_ptr_array_index (port->counters, i);
+      RtopSeverity sev;
+
+      if ((guint) c->klass >= RTOP_COUNTER_CLASS_N || !class_rules[c->klass].watched ||
+          !c->has_rate || c->delta == 0)
+        continue;
+      sev = class_rules[c->klass].severity;
+      if (sev == RTOP_SEVERITY_INFO || rtop_provider_is_peer_loss (provider, c))
+        continue;
+      if (sev == RTOP_SEVERITY_ERROR || verdict == RTOP_PORT_HEALTH_OK)
+        {
+          verdict = sev == RTOP_SEVERITY_ERROR ? RTOP_PORT_HEALTH_ERROR : RTOP_PORT_HEALTH_WARNING;
+          why = _(group_labels[class_rules[c->klass].group]);
+        }
+    }
+  if (reason != NULL)
+    *reason = why;
+  return verdict;
 }
 
 static RtopEvent *
@@ -252,46 +391,116 @@ check_devices (RtopHealth *self, RtopSnapshot *snap)
 
 /* ---- Ports ---- */
 
-/* A GPU's ports are its links, numbered from 0 by its library (port N is
- * link N - 1), and port 0 is "all links": their events say so. */
 static char *
-gpu_port_name (const RtopDevice *dev, guint32 port)
+port_location (const char *device, guint32 port)
 {
-  if (port == RTOP_GPU_ALL_LINKS_PORT)
-    return g_strdup_printf (_("%s all links"), dev->name);
-  return g_strdup_printf (_("%s link %u"), dev->name, port - 1);
+  return port != 0 ? g_strdup_printf ("%s/%u", device, port) : g_strdup (device);
 }
 
-static void
-check_gpu_port_facts (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port,
-                      const PortMemo *pm)
+/* "4 s", "3 min 20 s", "2 h 5 min": how long an episode lasted. */
+static char *
+format_duration (gint64 usec)
 {
-  g_autofree char *name = gpu_port_name (dev, port->index);
+  gint64 s = MAX (usec, 0) / G_USEC_PER_SEC;
 
-  /* Physical state follows the same up/down bit: one event, not two. */
-  if (pm->state != port->state)
-    add_event (snap, RTOP_EVENT_PORT_STATE,
-               port->state == 4 ? RTOP_SEVERITY_INFO : RTOP_SEVERITY_WARNING,
-               dev->name, port->index,
-               rtop_port_state_to_string (pm->state), rtop_port_state_to_string (port->state),
-               g_strdup_printf (port->state == 4 ? _("GPU interconnect %s is up again.")
-                                                 : _("GPU interconnect %s went down."), name));
-  if (g_strcmp0 (pm->rate_text, port->rate_text) != 0 && port->rate_text != NULL)
-    add_event (snap, RTOP_EVENT_LINK_RATE, RTOP_SEVERITY_WARNING, dev->name, port->index,
-               pm->rate_text, port->rate_text,
-               g_strdup_printf (_("GPU interconnect %s changed from %s to %s."), name,
-                                pm->rate_text ? pm->rate_text : _("unknown"), port->rate_text));
+  if (s < 120)
+    return g_strdup_printf (_("%u s"), (guint) s);
+  if (s < 7200)
+    return g_strdup_printf (_("%u min %u s"), (guint) (s / 60), (guint) (s % 60));
+  return g_strdup_printf (_("%u h %u min"), (guint) (s / 3600), (guint) (s / 60 % 60));
 }
 
-static void
-check_port_facts (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port,
-                  const PortMemo *pm)
+static char *
+format_count (guint64 n)
 {
-  if (dev->kind == RTOP_DEVICE_KIND_GPU)
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+}
+
+/* What the receiving end counts of its peer's loss, by class. */
+static const char * const peer_class_labels[RTOP_COUNTER_CLASS_N] = {
+  [RTOP_COUNTER_CLASS_RETRANSMIT] = N_("Requests resent by the peer"),
+  [RTOP_COUNTER_CLASS_TRANSPORT_ERROR] = N_("Out-of-sequence requests"),
+};
+
+/* "Retransmits 30, Transport errors 10": what an episode added up to. */
+static char *
+format_class_totals (const guint64 *class_total, gboolean peer)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint k = 0; k < RTOP_COUNTER_CLASS_N; k++)
     {
-      check_gpu_port_facts (snap, dev, port, pm);
-      return;
+      g_autofree char *n = NULL;
+      const char *label;
+
+      if (class_total[k] == 0)
+        continue;
+      n = format_count (class_total[k]);
+      label = peer && peer_class_labels[k] != NULL ? _(peer_class_labels[k])
+                                                   : rtop_counter_class_to_label (k);
+      if (text->len > 0)
+        g_string_append (text, ", ");
+      /* TRANSLATORS: a counter class and how much it rose, e.g. "Retransmits 30". */
+      g_string_append_printf (text, _("%s %s"), label, n);
     }
+  return g_string_free (text, FALSE);
+}
+
+static void
+start_down (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port,
+            PortMemo *pm)
+{
+  g_autofree char *where = port_location (dev->name, port->index);
+  RtopEvent *ev;
+
+  down_clear (&pm->down);
+  pm->down.id = ++self->last_episode;
+  pm->down.start_us = snap->monotonic_us;
+  pm->down.from_state = g_strdup (rtop_port_state_to_string (pm->state));
+  pm->down.to_state = g_strdup (rtop_port_state_to_string (port->state));
+  ev = add_event (snap, RTOP_EVENT_PORT_DOWN, RTOP_SEVERITY_ERROR, dev->name, port->index,
+                  pm->down.from_state, pm->down.to_state,
+                  g_strdup_printf (_("Port %s went down: state %s, physical link %s."), where,
+                                   rtop_port_state_to_string (port->state),
+                                   rtop_port_phys_state_to_string (port->phys_state)));
+  ev->episode = pm->down.id;
+  ev->ongoing = TRUE;
+  ev->started_us = pm->down.start_us;
+}
+
+static void
+finish_down (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port, PortMemo *pm)
+{
+  g_autofree char *where = port_location (dev->name, port->index);
+  g_autofree char *lasted = format_duration (snap->monotonic_us - pm->down.start_us);
+  g_autofree char *folded = format_class_totals (pm->down.class_total, FALSE);
+  guint64 total = 0;
+  RtopEvent *ev;
+  char *message;
+
+  for (guint k = 0; k < RTOP_COUNTER_CLASS_N; k++)
+    total += pm->down.class_total[k];
+  if (*folded != '\0')
+    message = g_strdup_printf (_("Port %s was down for %s and is active again; meanwhile: %s."),
+                               where, lasted, folded);
+  else
+    message = g_strdup_printf (_("Port %s was down for %s and is active again."), where, lasted);
+  /* The episode stays an Error: "Errors only" keeps showing it. */
+  ev = add_event (snap, RTOP_EVENT_PORT_DOWN, RTOP_SEVERITY_ERROR, dev->name, port->index,
+                  pm->down.from_state, rtop_port_state_to_string (port->state), message);
+  ev->episode = pm->down.id;
+  ev->ongoing = FALSE;
+  ev->started_us = pm->down.start_us;
+  ev->duration_us = snap->monotonic_us - pm->down.start_us;
+  ev->total = total;
+  down_clear (&pm->down);
+}
+
+/* State and physical state changes that are not a down episode's. */
+static void
+check_state_changes (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port,
+                     const PortMemo *pm)
+{
   if (pm->state != port->state)
     add_event (snap, RTOP_EVENT_PORT_STATE,
                port->state == 4 ? RTOP_SEVERITY_INFO : RTOP_SEVERITY_WARNING,
@@ -309,16 +518,35 @@ check_port_facts (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *por
                g_strdup_printf (_("Port %s/%u changed physical state from %s to %s."), dev->name,
                                 port->index, rtop_port_phys_state_to_string (pm->phys_state),
                                 rtop_port_phys_state_to_string (port->phys_state)));
+}
+
+static void
+check_port_facts (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev,
+                  const RtopPort *port, PortMemo *pm)
+{
+  gboolean was_up = state_is_up (pm->state, pm->phys_state);
+  gboolean is_up = rtop_health_port_is_up (port);
   /* The same counter layout: the same netdev and rate text (the collector
    * makes a new layout when either changes). */
   gboolean same_strings = port->counter_layout != 0 && pm->layout == port->counter_layout;
 
-  if (!same_strings && g_strcmp0 (pm->rate_text, port->rate_text) != 0 && port->rate_text != NULL)
-    add_event (snap, RTOP_EVENT_LINK_RATE, RTOP_SEVERITY_WARNING, dev->name, port->index,
-               pm->rate_text, port->rate_text,
-               g_strdup_printf (_("Port %s/%u link rate changed from %s to %s."), dev->name,
-                                port->index, pm->rate_text ? pm->rate_text : _("unknown"),
-                                port->rate_text));
+  /* One cause, one event: what changes with a link going down (state,
+   * physical state, rate) is folded into its episode. */
+  if (was_up && !is_up)
+    start_down (self, snap, dev, port, pm);
+  else if (pm->down.id != 0 && is_up)
+    pm->down_ending = TRUE;
+  else if (pm->down.id == 0)
+    {
+      check_state_changes (snap, dev, port, pm);
+      if (is_up && !same_strings && port->rate_text != NULL &&
+          g_strcmp0 (pm->rate_text, port->rate_text) != 0)
+        add_event (snap, RTOP_EVENT_LINK_RATE, RTOP_SEVERITY_WARNING, dev->name, port->index,
+                   pm->rate_text, port->rate_text,
+                   g_strdup_printf (_("Port %s/%u link rate changed from %s to %s."), dev->name,
+                                    port->index, pm->rate_text ? pm->rate_text : _("unknown"),
+                                    port->rate_text));
+    }
   if (!same_strings && g_strcmp0 (pm->netdev, port->netdev) != 0)
     add_event (snap, RTOP_EVENT_NETDEV_CHANGED, RTOP_SEVERITY_INFO, dev->name, port->index,
                pm->netdev, port->netdev,
@@ -342,12 +570,12 @@ check_gpu_read (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port,
 }
 
 static void
-check_port_changes (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port,
-                    const PortMemo *pm)
+check_port_changes (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev,
+                    const RtopPort *port, PortMemo *pm)
 {
   /* A port whose read failed has no trustworthy state this pass. */
   if (port->error == NULL)
-    check_port_facts (snap, dev, port, pm);
+    check_port_facts (self, snap, dev, port, pm);
   if (dev->kind == RTOP_DEVICE_KIND_GPU)
     check_gpu_read (snap, dev, port, pm);
   else if (!pm->failing && port->error != NULL)
@@ -417,119 +645,190 @@ check_resets (RtopSnapshot *snap, const RtopDevice *dev, guint32 port, GPtrArray
                               n, dev->name, first));
 }
 
-/* Counters come in the same order every pass: the memo at the same
- * position is almost always the right one, so the hash table (and its key)
- * is only for the first pass and for a changed layout. */
-static CounterMemo *
-counter_memo_for (PortMemo *pm, gboolean same_layout, guint i, const RtopCounter *c)
-{
-  char key[256];
-  CounterMemo *cm = i < pm->order->len ? g_ptr_array_index (pm->order, i) : NULL;
+/* What one pass's rises add to one group. */
+typedef struct {
+  guint64 delta;
+  double rate;
+  gboolean has_error_class;
+  RtopSeverity severity;
+  const char *first;         /* valid during the pass */
+  guint64 class_delta[RTOP_COUNTER_CLASS_N];
+} Rise;
 
-  /* The same layout: the same names at the same positions. */
-  if (cm != NULL && (same_layout || (cm->source == c->source && strcmp (cm->name, c->name) == 0)))
-    return cm;
-  g_snprintf (key, sizeof key, "%d:%s", c->source, c->name);
-  cm = g_hash_table_lookup (pm->counters, key);
-  if (cm == NULL)
-    {
-      cm = g_new0 (CounterMemo, 1);
-      cm->source = c->source;
-      cm->name = g_strdup (c->name);
-      g_hash_table_insert (pm->counters, g_strdup (key), cm);
-    }
-  if (i >= pm->order->len)
-    g_ptr_array_set_size (pm->order, i + 1);
-  g_ptr_array_index (pm->order, i) = cm;
-  return cm;
+static void
+raise_episode (RtopSnapshot *snap, const RtopDevice *dev, guint32 port, Group g, Episode *ep)
+{
+  g_autofree char *where = port_location (dev->name, port);
+  g_autofree char *what = format_class_totals (ep->class_total, g == GROUP_PEER);
+  RtopEvent *ev = add_event (snap, RTOP_EVENT_COUNTER_RISING, ep->severity, dev->name, port,
+                             NULL, NULL,
+                             g_strdup_printf (_("%s on %s: %s so far."), _(group_labels[g]),
+                                              where, what));
+
+  ev->counter = g_strdup (ep->counter);
+  ev->episode = ep->id;
+  ev->ongoing = TRUE;
+  ev->started_us = ep->start_us;
+  ev->duration_us = snap->monotonic_us - ep->start_us;
+  ev->total = ep->total;
+  ev->peak_rate = ep->peak_rate;
 }
 
 static void
-check_counter (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, guint32 port,
-               PortMemo *pm, gboolean same_layout, guint i, const RtopCounter *c)
+complete_episode (RtopSnapshot *snap, const RtopDevice *dev, guint32 port, Group g, Episode *ep)
 {
-  CounterMemo *cm;
+  g_autofree char *where = port_location (dev->name, port);
+  g_autofree char *what = format_class_totals (ep->class_total, g == GROUP_PEER);
+  /* It ended with the last rise; the quiet time after it is not part of it. */
+  gint64 lasted_us = ep->last_rise_us - ep->start_us;
+  g_autofree char *lasted = format_duration (lasted_us);
+  g_autofree char *total = format_count (ep->total);
+  char peak[32];
+  RtopEvent *ev;
 
-  if (!rtop_health_class_is_watched (c->klass))
-    return;
-  cm = counter_memo_for (pm, same_layout, i, c);
-  if (c->has_rate && c->delta > 0)
+  g_snprintf (peak, sizeof peak, "%.3g", ep->peak_rate);
+  ev = add_event (snap, RTOP_EVENT_COUNTER_SETTLED, ep->severity, dev->name, port, NULL, NULL,
+                  /* TRANSLATORS: "Packet loss on rxe0/1 for 12 s: 40 in all, at most 8/s (Retransmits 30, ...)." */
+                  g_strdup_printf (_("%s on %s for %s: %s in all, at most %s/s (%s)."),
+                                   _(group_labels[g]), where, lasted, total, peak, what));
+  ev->counter = g_strdup (ep->counter);
+  ev->episode = ep->id;
+  ev->ongoing = FALSE;
+  ev->started_us = ep->start_us;
+  ev->duration_us = lasted_us;
+  ev->total = ep->total;
+  ev->peak_rate = ep->peak_rate;
+}
+
+static void
+fold_into_down (PortMemo *pm, const Rise *rise)
+{
+  for (guint k = 0; k < RTOP_COUNTER_CLASS_N; k++)
+    pm->down.class_total[k] += rise->class_delta[k];
+}
+
+/* Hysteresis: a lone rise (one retransmit under light loss) is pending;
+ * a rise in a second pass within the settle time, or of an error class,
+ * makes it an episode.  Quiet for the settle time ends either. */
+static void
+step_group (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, guint32 port,
+            PortMemo *pm, Group g, const Rise *rise)
+{
+  Episode *ep = &pm->episodes[g];
+
+  if (rise->delta == 0)
     {
-      if (!cm->rising)
+      if ((ep->active || ep->pending) && snap->monotonic_us - ep->last_rise_us >= self->settle_us)
         {
-          RtopEvent *ev = add_event (snap, RTOP_EVENT_COUNTER_RISING,
-                                     rtop_health_class_severity (c->klass), dev->name, port,
-                                     NULL, NULL, NULL);
-          ev->counter = g_strdup (c->name);
-          ev->new_value = g_strdup_printf ("%" G_GUINT64_FORMAT, c->value);
-          char delta[32];
-
-          /* Numbers as strings: a format macro inside _() cannot be translated. */
-          g_snprintf (delta, sizeof delta, "%" G_GUINT64_FORMAT, c->delta);
-          if (dev->kind == RTOP_DEVICE_KIND_GPU && port != RTOP_GPU_ALL_LINKS_PORT)
-            {
-              g_autofree char *name = gpu_port_name (dev, port);
-
-              ev->message = g_strdup_printf (_("%s is increasing on %s (%s, +%s)."), c->name,
-                                             name, rtop_counter_class_to_string (c->klass), delta);
-            }
-          else if (port != 0)
-            ev->message = g_strdup_printf (_("%s is increasing on %s/%u (%s, +%s)."),
-                                           c->name, dev->name, port,
-                                           rtop_counter_class_to_string (c->klass), delta);
-          else
-            ev->message = g_strdup_printf (_("%s is increasing on %s (%s, +%s)."),
-                                           c->name, dev->name,
-                                           rtop_counter_class_to_string (c->klass), delta);
+          if (ep->active)
+            complete_episode (snap, dev, port, g, ep);
+          episode_clear (ep);
         }
-      cm->rising = TRUE;
-      cm->last_rise_us = snap->monotonic_us;
+      return;
     }
-  else if (cm->rising && c->has_rate &&
-           snap->monotonic_us - cm->last_rise_us >= self->settle_us)
+  if (pm->down.id != 0)
     {
-      RtopEvent *ev = add_event (snap, RTOP_EVENT_COUNTER_SETTLED, RTOP_SEVERITY_INFO,
-                                 dev->name, port, NULL, NULL,
-                                 g_strdup_printf (_("%s stopped increasing on %s."), c->name,
-                                                  dev->name));
-      ev->counter = g_strdup (c->name);
-      cm->rising = FALSE;
+      fold_into_down (pm, rise);
+      return;
     }
+  if (!ep->active && !ep->pending)
+    {
+      ep->pending = TRUE;
+      ep->start_us = snap->monotonic_us;
+      ep->counter = g_strdup (rise->first);
+    }
+  ep->n_passes++;
+  ep->last_rise_us = snap->monotonic_us;
+  ep->total += rise->delta;
+  ep->peak_rate = MAX (ep->peak_rate, rise->rate);
+  ep->severity = MAX (ep->severity, rise->severity);
+  for (guint k = 0; k < RTOP_COUNTER_CLASS_N; k++)
+    ep->class_total[k] += rise->class_delta[k];
+  if (!ep->active && (ep->n_passes >= 2 || rise->has_error_class))
+    {
+      ep->active = TRUE;
+      ep->pending = FALSE;
+      ep->id = ++self->last_episode;
+      raise_episode (snap, dev, port, g, ep);
+    }
+}
+
+/* The watched positions of a layout and the group each feeds. */
+static void
+learn_layout (PortMemo *pm, const char *provider, GPtrArray *counters, guint64 layout)
+{
+  g_array_set_size (pm->watched, 0);
+  g_array_set_size (pm->groups, 0);
+  for (guint k = 0; k < counters->len; k++)
+    {
+      const RtopCounter *c = g_ptr_array_index (counters, k);
+      guint8 g;
+
+      /* Most counters are of classes nobody watches. */
+      if ((guint) c->klass >= RTOP_COUNTER_CLASS_N || !class_rules[c->klass].watched)
+        continue;
+      g = rtop_provider_is_peer_loss (provider, c) ? GROUP_PEER : class_rules[c->klass].group;
+      g_array_append_val (pm->watched, k);
+      g_array_append_val (pm->groups, g);
+    }
+  pm->layout = layout;
 }
 
 static void
 check_counters (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, guint32 port,
                 PortMemo *pm, guint64 layout, GPtrArray *counters)
 {
-  gboolean same_layout = layout != 0 && pm->layout == layout;
+  Rise rises[N_GROUPS];
 
   check_resets (snap, dev, port, counters);
-  if (same_layout)
+  /* The same layout: the same names, so the same classes and positions. */
+  if (layout == 0 || pm->layout != layout || pm->watched->len > counters->len)
+    learn_layout (pm, dev->provider, counters, layout);
+  memset (rises, 0, sizeof rises);
+  for (guint w = 0; w < pm->watched->len; w++)
     {
-      /* The same names, so the same classes: only the watched positions. */
-      for (guint w = 0; w < pm->watched->len; w++)
-        {
-          guint k = g_array_index (pm->watched, guint, w);
+      const RtopCounter *c = g_ptr_array_index (counters, g_array_index (pm->watched, guint, w));
+      Rise *rise = &rises[g_array_index (pm->groups, guint8, w)];
+      RtopSeverity sev;
 
-          check_counter (self, snap, dev, port, pm, TRUE, k, g_ptr_array_index (counters, k));
-        }
-      return;
+      if (!c->has_rate || c->delta == 0)
+        continue;
+      sev = g_array_index (pm->groups, guint8, w) == GROUP_PEER ? RTOP_SEVERITY_INFO
+                                                                : class_rules[c->klass].severity;
+      rise->delta += c->delta;
+      rise->rate += c->rate;
+      rise->class_delta[c->klass] += c->delta;
+      rise->severity = MAX (rise->severity, sev);
+      rise->has_error_class = rise->has_error_class || sev == RTOP_SEVERITY_ERROR;
+      rise->first = rise->first != NULL ? rise->first : c->name;
     }
-  g_array_set_size (pm->watched, 0);
-  for (guint k = 0; k < counters->len; k++)
-    {
-      const RtopCounter *c = g_ptr_array_index (counters, k);
-
-      /* Most counters are of classes nobody watches: no call for them. */
-      if ((guint) c->klass < RTOP_COUNTER_CLASS_N && class_rules[c->klass].watched)
-        {
-          check_counter (self, snap, dev, port, pm, FALSE, k, c);
-          g_array_append_val (pm->watched, k);
-        }
-    }
-  pm->layout = layout;
+  for (guint g = 0; g < N_GROUPS; g++)
+    step_group (self, snap, dev, port, pm, g, &rises[g]);
 }
 
+/* The port's health: its state, then its episodes. */
+static void
+judge_port (RtopPort *port, const char *provider, const PortMemo *pm)
+{
+  const char *reason = NULL;
+  RtopPortHealth verdict = rtop_health_port_verdict (provider, port, FALSE, &reason);
+
+  for (guint g = 0; verdict != RTOP_PORT_HEALTH_ERROR && g < N_GROUPS; g++)
+    {
+      const Episode *ep = &pm->episodes[g];
+
+      if (!ep->active || ep->severity == RTOP_SEVERITY_INFO)
+        continue;
+      if (ep->severity == RTOP_SEVERITY_ERROR || verdict == RTOP_PORT_HEALTH_OK)
+        {
+          verdict = ep->severity == RTOP_SEVERITY_ERROR ? RTOP_PORT_HEALTH_ERROR
+                                                        : RTOP_PORT_HEALTH_WARNING;
+          reason = _(group_labels[g]);
+        }
+    }
+  port->health = verdict;
+  port->health_reason = reason;
+}
 
 static PortMemo *
 port_memo_get (RtopHealth *self, const RtopDevice *dev, guint32 port, gboolean *is_new)
@@ -571,11 +870,111 @@ check_ports (RtopHealth *self, RtopSnapshot *snap)
 
           pm = port_memo_get (self, dev, port->index, &is_new);
           if (!is_new)
-            check_port_changes (snap, dev, port, pm);
+            check_port_changes (self, snap, dev, port, pm);
           remember_port (pm, port, self->pass);
           check_counters (self, snap, dev, port->index, pm, port->counter_layout, port->counters);
+          if (pm->down_ending)
+            {
+              finish_down (snap, dev, port, pm);
+              pm->down_ending = FALSE;
+            }
+          judge_port (port, dev->provider, pm);
         }
     }
+}
+
+/* ---- Queue pairs ---- */
+
+/* One event per process and pass, however many of its QPs failed at once
+ * (a peer gone away takes all its connections with it). */
+static void
+raise_qp_error (RtopSnapshot *snap, const RtopProcess *proc, const RtopQp *first, guint n)
+{
+  g_autofree char *where = port_location (first->device, first->port);
+  g_autofree char *owner = NULL;
+  RtopEvent *ev;
+  char *message;
+
+  if (proc->pid > 0)
+    owner = g_strdup_printf (_("%s (pid %d)"), proc->comm != NULL ? proc->comm : _("unknown"),
+                             proc->pid);
+  else if (proc->kernel)
+    owner = g_strdup_printf (_("the kernel's %s"), proc->comm != NULL ? proc->comm : _("unknown"));
+  else
+    owner = g_strdup (_("a process outside rdmatop's PID namespace"));
+  if (n == 1)
+    message = g_strdup_printf (_("Queue pair %u of %s on %s entered the error state."),
+                               first->lqpn, owner, where);
+  else
+    message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                            "%u queue pair of %s entered the error state (first: %u on %s).",
+                                            "%u queue pairs of %s entered the error state (first: %u on %s).",
+                                            n),
+                               n, owner, first->lqpn, where);
+  ev = add_event (snap, RTOP_EVENT_QP_ERROR, RTOP_SEVERITY_ERROR, first->device, first->port,
+                  NULL, "ERR", message);
+  ev->pid = proc->pid;
+  ev->process = g_strdup (proc->comm);
+  ev->total = n;
+}
+
+static char *
+qp_key (const RtopProcess *proc, const RtopQp *qp)
+{
+  return g_strdup_printf ("%d/%" G_GUINT64_FORMAT "/%s/%s/%u", proc->pid, proc->start_time,
+                          proc->kernel && proc->comm ? proc->comm : "", qp->device, qp->lqpn);
+}
+
+/* Only QPs in the error state are remembered (from one pass to the next),
+ * so the cost is nothing while every QP is fine. */
+static void
+check_qps (RtopHealth *self, RtopSnapshot *snap)
+{
+  g_autoptr(GHashTable) now = NULL;
+  guint n_in_error = 0;
+
+  for (guint i = 0; i < snap->processes->len; i++)
+    n_in_error += ((const RtopProcess *) g_ptr_array_index (snap->processes, i))->qps_in_error;
+  if (n_in_error == 0 && g_hash_table_size (self->qps_in_error) == 0)
+    return;
+  now = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < snap->processes->len; i++)
+    {
+      const RtopProcess *proc = g_ptr_array_index (snap->processes, i);
+      const RtopQp *first = NULL;
+      guint n_new = 0;
+
+      for (guint q = 0; proc->qps_in_error > 0 && proc->qp_list != NULL && q < proc->qp_list->len; q++)
+        {
+          const RtopQp *qp = &g_array_index (proc->qp_list, RtopQp, q);
+          char *key;
+
+          if (qp->state != RTOP_QP_STATE_ERR)
+            continue;
+          key = qp_key (proc, qp);
+          if (self->have_baseline && !g_hash_table_contains (self->qps_in_error, key))
+            {
+              first = first != NULL ? first : qp;
+              n_new++;
+            }
+          g_hash_table_add (now, key);
+        }
+      if (n_new > 0)
+        raise_qp_error (snap, proc, first, n_new);
+    }
+  /* An incomplete list keeps what it could not see, not to raise it again. */
+  if (snap->processes_error != NULL)
+    {
+      GHashTableIter iter;
+      char *key;
+
+      g_hash_table_iter_init (&iter, self->qps_in_error);
+      while (g_hash_table_iter_next (&iter, (gpointer *) &key, NULL))
+        if (!g_hash_table_contains (now, key))
+          g_hash_table_add (now, g_strdup (key));
+    }
+  g_hash_table_unref (self->qps_in_error);
+  self->qps_in_error = g_steal_pointer (&now);
 }
 
 static gboolean
@@ -594,6 +993,8 @@ rtop_health_process (RtopHealth *self, RtopSnapshot *snap)
   check_processes (self, snap);
   check_devices (self, snap);
   check_ports (self, snap);
+  check_qps (self, snap);
+  snap->health_judged = TRUE;
   /* Memory stays bounded: forget ports and counters that are gone. */
   g_hash_table_foreach_remove (self->ports, port_is_stale_cb, self);
   self->have_baseline = TRUE;

@@ -1,6 +1,7 @@
 /* rtop-json.c: snapshot -> JSON. */
 #include "config.h"
 
+#include "rtop-health.h"
 #include <math.h>
 
 #include "rtop-json.h"
@@ -122,6 +123,11 @@ add_port (JsonBuilder *b, const RtopPort *port, gboolean gpu)
         add_int (b, "link", port->index - 1);
       add_string_or_null (b, "remote", port->remote);
     }
+  /* The verdict at a glance, and whether the link rate above is live. */
+  add_string_or_null (b, "health", rtop_port_health_to_string (port->health));
+  add_string_or_null (b, "health_reason", port->health_reason);
+  json_builder_set_member_name (b, "link_up");
+  json_builder_add_boolean_value (b, rtop_health_port_is_up (port));
   json_builder_set_member_name (b, "elapsed_s");
   json_builder_add_double_value (b, port->elapsed_s);
   for (guint g = 0; g < G_N_ELEMENTS (port_groups); g++)
@@ -191,6 +197,35 @@ add_device (JsonBuilder *b, const RtopDevice *dev)
   json_builder_end_object (b);
 }
 
+/* The QPs a process lists (at most RTOP_PROCESS_MAX_QPS), as `rdma res
+ * show qp` names their type and state. */
+static void
+add_qps (JsonBuilder *b, const RtopProcess *proc)
+{
+  json_builder_set_member_name (b, "qp_list");
+  json_builder_begin_array (b);
+  for (guint i = 0; proc->qp_list != NULL && i < proc->qp_list->len; i++)
+    {
+      const RtopQp *qp = &g_array_index (proc->qp_list, RtopQp, i);
+
+      json_builder_begin_object (b);
+      add_string_or_null (b, "device", qp->device);
+      add_int (b, "port", qp->port);
+      add_int (b, "qpn", qp->lqpn);
+      add_string_or_null (b, "type", rtop_qp_type_to_string (qp->type));
+      add_string_or_null (b, "state", rtop_qp_state_to_string (qp->state));
+      json_builder_set_member_name (b, "peer_qpn");
+      if (qp->has_rqpn)
+        json_builder_add_int_value (b, qp->rqpn);
+      else
+        json_builder_add_null_value (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  add_int (b, "qps_not_listed", proc->qps_not_listed);
+  add_int (b, "qps_in_error", proc->qps_in_error);
+}
+
 static void
 add_process (JsonBuilder *b, const RtopProcess *proc)
 {
@@ -226,6 +261,7 @@ add_process (JsonBuilder *b, const RtopProcess *proc)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  add_qps (b, proc);
   json_builder_end_object (b);
 }
 
@@ -243,6 +279,28 @@ add_event (JsonBuilder *b, const RtopEvent *ev)
   add_string_or_null (b, "old", ev->old_value);
   add_string_or_null (b, "new", ev->new_value);
   add_string_or_null (b, "message", ev->message);
+  /* An episode comes twice: ongoing when it starts, then completed. */
+  json_builder_set_member_name (b, "episode");
+  if (ev->episode != 0)
+    json_builder_add_int_value (b, (gint64) MIN (ev->episode, (guint64) G_MAXINT64));
+  else
+    json_builder_add_null_value (b);
+  if (ev->episode != 0)
+    {
+      json_builder_set_member_name (b, "ongoing");
+      json_builder_add_boolean_value (b, ev->ongoing);
+      add_int (b, "started_us", ev->started_us);
+      add_int (b, "duration_us", ev->duration_us);
+      add_u64 (b, "total", ev->total);
+      json_builder_set_member_name (b, "peak_rate");
+      json_builder_add_double_value (b, ev->peak_rate);
+    }
+  if (ev->kind == RTOP_EVENT_QP_ERROR)
+    {
+      add_int (b, "pid", ev->pid);
+      add_string_or_null (b, "process", ev->process);
+      add_u64 (b, "qps", ev->total);
+    }
   json_builder_end_object (b);
 }
 

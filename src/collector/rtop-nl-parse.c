@@ -36,6 +36,7 @@
   X (RES_QP, RDMA_NLDEV_ATTR_RES_QP, MNL_TYPE_NESTED) \
   X (RES_QP_ENTRY, RDMA_NLDEV_ATTR_RES_QP_ENTRY, MNL_TYPE_NESTED) \
   X (RES_LQPN, RDMA_NLDEV_ATTR_RES_LQPN, MNL_TYPE_U32) \
+  X (RES_RQPN, RDMA_NLDEV_ATTR_RES_RQPN, MNL_TYPE_U32) \
   X (RES_TYPE, RDMA_NLDEV_ATTR_RES_TYPE, MNL_TYPE_U8) \
   X (RES_STATE, RDMA_NLDEV_ATTR_RES_STATE, MNL_TYPE_U8) \
   X (RES_PID, RDMA_NLDEV_ATTR_RES_PID, MNL_TYPE_U32) \
@@ -677,6 +678,12 @@ res_entry_cb (const struct nlattr *entry, gpointer data, GError **error)
         r.qp_type = (guint8) attr_data (attr)[0];
       else if (slot == SLOT_RES_STATE)
         r.qp_state = (guint8) attr_data (attr)[0];
+      else if (slot == SLOT_RES_RQPN)
+        {
+          /* Only connected QPs (RC, UC) have a peer. */
+          r.rqpn = attr_u32 (attr);
+          r.has_rqpn = TRUE;
+        }
       else if (slot == SLOT_RES_MRLEN)
         r.mr_len = attr_u64 (attr);
       else if (slot == SLOT_RES_PID)

@@ -118,6 +118,8 @@ typedef struct {
   guint32 id;                /* lqpn / ctxn / mrn */
   guint32 port;              /* QP only, 0 when absent */
   guint8 qp_type, qp_state;  /* QP only */
+  guint32 rqpn;              /* QP only: the peer QP, valid when has_rqpn */
+  gboolean has_rqpn;
   guint64 mr_len;            /* MR only */
   gboolean has_pid;
   guint32 pid;

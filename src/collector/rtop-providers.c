@@ -18,7 +18,16 @@
  *   discard is not an mlx5 out_of_buffer);
  * - counters with the same meaning from two places (ECN marks and the CNPs
  *   they cause, flush errors that follow another error, retransmitted bytes
- *   next to retransmitted packets) keep their class but feed no metric. */
+ *   next to retransmitted packets) keep their class but feed no metric;
+ * - loss on a link shows at both ends, and is the sender's: the requester
+ *   counts its retransmits (rxe completer_retry_err, mlx5 roce_adp_retrans),
+ *   the sequence-error NAKs it receives (rxe rcvd_seq_err, mlx5
+ *   packet_seq_err) and its ack timeouts; the responder counts the gap and
+ *   the resent packets it receives (rxe out_of_seq_request and
+ *   duplicate_request, mlx5 out_of_sequence and duplicate_request, bnxt_re
+ *   dup_req and oos_drop_count).  The responder's rows feed no metric and are
+ *   listed in peer_loss_rows: they keep their class but do not flag the
+ *   receiving port, so one lossy link is one port in trouble, counted once. */
 #include "config.h"
 
 #include <string.h>
@@ -95,7 +104,7 @@ static const RtopProviderRule rules[] = {
   { "mlx5", "rx_read_requests", HW, NONE, 1, DATA },
   { "mlx5", "rx_atomic_requests", HW, NONE, 1, DATA },
   { "mlx5", "out_of_buffer", HW, DROPS, 1, DROP },
-  { "mlx5", "out_of_sequence", HW, TRANSPORT_ERRS, 1, TRANSPORT },
+  { "mlx5", "out_of_sequence", HW, NONE, 1, TRANSPORT },
   { "mlx5", "packet_seq_err", HW, TRANSPORT_ERRS, 1, TRANSPORT },
   { "mlx5", "implied_nak_seq_err", HW, TRANSPORT_ERRS, 1, TRANSPORT },
   { "mlx5", "local_ack_timeout_err", HW, TRANSPORT_ERRS, 1, TRANSPORT },
@@ -192,7 +201,7 @@ static const RtopProviderRule rules[] = {
   { "rxe", "retry_exceeded_err", HW, TRANSPORT_ERRS, 1, TRANSPORT },
   { "rxe", "retry_rnr_exceeded_err", HW, TRANSPORT_ERRS, 1, TRANSPORT },
   { "rxe", "rcvd_seq_err", HW, TRANSPORT_ERRS, 1, TRANSPORT },
-  { "rxe", "out_of_seq_request", HW, TRANSPORT_ERRS, 1, TRANSPORT },
+  { "rxe", "out_of_seq_request", HW, NONE, 1, TRANSPORT },
   /* RNR NAKs are flow control (no receive posted yet), not failures. */
   { "rxe", "rcvd_rnr_err", HW, NONE, 1, TRANSPORT },
   { "rxe", "send_rnr_err", HW, NONE, 1, TRANSPORT },
@@ -215,7 +224,7 @@ static const RtopProviderRule rules[] = {
   { "bnxt_re", "seq_err_naks_rcvd", HW, TRANSPORT_ERRS, 1, TRANSPORT },
   { "bnxt_re", "max_retry_exceeded", HW, TRANSPORT_ERRS, 1, TRANSPORT },
   { "bnxt_re", "missing_resp", HW, TRANSPORT_ERRS, 1, TRANSPORT },
-  { "bnxt_re", "oos_drop_count", HW, TRANSPORT_ERRS, 1, TRANSPORT },
+  { "bnxt_re", "oos_drop_count", HW, NONE, 1, TRANSPORT },
   { "bnxt_re", "rnr_naks_rcvd", HW, NONE, 1, TRANSPORT },
   { "bnxt_re", "unrecoverable_err", HW, OP_ERRS, 1, OP },
   { "bnxt_re", "bad_resp_err", HW, OP_ERRS, 1, OP },
@@ -577,6 +586,32 @@ rtop_provider_classify_counters (const char *provider, GPtrArray *counters)
 
       counter->klass = classify_counter (provider, counter);
     }
+}
+
+/* The responder's view of the sender's loss (see the top of this file). */
+static const struct {
+  const char *provider;
+  const char *counter;
+} peer_loss_rows[] = {
+  { "mlx5", "out_of_sequence" },
+  { "mlx5", "duplicate_request" },
+  { "rxe", "out_of_seq_request" },
+  { "rxe", "duplicate_request" },
+  { "bnxt_re", "dup_req" },
+  { "bnxt_re", "oos_drop_count" },
+};
+
+gboolean
+rtop_provider_is_peer_loss (const char *provider, const RtopCounter *counter)
+{
+  g_return_val_if_fail (counter != NULL, FALSE);
+  if (provider == NULL || !source_matches (RTOP_COUNTER_SOURCE_NETLINK, counter->source))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (peer_loss_rows); i++)
+    if (strcmp (peer_loss_rows[i].provider, provider) == 0 &&
+        strcmp (peer_loss_rows[i].counter, counter->name) == 0)
+      return TRUE;
+  return FALSE;
 }
 
 gboolean

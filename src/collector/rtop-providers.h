@@ -73,4 +73,11 @@ gboolean rtop_provider_has_byte_counters (const char *provider);
 /* TRUE when the provider's own rows feed this metric. */
 gboolean rtop_provider_has_metric (const char *provider, RtopMetricId metric);
 
+/* TRUE for a counter that a port counts when its peer's packets were
+ * lost on the way to it: the responder's out-of-sequence and duplicate
+ * requests.  The loss belongs to the sender, whose own counters
+ * (retransmits, sequence-error NAKs received, ack timeouts) carry it; these
+ * feed no metric and do not make the receiving port unhealthy. */
+gboolean rtop_provider_is_peer_loss (const char *provider, const RtopCounter *counter);
+
 G_END_DECLS

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "rtop-error.h"
+#include "rtop-health.h"
 #include "rtop-sampler-private.h"
 #include "rtop-source.h"
 
@@ -39,6 +40,7 @@ struct _RtopSampler {
   int wakeup_fd;
   GThread *thread;
   RtopCollector *collector;  /* worker-only while running; kept across restarts */
+  RtopHealth *startup_health; /* worker-only: events for passes with no collector */
   guint64 sequence;          /* worker-only: numbers every delivered snapshot */
   GMainContext *context;
   RtopSnapshot *latest;      /* main-context side only */
@@ -144,6 +146,37 @@ error_snapshot (const GError *error, double interval)
   return snap;
 }
 
+/* A collector that cannot start (no RDMA netlink, no permission) is a
+ * collection error like any other: an event when it starts failing, not
+ * one per pass, and one when it works again. */
+static RtopSnapshot *
+startup_error_snapshot (RtopSampler *self, const GError *error, double interval)
+{
+  RtopSnapshot *snap = error_snapshot (error, interval);
+
+  if (self->startup_health == NULL)
+    self->startup_health = rtop_health_new ();
+  rtop_health_process (self->startup_health, snap);
+  return snap;
+}
+
+static RtopSnapshot *
+startup_recovered (RtopSampler *self, RtopSnapshot *snap)
+{
+  RtopEvent *ev;
+
+  if (self->startup_health == NULL)
+    return snap;
+  g_clear_pointer (&self->startup_health, rtop_health_free);
+  ev = rtop_event_new (RTOP_EVENT_COLLECTION_RECOVERED, RTOP_SEVERITY_INFO, NULL, 0,
+                       _("Collecting RDMA statistics works again."));
+  ev->realtime_us = snap->realtime_us;
+  ev->monotonic_us = snap->monotonic_us;
+  /* Nobody reads the snapshot before it is posted. */
+  g_ptr_array_insert (snap->events, 0, ev);
+  return snap;
+}
+
 /* Waits until deadline, a refresh, a stop, or a hotplug event.  Returns
  * FALSE when stopping. */
 static gboolean
@@ -216,10 +249,11 @@ worker (gpointer data)
 
           self->collector = rtop_collector_new (&self->options, &error);
           if (self->collector == NULL)
-            post (self, error_snapshot (error, interval), generation);
+            post (self, startup_error_snapshot (self, error, interval), generation);
         }
       if (self->collector != NULL)
-        post (self, rtop_collector_sample (self->collector, interval), generation);
+        post (self, startup_recovered (self, rtop_collector_sample (self->collector, interval)),
+              generation);
 
       now = g_get_monotonic_time ();
       deadline += period;
@@ -346,6 +380,7 @@ rtop_sampler_finalize (GObject *object)
 
   rtop_sampler_stop (self);
   g_clear_pointer (&self->collector, rtop_collector_free);
+  g_clear_pointer (&self->startup_health, rtop_health_free);
   g_clear_pointer (&self->latest, rtop_snapshot_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
   rtop_source_props_clear (&self->source);

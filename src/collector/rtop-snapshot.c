@@ -470,6 +470,7 @@ process_free (RtopProcess *self)
   g_free (self->cmdline);
   g_free (self->user);
   g_array_unref (self->devices);
+  g_clear_pointer (&self->qp_list, g_array_unref);
   g_free (self);
 }
 
@@ -499,6 +500,7 @@ rtop_event_copy (const RtopEvent *self)
   copy->old_value = g_strdup (self->old_value);
   copy->new_value = g_strdup (self->new_value);
   copy->message = g_strdup (self->message);
+  copy->process = g_strdup (self->process);
   return copy;
 }
 
@@ -512,6 +514,7 @@ rtop_event_free (RtopEvent *self)
   g_free (self->old_value);
   g_free (self->new_value);
   g_free (self->message);
+  g_free (self->process);
   g_free (self);
 }
 
@@ -550,24 +553,6 @@ rtop_metric_id_from_string (const char *s, RtopMetricId *out)
         return TRUE;
       }
   return FALSE;
-}
-
-static const char * const class_names[RTOP_COUNTER_CLASS_N] = {
-  [RTOP_COUNTER_CLASS_INFO] = "info",
-  [RTOP_COUNTER_CLASS_DATA] = "data",
-  [RTOP_COUNTER_CLASS_DROP] = "drop",
-  [RTOP_COUNTER_CLASS_RETRANSMIT] = "retransmit",
-  [RTOP_COUNTER_CLASS_LINK_ERROR] = "error.link",
-  [RTOP_COUNTER_CLASS_TRANSPORT_ERROR] = "error.transport",
-  [RTOP_COUNTER_CLASS_OPERATION_ERROR] = "error.operation",
-  [RTOP_COUNTER_CLASS_CONGESTION] = "congestion",
-};
-
-const char *
-rtop_counter_class_to_string (RtopCounterClass klass)
-{
-  g_return_val_if_fail (klass < RTOP_COUNTER_CLASS_N, NULL);
-  return class_names[klass];
 }
 
 static const char * const source_names[RTOP_COUNTER_SOURCE_N] = {
@@ -631,7 +616,11 @@ rtop_event_kind_to_string (RtopEventKind kind)
     [RTOP_EVENT_COUNTER_RESET] = "counter-reset",
     [RTOP_EVENT_COLLECTION_ERROR] = "collection-error",
     [RTOP_EVENT_COLLECTION_RECOVERED] = "collection-recovered",
+    [RTOP_EVENT_PORT_DOWN] = "port-down",
+    [RTOP_EVENT_QP_ERROR] = "qp-error",
   };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (names) == RTOP_EVENT_N);
 
   g_return_val_if_fail (kind < G_N_ELEMENTS (names), NULL);
   return names[kind];
@@ -660,4 +649,32 @@ rtop_port_phys_state_to_string (guint8 phys_state)
   };
 
   return phys_state < G_N_ELEMENTS (names) ? names[phys_state] : "UNKNOWN";
+}
+
+const char *
+rtop_port_health_to_string (RtopPortHealth health)
+{
+  static const char * const names[] = { "ok", "warning", "error" };
+
+  return (guint) health < G_N_ELEMENTS (names) ? names[health] : "error";
+}
+
+/* enum ib_qp_type and ib_qp_state, spelled as `rdma res show qp` does. */
+const char *
+rtop_qp_type_to_string (guint8 type)
+{
+  static const char * const names[] = {
+    "SMI", "GSI", "RC", "UC", "UD", "RAW_IPV6", "RAW_ETHERTYPE", "UNKNOWN", "RAW_PACKET",
+    "XRC_INI", "XRC_TGT",
+  };
+
+  return type < G_N_ELEMENTS (names) ? names[type] : "UNKNOWN";
+}
+
+const char *
+rtop_qp_state_to_string (guint8 state)
+{
+  static const char * const names[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
+
+  return state < G_N_ELEMENTS (names) ? names[state] : "UNKNOWN";
 }

@@ -79,6 +79,11 @@ typedef enum {
   RTOP_EVENT_COUNTER_RESET,       /* a counter went backwards (driver reload, device re-added) */
   RTOP_EVENT_COLLECTION_ERROR,    /* collection failed (once per failure, not per pass) */
   RTOP_EVENT_COLLECTION_RECOVERED,
+  RTOP_EVENT_PORT_DOWN,           /* an Active port went down: an episode, completed when it is
+                                     Active again, with the state, physical state, rate and
+                                     counter changes it caused folded in */
+  RTOP_EVENT_QP_ERROR,            /* a process's queue pair entered the error state */
+  RTOP_EVENT_N
 } RtopEventKind;
 
 typedef enum {
@@ -100,6 +105,23 @@ typedef struct {
   RtopCounterClass klass;
 } RtopCounter;
 
+/* One queue pair as RES_QP_GET reports it. */
+typedef struct {
+  const char *device;        /* the device's name, owned by the snapshot's RtopDevice */
+  guint32 port;              /* 0 when the QP is not bound to a port yet */
+  guint32 lqpn;              /* the QP number */
+  guint32 rqpn;              /* the peer's QP number; valid when has_rqpn */
+  guint8 has_rqpn;           /* the kernel reports a peer (connected RC/UC QPs) */
+  guint8 type;               /* enum ib_qp_type: 2 RC, 3 UC, 4 UD, 8 RAW_PACKET, 9 XRC_INI ... */
+  guint8 state;              /* enum ib_qp_state: 0 RESET 1 INIT 2 RTR 3 RTS 4 SQD 5 SQE 6 ERR */
+} RtopQp;
+
+#define RTOP_QP_STATE_ERR 6
+/* A process lists at most this many QPs; qps_not_listed counts the rest.
+ * (A list of 40 is one small allocation that malloc serves from its
+ * per-thread cache, pass after pass.) */
+#define RTOP_PROCESS_MAX_QPS 40
+
 typedef struct {
   gboolean present;          /* the provider has this metric */
   guint64 value;             /* cumulative, in the metric's unit (bytes, packets, events) */
@@ -108,6 +130,14 @@ typedef struct {
   char *source;              /* where it came from, e.g. "netlink tx_bytes",
                                 "sysfs port_xmit_data x4", "netdev d0 tx_bytes" */
 } RtopMetric;
+
+/* A port's health at a glance. */
+typedef enum {
+  RTOP_PORT_HEALTH_OK,
+  RTOP_PORT_HEALTH_WARNING,  /* loss, drops or transport errors rising on it */
+  RTOP_PORT_HEALTH_ERROR,    /* not Active, physical link down, its read failed, or link
+                                or operation errors rising */
+} RtopPortHealth;
 
 typedef struct {
   guint32 index;             /* 1-based port number */
@@ -129,6 +159,8 @@ typedef struct {
   char *error;               /* non-NULL when this port's read failed this pass */
   char *remote;              /* GPU links: the other end ("GPU 0000:1b:00.0", "NVSwitch"),
                                 or NULL; always NULL for RDMA ports */
+  RtopPortHealth health;     /* set by RtopHealth (rtop_health_port_verdict() without it) */
+  const char *health_reason; /* translated static text, NULL when OK */
   /* private: see rtop_port_set_shared() */
   RtopCounter *counter_block_;
   gpointer shared_;
@@ -210,6 +242,9 @@ typedef struct {
   guint32 qps, contexts, mrs;  /* totals over devices */
   guint64 mr_bytes;
   GArray *devices;           /* RtopProcessDevice, sorted by device name */
+  GArray *qp_list;           /* RtopQp in dump order, at most RTOP_PROCESS_MAX_QPS; NULL: none */
+  guint32 qps_not_listed;    /* QPs beyond the cap */
+  guint32 qps_in_error;      /* of all its QPs, listed or not */
 } RtopProcess;
 
 typedef struct {
@@ -223,6 +258,18 @@ typedef struct {
   char *old_value;           /* e.g. "ACTIVE", "100 Gb/sec"; may be NULL */
   char *new_value;
   char *message;             /* translated sentence for people */
+  /* An episode (a counter class rising on a port until it settles, a port
+   * that went down until it is up again) is raised when it starts, and the
+   * same episode id comes again, ongoing FALSE, when it ends: a reader
+   * shows one row and updates it in place.  0 for one-off events. */
+  guint64 episode;
+  gboolean ongoing;
+  gint64 started_us;         /* monotonic start of the episode */
+  gint64 duration_us;        /* so far, or in all once ended */
+  guint64 total;             /* how much its counters rose */
+  double peak_rate;          /* the highest rise per second in one pass */
+  gint32 pid;                /* the process a QP event is about (0: none or hidden) */
+  char *process;             /* its command name, or NULL */
 } RtopEvent;
 
 typedef struct {
@@ -238,6 +285,7 @@ typedef struct {
   char *gpu_status;          /* translated: why no GPU interconnect is shown ("No NVIDIA
                                 driver on this machine"); NULL when a GPU library
                                 answered or GPU reading is off */
+  gboolean health_judged;    /* RtopHealth set its ports' health (else: a recording's) */
   GPtrArray *devices;        /* RtopDevice*, natural order of names (rxe2 before rxe10) */
   GPtrArray *processes;      /* RtopProcess*, by pid */
   GPtrArray *events;         /* RtopEvent*, raised since the previous snapshot, in order */
@@ -290,7 +338,6 @@ void rtop_event_free (RtopEvent *self);
 int rtop_natural_compare (const char *a, const char *b);
 
 const char *rtop_metric_id_to_string (RtopMetricId id);      /* "tx_bytes", ... stable, for JSON/CSV */
-const char *rtop_counter_class_to_string (RtopCounterClass klass); /* "error.link", ... */
 const char *rtop_counter_source_to_string (RtopCounterSource source); /* "netlink", ... */
 const char *rtop_severity_to_string (RtopSeverity severity);    /* "info", "warning", "error" */
 const char *rtop_event_kind_to_string (RtopEventKind kind);     /* "device-added", ... */
@@ -300,6 +347,9 @@ const char *rtop_device_kind_to_string (RtopDeviceKind kind);   /* "rdma", "gpu"
 /* GPU for the provider ids of the GPU libraries ("nvml", "amdsmi"), RDMA
  * for any other (readers of formats without a kind field use it). */
 RtopDeviceKind rtop_device_kind_for_provider (const char *provider);
+const char *rtop_port_health_to_string (RtopPortHealth health); /* "ok", "warning", "error" */
+const char *rtop_qp_type_to_string (guint8 type);               /* "RC", "UD", ... (iproute2's) */
+const char *rtop_qp_state_to_string (guint8 state);             /* "RTS", "ERR", ... */
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopSnapshot, rtop_snapshot_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopDevice, rtop_device_free)

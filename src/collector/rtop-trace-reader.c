@@ -343,7 +343,7 @@ on_port_counter (TraceReader *r, PortState *p, const char *name, const char *key
 static gboolean
 kind_from_string (const char *s, RtopEventKind *out)
 {
-  for (int k = RTOP_EVENT_DEVICE_ADDED; k <= RTOP_EVENT_COLLECTION_RECOVERED; k++)
+  for (int k = RTOP_EVENT_DEVICE_ADDED; k < RTOP_EVENT_N; k++)
     if (g_strcmp0 (rtop_event_kind_to_string (k), s) == 0)
       {
         *out = k;
@@ -384,6 +384,15 @@ on_instant (TraceReader *r, gint64 ts, const char *name, JsonObject *args)
   event->counter = g_strdup (rtop_trace_get_string (args, "counter"));
   event->old_value = g_strdup (rtop_trace_get_string (args, "old"));
   event->new_value = g_strdup (rtop_trace_get_string (args, "new"));
+  {
+    gint64 episode = 0, ongoing = 0;
+
+    if (rtop_trace_get_int (args, "episode", 1, G_MAXINT64, &episode))
+      {
+        event->episode = (guint64) episode;
+        event->ongoing = rtop_trace_get_int (args, "ongoing", 0, 1, &ongoing) && ongoing == 1;
+      }
+  }
   g_ptr_array_add (r->pending_events, event);
 }
 

@@ -490,6 +490,11 @@ write_event (RtopTraceWriter *self, const RtopEvent *event, gint64 low,
   append_optional_string (out, "old", event->old_value, NAME_MAX_CHARS);
   append_optional_string (out, "new", event->new_value, NAME_MAX_CHARS);
   append_optional_string (out, "message", event->message, TEXT_MAX_CHARS);
+  /* An episode's start and its completion share the id: a reader shows
+   * one row. */
+  if (event->episode != 0)
+    g_string_append_printf (out, ",\"episode\":%" G_GUINT64_FORMAT ",\"ongoing\":%d",
+                            event->episode, event->ongoing ? 1 : 0);
   g_string_append (out, "}");
   event_close (out);
   self->last_ts = MAX (self->last_ts, ts);

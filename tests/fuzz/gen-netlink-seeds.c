@@ -57,6 +57,12 @@ main (int argc, char **argv)
   nlh = nl_test_done (nl_test_next (nlh), 1, 0);
   write_seed (dir, "res-qp", buf.bytes, nl_test_len (buf.bytes, nlh));
 
+  /* A UD QP (no peer) and an RC QP in the error state. */
+  nlh = nl_test_res_qp_full (buf.bytes, 1, 0, 0, "rxe0", 30, 1, 4711, 4, 3, 0);
+  nlh = nl_test_res_qp_full (nl_test_next (nlh), 1, 0, 0, "rxe0", 31, 2, 4711, 2, 6, 90);
+  nlh = nl_test_done (nl_test_next (nlh), 1, 0);
+  write_seed (dir, "res-qp-ud-err", buf.bytes, nl_test_len (buf.bytes, nlh));
+
   nlh = nl_test_res_ctx (buf.bytes, 1, 0, 0, "rxe0", 0, 2, 4711);
   write_seed (dir, "res-ctx", buf.bytes, nlh->nlmsg_len);
 

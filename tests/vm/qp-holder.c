@@ -1,6 +1,9 @@
 /* qp-holder: opens a verbs device, creates a PD, a CQ, one MR and N queue
  * pairs, and holds them until SIGTERM or SIGINT.  Tests and benchmarks use
  * it to give rdmatop a known number of QPs per process (0, 1 000, 10 000).
+ * On SIGUSR1 it moves its QPs to the error state (through INIT, as the
+ * verbs state machine wants), as a connection that failed would, and goes
+ * on holding them.
  *
  *   qp-holder --device rxe0 --qps 1000 [--type rc|ud] [--mr-bytes N]
  *             [--ready-file PATH]
@@ -189,6 +192,36 @@ holder_create (Holder *h, const Options *opts)
   return 0;
 }
 
+/* RESET -> INIT -> ERR: the kernel allows ERR from any state but RESET. */
+static int
+fail_qps (Holder *h)
+{
+  for (long i = 0; i < h->n_qps; i++)
+    {
+      struct ibv_qp_attr init = {
+        .qp_state = IBV_QPS_INIT,
+        .pkey_index = 0,
+        .port_num = 1,
+        .qkey = 0x11111111,
+        .qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
+      };
+      struct ibv_qp_attr err = { .qp_state = IBV_QPS_ERR };
+      int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+                 (h->qps[i]->qp_type == IBV_QPT_UD ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS);
+
+      if (ibv_modify_qp (h->qps[i], &init, mask) != 0 ||
+          ibv_modify_qp (h->qps[i], &err, IBV_QP_STATE) != 0)
+        {
+          fprintf (stderr, "qp-holder: cannot move QP %u to the error state: %s\n",
+                   h->qps[i]->qp_num, strerror (errno));
+          return -1;
+        }
+    }
+  printf ("qp-holder: pid %ld moved %ld QPs to the error state\n", (long) getpid (), h->n_qps);
+  fflush (stdout);
+  return 0;
+}
+
 static void
 holder_destroy (Holder *h)
 {
@@ -243,6 +276,7 @@ main (int argc, char **argv)
   sigaddset (&set, SIGTERM);
   sigaddset (&set, SIGINT);
   sigaddset (&set, SIGHUP);
+  sigaddset (&set, SIGUSR1);
   sigprocmask (SIG_BLOCK, &set, NULL);
 
   if (holder_create (&h, &opts) < 0)
@@ -256,7 +290,9 @@ main (int argc, char **argv)
     {
       printf ("qp-holder: pid %ld holds %ld QPs on %s\n", (long) getpid (), opts.qps, opts.device);
       fflush (stdout);
-      sigwait (&set, &sig);
+      while (sigwait (&set, &sig) == 0 && sig == SIGUSR1)
+        if (fail_qps (&h) < 0)
+          status = 1;
     }
   holder_destroy (&h);
   return status;

@@ -65,8 +65,8 @@ dump () {
 }
 row () { grep "^row	port=$1	" "$O/$2"; }
 field () { row "$1" "$3" | tr '\t' '\n' | sed -n "s/^$2=//p"; }
-# A rate shown as non-zero: "12.3 Kpkt/s", not "0 pkt/s" or "—".
-nonzero () { [[ "$1" =~ ^[0-9.]+\ ?[KMGT]?pkt/s$ ]] && [[ ! "$1" =~ ^0\ pkt/s$ ]]; }
+# A rate shown as non-zero: "12.3 kpkt/s", not "0 pkt/s" or "—".
+nonzero () { [[ "$1" =~ ^[0-9.]+\ ?[kMGT]?pkt/s$ ]] && [[ ! "$1" =~ ^0\ pkt/s$ ]]; }
 # rxe0/1 shows a packet rate (two passes taken, so rates exist).
 rates_shown () { dump overview.txt && nonzero "$(field rxe0/1 pps overview.txt)"; }
 

@@ -331,15 +331,25 @@ def cmd_link(a):
     down = {l["ifname"]: l for l in load_json(a.rdma_down + ".link.json")}
     up = {l["ifname"]: l for l in load_json(a.rdma_up + ".link.json")}
     dev = a.device
-    for kind, field in (("port-state", "state"), ("port-phys-state", "physical_state")):
-        evs = [(s, e) for s, e in events(passes, kind, dev) if e.get("port") == 1]
-        got = [(e.get("old"), e.get("new")) for _, e in evs]
-        exp = [(up[dev][field], down[dev][field]), (down[dev][field], up[dev][field])]
-        if up[dev][field] == down[dev][field]:
-            exp = []
-        ok(got == exp, f"{kind} events on {dev} port 1 are {exp}, in order", got)
-        times = [e.get("time_us") for _, e in evs]
-        ok(times == sorted(times), f"{kind} event times increase", times)
+    # Going down and coming back is one Error episode: raised, then
+    # completed with the same id; the state and physical state changes are
+    # folded into it, not events of their own.
+    evs = [(s, e) for s, e in events(passes, "port-down", dev) if e.get("port") == 1]
+    got = [(e.get("old"), e.get("new"), e.get("ongoing")) for _, e in evs]
+    exp = [(up[dev]["state"], down[dev]["state"], True), (up[dev]["state"], up[dev]["state"], False)]
+    ok(got == exp, f"port-down events on {dev} port 1 are {exp}, in order", got)
+    ok(len({e.get("episode") for _, e in evs}) == 1, "one episode id for both", [e.get("episode") for _, e in evs])
+    ok(all(e.get("severity") == "error" for _, e in evs), "a port going down is an Error",
+       [e.get("severity") for _, e in evs])
+    times = [e.get("time_us") for _, e in evs]
+    ok(times == sorted(times), "port-down event times increase", times)
+    folded = [e.get("kind") for _, e in events(passes, device=dev)
+              if e.get("kind") in ("port-state", "port-phys-state")]
+    ok(not folded, f"no separate state events on {dev}", folded)
+    healths = [(port_of(p, dev) or {}).get("health") for p in passes
+               if (port_of(p, dev) or {}).get("state") == down[dev]["state"]]
+    ok(healths and all(h == "error" for h in healths), f"{dev} port 1 is unhealthy while down",
+       healths)
     # Between the two events the snapshots show the port down.
     states = [(port_of(p, dev) or {}).get("state") for p in passes]
     ok(down[dev]["state"] in states and states[0] == up[dev]["state"] and
@@ -353,6 +363,98 @@ def cmd_link(a):
     ok(not others, "no port event on the other devices", others)
     removed = events(passes, "device-removed")
     ok(not removed, "a link going down does not remove the device", removed)
+
+
+# --- health at a glance ------------------------------------------------------
+
+INTERNAL_WORDS = re.compile(r"\berror\.(link|transport|operation)\b|\bretransmit\b,")
+
+
+def cmd_health(a):
+    passes = load_watch(a.watch)
+    probe = load_watch(a.probe)
+    check_watch_stream(passes, None, "watch")
+    ok(len(probe) >= a.probe_at, f"the probe wrote {a.probe_at} passes or more", len(probe))
+
+    # The link down: one Error episode, its consequences folded in.
+    down_evs = [e for _, e in events(passes, device=a.down) if e.get("port") == 1]
+    downs = [e for e in down_evs if e.get("kind") == "port-down"]
+    starts = [e for e in downs if e.get("ongoing")]
+    ends = [e for e in downs if not e.get("ongoing")]
+    ok(len(starts) == 1, f"one port-down event when {a.down} went down", [e.get("message") for e in downs])
+    ok(all(e.get("severity") == "error" for e in downs), "the port going down is an Error",
+       [e.get("severity") for e in downs])
+    ok(len(ends) == 1 and starts and ends[0].get("episode") == starts[0].get("episode"),
+       "it is completed, with the same episode id, when the link is up again",
+       [(e.get("episode"), e.get("ongoing")) for e in downs])
+    folded = [e.get("kind") for e in down_evs
+              if e.get("kind") in ("port-state", "port-phys-state", "link-rate", "counter-rising")]
+    ok(not folded, f"no other state, rate or counter event for {a.down} (folded in)", folded)
+    down_ports = [port_of(p, a.down) for p in passes[:a.watch_at]]
+    after = [p for p in down_ports if p and p.get("state") == "DOWN"]
+    ok(after and all(p.get("health") == "error" and p.get("link_up") is False for p in after),
+       f"while down, {a.down}/1 is unhealthy and its link is not up",
+       [(p.get("health"), p.get("link_up")) for p in after][:3])
+
+    # The loss: one episode per rise, not a pair per retransmit.
+    loss = [e for _, e in events(passes, device=a.sender)
+            if e.get("kind") in ("counter-rising", "counter-settled")]
+    ids = [e.get("episode") for e in loss]
+    rising = [e for e in loss if e.get("kind") == "counter-rising"]
+    rise_passes = sum(1 for p in passes[1:]
+                      if (metric(port_of(p, a.sender), "retransmits").get("rate") or 0) > 0)
+    ok(rising, f"the loss on {a.sender} raised an episode", rise_passes)
+    ok(all(ids.count(i) <= 2 for i in ids) and
+       all(e.get("ongoing") for e in rising),
+       "each episode is raised once and completed at most once", ids)
+    ok(len(rising) * 2 <= max(rise_passes, 2),
+       f"fewer episodes than half the passes with retransmits ({len(rising)} for {rise_passes})")
+    ok(all(e.get("counter") in RXE_RETRANSMIT_COUNTERS for e in rising),
+       "the episodes name a retransmit counter", [e.get("counter") for e in rising])
+    recv = [(port_of(p, a.receiver) or {}).get("health") for p in passes]
+    ok(all(h == "ok" for h in recv),
+       f"the receiving end {a.receiver} is not flagged for the sender's loss", sorted(set(recv)))
+
+    # The app's ranked recent list after 30 s of loss: the Error first.
+    line = probe[a.probe_at - 1] if len(probe) >= a.probe_at else {}
+    recent = line.get("recent") or [{}]
+    ok(recent[0].get("kind") == "port-down" and recent[0].get("location") == f"{a.down}/1" and
+       recent[0].get("severity") == "error",
+       "the port-down Error is first in the ranked recent list after the loss",
+       [(r.get("kind"), r.get("location"), r.get("severity")) for r in recent[:4]])
+    kinds = [r.get("kind") for r in recent]
+    ok(len(recent) > 1, "the recent list holds the loss episodes too", kinds)
+    ok(f"{a.down}/1" in (line.get("problems") or ""), "the problems summary names the port",
+       line.get("problems"))
+    pp = {p.get("key"): p for p in line.get("ports") or []}.get(f"{a.down}/1") or {}
+    ok(pp.get("health") == "error" and pp.get("link") == "Down",
+       f"the model shows {a.down}/1 unhealthy, its link Down", pp)
+    ok(line.get("n_events", 0) < 40, "the event log holds a handful of events, not a flood",
+       line.get("n_events"))
+
+    # The QP moved to the error state.
+    qp = [e for _, e in events(passes, "qp-error")]
+    ok(len(qp) == 1, "one qp-error event", [e.get("message") for e in qp])
+    if qp:
+        e = qp[0]
+        ok(e.get("pid") == a.holder_pid and e.get("process") == "qp-holder" and
+           e.get("device") == a.holder_device and e.get("severity") == "error",
+           "it names the process (qp-holder and its pid) and the device",
+           (e.get("pid"), e.get("process"), e.get("device"), e.get("severity")))
+        ok("qp-holder" in e.get("message", "") and str(a.holder_pid) in e.get("message", ""),
+           "its message names the process", e.get("message"))
+    holder = {p.get("pid"): p for p in passes[-1].get("processes", [])}.get(a.holder_pid) or {}
+    qps = holder.get("qp_list") or []
+    ok(len(qps) == 2 and all(q.get("state") == "ERR" and q.get("type") == "RC" for q in qps)
+       and holder.get("qps_in_error") == 2,
+       "the holder's QPs are listed, RC, in the error state", qps)
+
+    texts = [e.get("message", "") for _, e in events(passes)]
+    ok(not [t for t in texts if INTERNAL_WORDS.search(t)],
+       "event messages carry no internal identifiers",
+       [t for t in texts if INTERNAL_WORDS.search(t)][:3])
+    bad = [negative_rates(p) for p in passes]
+    ok(not any(bad), "no negative rate", [b for b in bad if b][:3])
 
 
 # --- scenario 5: delete / re-add -------------------------------------------
@@ -466,11 +568,12 @@ def cmd_gpu_watch(a):
         return
     last = passes[-1]
     ok(last.get("status") == "ok", "the last pass is ok", last.get("status"))
-    down = [e for _, e in events(passes, "port-state", "nvidia0")]
-    ok(any(e.get("port") == 2 and e.get("new") == "DOWN" for e in down),
-       "a port-state event says nvidia0 link 1 (port 2) went DOWN", down)
-    phys = [e for _, e in events(passes, "port-phys-state", "nvidia0")]
-    ok(not phys, "no second event for the same link's physical state", phys)
+    down = [e for _, e in events(passes, "port-down", "nvidia0")]
+    ok(any(e.get("port") == 2 for e in down),
+       "a port-down episode says nvidia0 link 1 (port 2) went down", down)
+    other = [e for _, e in events(passes, None, "nvidia0")
+             if e.get("kind") in ("port-state", "port-phys-state")]
+    ok(not other, "no separate state events for the same link", other)
     rising = [e for _, e in events(passes, "counter-rising", "nvidia0")]
     ok(any(e.get("counter") == "nvlink_crc_errors" and e.get("port") == 1 for e in rising),
        "CRC errors rising on nvidia0 link 0 raise counter-rising", rising)
@@ -522,6 +625,18 @@ def main():
     s.add_argument("--rdma-down", required=True)
     s.add_argument("--rdma-up", required=True)
     s.set_defaults(func=cmd_link)
+
+    s = sub.add_parser("health")
+    s.add_argument("--watch", required=True)
+    s.add_argument("--probe", required=True)
+    s.add_argument("--probe-at", type=int, required=True)
+    s.add_argument("--watch-at", type=int, required=True)
+    s.add_argument("--down", required=True)
+    s.add_argument("--sender", required=True)
+    s.add_argument("--receiver", required=True)
+    s.add_argument("--holder-pid", type=int, required=True)
+    s.add_argument("--holder-device", required=True)
+    s.set_defaults(func=cmd_health)
 
     s = sub.add_parser("delete")
     s.add_argument("--watch", required=True)
