@@ -141,7 +141,7 @@ static void
 test_table_sane (void)
 {
   static const char * const providers[] = {
-    "*", "mlx5", "efa", "erdma", "rxe", "bnxt_re", "irdma", "hns",
+    "*", "mlx5", "efa", "erdma", "rxe", "bnxt_re", "irdma", "hns", "nvml", "amdsmi",
   };
   guint n_rules = 0;
   const RtopProviderRule *rules = rtop_provider_rules (&n_rules);
@@ -165,8 +165,13 @@ test_table_sane (void)
       g_assert_cmpint (rule->metric, <=, RTOP_METRIC_N);
       if (rule->metric < RTOP_METRIC_N)
         g_assert_cmpint (rule->klass, ==, class_of_metric (rule->metric));
-      /* Only the PMA data counters count words. */
-      if (rule->scale != 1)
+      /* Only the PMA data counters count words, and only GPU libraries
+       * count KiB (and say so in the counter's name). */
+      if (rule->scale == 1024)
+        g_assert_true (rule->source == RTOP_COUNTER_SOURCE_GPU &&
+                       (g_str_has_suffix (rule->counter, "_kib") ||
+                        g_str_has_suffix (rule->counter, "_kb")));
+      else if (rule->scale != 1)
         g_assert_true (g_str_has_suffix (rule->counter, "_data"));
       /* Device-level counters feed no port metric. */
       if (rule->source == RTOP_COUNTER_SOURCE_SYSFS_DEVICE)
@@ -230,7 +235,9 @@ check_row_sample (const RtopProviderRule *rule, RtopPort *port, guint64 value, g
       if (m != RTOP_METRIC_ERRORS)
         {
           g_assert_nonnull (strstr (metric->source, rule->counter));
-          if (rule->scale != 1)
+          if (rule->scale == 1024)
+            g_assert_true (g_str_has_suffix (metric->source, " x1024"));
+          else if (rule->scale != 1)
             g_assert_true (g_str_has_suffix (metric->source, " x4"));
           if (rule->source == RTOP_COUNTER_SOURCE_NETDEV)
             g_assert_true (g_str_has_prefix (metric->source, "netdev d0 "));

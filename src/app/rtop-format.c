@@ -147,3 +147,24 @@ rtop_format_time (gint64 realtime_us, gboolean with_ms)
     }
   return g_steal_pointer (&hms);
 }
+
+char *
+rtop_format_gpu_gauges (const char *vendor, const char *model, double utilisation_pct,
+                        double memory_used_bytes, double memory_total_bytes,
+                        double temperature_c, double power_w)
+{
+  GString *text = g_string_new (model != NULL ? model : vendor != NULL ? vendor : _("GPU"));
+
+  if (!isnan (utilisation_pct))
+    /* Translators: how busy a GPU's compute engines are */
+    g_string_append_printf (text, _(" · %.0f %% busy"), utilisation_pct);
+  if (!isnan (memory_used_bytes) && !isnan (memory_total_bytes))
+    /* Translators: GPU memory in use, of the total, in gigabytes */
+    g_string_append_printf (text, _(" · %.1f of %.1f GB memory"), memory_used_bytes / 1e9,
+                            memory_total_bytes / 1e9);
+  if (!isnan (temperature_c))
+    g_string_append_printf (text, _(" · %.0f °C"), temperature_c);
+  if (!isnan (power_w))
+    g_string_append_printf (text, _(" · %.0f W"), power_w);
+  return g_string_free (text, FALSE);
+}

@@ -29,5 +29,10 @@ char *rtop_format_gbps (double bits_per_s);
 char *rtop_format_percent (double fraction);
 /* Local wall-clock time "14:03:22" (with date when not today). */
 char *rtop_format_time (gint64 realtime_us, gboolean with_ms);
+/* A GPU's gauges in one line: "NVIDIA H100 · 87 % busy · 1.0 of 80.0 GB ·
+ * 61 °C · 350 W"; unknown (NAN) ones are left out. */
+char *rtop_format_gpu_gauges (const char *vendor, const char *model, double utilisation_pct,
+                              double memory_used_bytes, double memory_total_bytes,
+                              double temperature_c, double power_w);
 
 G_END_DECLS

@@ -393,13 +393,17 @@ compute_totals (RtopHistory *self, RtopSnapshot *snapshot)
       t->n_ports++;
       t->n_active += rtop_port_item_get_state (item) == 4;
       note_problem (self, item);
+      t->errors_ps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_ERRORS)) +
+                      nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_DROPS)) +
+                      nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_RETRANS));
+      /* The throughput totals are the network's: NVLink and XGMI traffic
+       * stays inside the node and has its own rows. */
+      if (rtop_port_item_get_is_gpu (item))
+        continue;
       t->tx_bps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_TX_BPS));
       t->rx_bps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_RX_BPS));
       t->tx_pps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_TX_PPS));
       t->rx_pps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_RX_PPS));
-      t->errors_ps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_ERRORS)) +
-                      nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_DROPS)) +
-                      nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_RETRANS));
     }
 }
 

@@ -24,7 +24,7 @@ typedef struct {
   guint n_problem_ports;     /* ports whose verdict is not OK */
   guint n_error_ports;       /* ... of them Error (down, failed, errors rising) */
   guint n_warning_ports;     /* ... Warning (loss) */
-  double tx_bps, rx_bps;     /* sums over ports with a rate */
+  double tx_bps, rx_bps;     /* sums over RDMA ports with a rate (not GPU links) */
   double tx_pps, rx_pps;
   double errors_ps;          /* errors + drops + retransmits per second; counts one loss
                                 at several places: the problems summary is the count */

@@ -42,6 +42,7 @@ struct _RtopOverview {
   GtkListBox *recent_events;
   GtkLabel *unavailable_title;
   GtkLabel *unavailable_message;
+  GtkLabel *sources_status;
 };
 
 G_DEFINE_FINAL_TYPE (RtopOverview, rtop_overview, RTOP_TYPE_SECTION)
@@ -54,7 +55,7 @@ static GParamSpec *props[N_PROPS];
 static char *
 port_text (gpointer item)
 {
-  return g_strdup (rtop_port_item_get_key (item));
+  return rtop_port_item_row_label (item);
 }
 
 static const char *
@@ -442,6 +443,28 @@ state_page_changed_cb (RtopOverview *self)
                                        "waiting") == 0);
 }
 
+/* One quiet line for what is missing while something else is shown: RDMA
+ * while GPU links are, GPU links ("No NVIDIA driver on this machine"). */
+static void
+update_sources_status (RtopOverview *self, RtopSnapshot *snapshot, guint n_ports)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (snapshot != NULL && snapshot->status != RTOP_STATUS_OK && n_ports > 0 &&
+      snapshot->status_message != NULL)
+    /* Translators: %s says why RDMA devices cannot be read */
+    g_string_append_printf (text, _("RDMA: %s"), snapshot->status_message);
+  if (snapshot != NULL && snapshot->gpu_status != NULL)
+    {
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      /* Translators: %s says why no NVLink or XGMI link is shown */
+      g_string_append_printf (text, _("GPU interconnects: %s"), snapshot->gpu_status);
+    }
+  gtk_label_set_label (self->sources_status, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->sources_status), text->len > 0);
+}
+
 /* The busiest port's peak over the time window: every sparkline's top
  * when they share one scale. */
 static void
@@ -489,6 +512,7 @@ history_updated_cb (RtopOverview *self)
   else
     gtk_stack_set_visible_child_name (self->state_stack, "ports");
 
+  update_sources_status (self, snapshot, n_ports);
   update_totals (self);
   update_shared_max (self);
   gtk_stack_set_visible_child_name (self->events_stack,
@@ -549,6 +573,8 @@ rtop_overview_dump (RtopSection *section)
   guint n = g_list_model_get_n_items (model);
 
   g_string_append_printf (out, "state=%s\n", rtop_overview_get_state (self));
+  if (gtk_widget_get_visible (GTK_WIDGET (self->sources_status)))
+    g_string_append_printf (out, "sources\t%s\n", gtk_label_get_label (self->sources_status));
   g_string_append_printf (out, "scale\t%s\tmax=%g\n", self->shared_scale ? "shared" : "per-port",
                           self->shared_max);
   {
@@ -723,6 +749,7 @@ rtop_overview_class_init (RtopOverviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopOverview, recent_events);
   gtk_widget_class_bind_template_child (widget_class, RtopOverview, unavailable_title);
   gtk_widget_class_bind_template_child (widget_class, RtopOverview, unavailable_message);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, sources_status);
   gtk_widget_class_set_css_name (widget_class, "rtopoverview");
 
 }

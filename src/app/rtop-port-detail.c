@@ -93,6 +93,7 @@ source_label (RtopCounterItem *item)
     [RTOP_COUNTER_SOURCE_SYSFS_HW] = N_("sysfs hw"),
     [RTOP_COUNTER_SOURCE_SYSFS_DEVICE] = N_("device"),
     [RTOP_COUNTER_SOURCE_NETDEV] = N_("netdev"),
+    [RTOP_COUNTER_SOURCE_GPU] = N_("GPU library"),
   };
   RtopCounterSource source = rtop_counter_item_get_source (item);
 
@@ -262,8 +263,7 @@ update_header (RtopPortDetail *self)
   GString *sub = g_string_new (NULL);
   const char *error = rtop_port_item_get_error (p);
 
-  /* Translators: "rxe0 port 1" */
-  title = g_strdup_printf (_("%s port %u"), rtop_port_item_get_device (p), rtop_port_item_get_port (p));
+  title = rtop_port_item_title (p);
   gtk_label_set_label (self->title, title);
   link = rtop_port_item_link_text (p);
   g_string_append_printf (sub, "%s · %s · %s · %s",
@@ -272,6 +272,13 @@ update_header (RtopPortDetail *self)
                           rtop_port_item_state_label (p), link);
   if (rtop_port_item_get_netdev (p))
     g_string_append_printf (sub, " · %s %s", _("netdev"), rtop_port_item_get_netdev (p));
+  if (rtop_port_item_get_remote (p))
+    /* Translators: the other end of a GPU link, e.g. "to GPU 0000:1b:00.0" */
+    g_string_append_printf (sub, " · %s %s", _("to"), rtop_port_item_get_remote (p));
+  if (rtop_port_item_get_gpu_text (p))
+    g_string_append_printf (sub, "\n%s", rtop_port_item_get_gpu_text (p));
+  if (rtop_port_item_scope_note (p))
+    g_string_append_printf (sub, "\n%s", rtop_port_item_scope_note (p));
   if (rtop_port_item_get_fw_version (p))
     g_string_append_printf (sub, " · %s %s", _("firmware"), rtop_port_item_get_fw_version (p));
   if (rtop_port_item_get_node_guid (p))

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "rtop-counter-item.h"
+#include "rtop-format.h"
 #include "rtop-health.h"
 #include "rtop-port-item-private.h"
 
@@ -22,6 +23,9 @@ struct _RtopPortItem {
   char *error;
   char *fw_version;
   char *node_guid;
+  gboolean gpu;               /* a GPU's link or "all links" port */
+  char *remote;
+  char *gpu_text;             /* the GPU's gauges, as people read them */
   double link_gbps;
   guint8 state;
   guint8 phys_state;
@@ -85,6 +89,8 @@ rtop_port_item_finalize (GObject *object)
   g_free (self->error);
   g_free (self->fw_version);
   g_free (self->node_guid);
+  g_free (self->remote);
+  g_free (self->gpu_text);
   for (guint i = 0; i < RTOP_PORT_CH_N; i++)
     g_free (self->sources[i]);
   G_OBJECT_CLASS (rtop_port_item_parent_class)->finalize (object);
@@ -238,6 +244,18 @@ rtop_port_item_update (RtopPortItem *self, const RtopSnapshot *snapshot,
   set_str (&self->link_layer, port->link_layer);
   set_str (&self->rate_text, port->rate_text);
   set_str (&self->error, port->error);
+  set_str (&self->remote, port->remote);
+  self->gpu = device->kind == RTOP_DEVICE_KIND_GPU;
+  if (device->gpu != NULL)
+    {
+      g_autofree char *text = rtop_format_gpu_gauges (device->gpu->vendor, device->gpu->model,
+                                                      device->gpu->utilisation_pct,
+                                                      device->gpu->memory_used_bytes,
+                                                      device->gpu->memory_total_bytes,
+                                                      device->gpu->temperature_c,
+                                                      device->gpu->power_w);
+      set_str (&self->gpu_text, text);
+    }
   self->link_gbps = port->rate_gbps;
   self->state = port->state;
   self->phys_state = port->phys_state;
@@ -323,6 +341,30 @@ const char *
 rtop_port_item_get_node_guid (RtopPortItem *self)
 {
   return self->node_guid;
+}
+
+gboolean
+rtop_port_item_get_is_gpu (RtopPortItem *self)
+{
+  return self->gpu;
+}
+
+gboolean
+rtop_port_item_get_is_all_links (RtopPortItem *self)
+{
+  return self->gpu && self->port == RTOP_GPU_ALL_LINKS_PORT;
+}
+
+const char *
+rtop_port_item_get_remote (RtopPortItem *self)
+{
+  return self->remote;
+}
+
+const char *
+rtop_port_item_get_gpu_text (RtopPortItem *self)
+{
+  return self->gpu_text;
 }
 
 double

@@ -41,6 +41,12 @@ const char *rtop_port_item_get_netdev (RtopPortItem *self);
 const char *rtop_port_item_get_error (RtopPortItem *self);
 const char *rtop_port_item_get_fw_version (RtopPortItem *self);
 const char *rtop_port_item_get_node_guid (RtopPortItem *self);
+/* A GPU interconnect port (rtop-snapshot.h): port 0 is the GPU's "all
+ * links" port, whose throughput is a GPU-wide total; port N is link N - 1. */
+gboolean rtop_port_item_get_is_gpu (RtopPortItem *self);
+gboolean rtop_port_item_get_is_all_links (RtopPortItem *self);
+const char *rtop_port_item_get_remote (RtopPortItem *self);   /* the link's other end, or NULL */
+const char *rtop_port_item_get_gpu_text (RtopPortItem *self); /* the GPU's gauges, or NULL */
 /* The link rate while the port is up; 0 when it is not (a Down port's
  * rate is not live), or unknown. */
 double rtop_port_item_get_link_gbps (RtopPortItem *self);

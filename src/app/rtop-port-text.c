@@ -14,6 +14,8 @@ static const struct {
   { "iw", N_("iWARP") },
   { "opa", N_("Omni-Path") },
   { "usnic", N_("usNIC") },
+  { "nvlink", N_("NVLink") },
+  { "xgmi", N_("XGMI") },
 };
 
 /* IB port states (index = kernel value) with their CSS class. */
@@ -103,4 +105,35 @@ rtop_port_item_link_text (RtopPortItem *item)
     return g_strdup ("—");
   /* Translators: a link rate in gigabits per second */
   return g_strdup_printf (_("%g Gb/s"), gbps);
+}
+
+char *
+rtop_port_item_row_label (RtopPortItem *item)
+{
+  if (!rtop_port_item_get_is_gpu (item))
+    return g_strdup (rtop_port_item_get_key (item));
+  if (rtop_port_item_get_is_all_links (item))
+    /* Translators: a GPU's row for what it counts over all its links, "nvidia0 all links" */
+    return g_strdup_printf (_("%s all links"), rtop_port_item_get_device (item));
+  /* Translators: one GPU interconnect link, "nvidia0 link 3" (the library's link number) */
+  return g_strdup_printf (_("%s link %u"), rtop_port_item_get_device (item),
+                          rtop_port_item_get_port (item) - 1);
+}
+
+char *
+rtop_port_item_title (RtopPortItem *item)
+{
+  if (rtop_port_item_get_is_gpu (item))
+    return rtop_port_item_row_label (item);
+  /* Translators: "rxe0 port 1" */
+  return g_strdup_printf (_("%s port %u"), rtop_port_item_get_device (item),
+                          rtop_port_item_get_port (item));
+}
+
+const char *
+rtop_port_item_scope_note (RtopPortItem *item)
+{
+  if (!rtop_port_item_get_is_all_links (item))
+    return NULL;
+  return _("Throughput here is the GPU-wide total over all its links: the GPU library counts it for the whole GPU, not per link.");
 }

@@ -19,5 +19,13 @@ char *rtop_port_item_health_text (RtopPortItem *item);
 const char *rtop_port_item_health_class (RtopPortItem *item);
 /* "100 Gb/s", "Down" for a port that is not up (its rate is not live), or "—". */
 char *rtop_port_item_link_text (RtopPortItem *item);
+/* The overview's row name: "rxe0/1"; for GPUs "nvidia0 link 3" or
+ * "nvidia0 all links". */
+char *rtop_port_item_row_label (RtopPortItem *item);
+/* The detail page's title: "rxe0 port 1", "nvidia0 link 3". */
+char *rtop_port_item_title (RtopPortItem *item);
+/* For a GPU's "all links" port, the sentence that says its throughput is
+ * GPU-wide; NULL otherwise. */
+const char *rtop_port_item_scope_note (RtopPortItem *item);
 
 G_END_DECLS

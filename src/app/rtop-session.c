@@ -525,7 +525,8 @@ rtop_session_go_live (RtopSession *self)
 
   if (self->replay == NULL)
     return;
-  rtop_source_list_remove_all (self->sources);
+  /* The replay is the only source while a recording is shown. */
+  rtop_source_list_remove (self->sources, RTOP_SOURCE (self->replay));
   g_clear_object (&self->replay);
   rtop_history_reset (self->history);
   rtop_history_set_min_capacity (self->history, 0);

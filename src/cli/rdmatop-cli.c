@@ -29,6 +29,7 @@
 typedef struct {
   gboolean json;
   gboolean no_processes;
+  gboolean no_gpu;
   char **devices;            /* from --device a,b --device c */
   double interval;
   int count;
@@ -86,6 +87,7 @@ collector_options (const CliOptions *o)
 
   copts.devices = (const char * const *) o->devices;
   copts.no_processes = o->no_processes;
+  copts.no_gpu = o->no_gpu;
   return copts;
 }
 
@@ -107,8 +109,33 @@ check_devices (const CliOptions *o, const RtopSnapshot *snap)
 /* ---- Text output ---- */
 
 static void
+print_gpu_facts (const RtopDevice *dev)
+{
+  const RtopGpu *gpu = dev->gpu;
+
+  g_print (_("  GPU %s %s, %s: utilisation %.0f %%, memory %.0f of %.0f MiB, %.0f °C, %.0f W\n"),
+           gpu->vendor ? gpu->vendor : "", gpu->model ? gpu->model : "",
+           gpu->pci_bus_id ? gpu->pci_bus_id : "-", gpu->utilisation_pct,
+           gpu->memory_used_bytes / 1048576, gpu->memory_total_bytes / 1048576,
+           gpu->temperature_c, gpu->power_w);
+}
+
+static void
 print_port_facts (const RtopDevice *dev, const RtopPort *port)
 {
+  if (dev->kind == RTOP_DEVICE_KIND_GPU)
+    {
+      /* Port 0 holds the GPU-wide totals; port N is link N - 1. */
+      if (port->index == RTOP_GPU_ALL_LINKS_PORT)
+        g_print (_("  %s  all links  %s  %s\n"), dev->name,
+                 port->link_layer ? port->link_layer : "", port->rate_text ? port->rate_text : "");
+      else
+        g_print (_("  %s  link %u  %s  %s  %s%s\n"), dev->name, port->index - 1,
+                 rtop_port_state_to_string (port->state),
+                 port->rate_text ? port->rate_text : _("rate unknown"),
+                 port->remote ? _("to ") : "", port->remote ? port->remote : "");
+      return;
+    }
   g_print ("  %s/%u  %s (%s)  %s  %s%s%s\n", dev->name, port->index,
            rtop_port_state_to_string (port->state),
            rtop_port_phys_state_to_string (port->phys_state),
@@ -126,6 +153,8 @@ print_snapshot_text (const RtopSnapshot *snap)
 
       g_print ("%s  %s  %s  %s\n", dev->name, dev->provider ? dev->provider : "",
                dev->protocol ? dev->protocol : "", dev->node_guid ? dev->node_guid : "");
+      if (dev->gpu != NULL)
+        print_gpu_facts (dev);
       for (guint j = 0; j < dev->ports->len; j++)
         {
           const RtopPort *port = g_ptr_array_index (dev->ports, j);
@@ -151,6 +180,8 @@ print_snapshot_text (const RtopSnapshot *snap)
     }
   if (snap->processes_error != NULL)
     g_print ("%s\n", snap->processes_error);
+  if (snap->gpu_status != NULL)
+    g_print ("%s\n", snap->gpu_status);
   if (snap->pids_hidden)
     g_print (_("Some owners are in another PID namespace (container or sandbox); their PIDs are not visible here.\n"));
 }
@@ -204,7 +235,10 @@ print_watch_text (const RtopSnapshot *snap, gboolean header)
 static gboolean
 print_snapshot (const CliOptions *o, const RtopSnapshot *snap, gboolean watch)
 {
-  if (snap->status != RTOP_STATUS_OK)
+  /* RDMA unavailable but GPU links read: say so, and show them. */
+  if (snap->status != RTOP_STATUS_OK && rtop_snapshot_get_n_ports (snap) > 0)
+    g_printerr ("rdmatop-cli: %s\n", snap->status_message);
+  else if (snap->status != RTOP_STATUS_OK)
     {
       if (o->json)
         {
@@ -239,6 +273,8 @@ make_context (const char *params, const char *summary, CliOptions *o,
       N_("Only these devices (comma-separated; repeatable)"), N_("NAME,...") },
     { "no-processes", 0, 0, G_OPTION_ARG_NONE, &o->no_processes,
       N_("Do not list processes (skips the resource dumps)"), NULL },
+    { "no-gpu", 0, 0, G_OPTION_ARG_NONE, &o->no_gpu,
+      N_("Do not read GPU interconnects (NVLink, XGMI)"), NULL },
     { NULL }
   };
   GOptionContext *ctx = g_option_context_new (params);

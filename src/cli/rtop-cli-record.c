@@ -34,6 +34,7 @@ typedef struct {
   double interval;
   double duration;             /* 0: until a signal */
   gboolean no_processes;
+  gboolean no_gpu;
   RtopRecorder *recorder;
   GMainLoop *loop;
   guint64 samples;
@@ -132,6 +133,8 @@ record_context (RecordOptions *o)
       o->format_help = format_help (), N_("FORMAT") },
     { "no-processes", 0, 0, G_OPTION_ARG_NONE, &o->no_processes,
       N_("Do not record which processes use each device"), NULL },
+    { "no-gpu", 0, 0, G_OPTION_ARG_NONE, &o->no_gpu,
+      N_("Do not record GPU interconnects (NVLink, XGMI)"), NULL },
     { NULL }
   };
   GOptionContext *ctx = g_option_context_new (NULL);
@@ -173,7 +176,9 @@ fail (RecordOptions *o, const char *message)
 static gboolean
 check_first (RecordOptions *o, const RtopSnapshot *snap)
 {
-  if (snap->status == RTOP_STATUS_NO_NETLINK || snap->status == RTOP_STATUS_PERMISSION)
+  /* Without RDMA, GPU links alone are still worth recording. */
+  if ((snap->status == RTOP_STATUS_NO_NETLINK || snap->status == RTOP_STATUS_PERMISSION) &&
+      rtop_snapshot_get_n_ports (snap) == 0)
     {
       fail (o, snap->status_message != NULL ? snap->status_message
                                             : _("RDMA netlink is not available."));
@@ -311,6 +316,7 @@ rtop_cli_record (int argc, char **argv)
 
   copts.devices = (const char * const *) o.devices;
   copts.no_processes = o.no_processes;
+  copts.no_gpu = o.no_gpu;
   o.loop = g_main_loop_new (NULL, FALSE);
   sampler = rtop_sampler_new (&copts);
   rtop_sampler_set_interval (sampler, o.interval);

@@ -7,7 +7,8 @@
 G_BEGIN_DECLS
 
 /* A collector over an existing RtopNl, which it takes (tests serve one end of
- * a socketpair with a fake kernel).  No hotplug monitor. */
+ * a socketpair with a fake kernel), or over none (nl NULL: only GPUs, status
+ * NO_NETLINK).  No hotplug monitor. */
 RtopCollector *rtop_collector_new_for_nl (const RtopCollectorOptions *options, RtopNl *nl);
 
 /* Where netdev counters come from: a routing netlink socket (taken; the

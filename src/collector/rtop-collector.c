@@ -22,6 +22,7 @@
 #include "uapi/rdma/rdma_netlink.h"
 #include "rtop-collector-private.h"
 #include "rtop-error.h"
+#include "rtop-gpu.h"
 #include "rtop-health.h"
 #include "rtop-nl.h"
 #include "rtop-port-key.h"
@@ -173,6 +174,8 @@ struct _RtopCollector {
   RtopRates *rates;
   RtopHealth *health;
   RtopProcCache *procs;
+  RtopGpuSource *gpu;
+  char *no_netlink;          /* nl is NULL: why (the open error's message) */
   GHashTable *devices;       /* name -> DeviceCache */
   guint64 pass;
   gint64 pass_start_us;
@@ -317,6 +320,11 @@ rtop_collector_new_for_nl (const RtopCollectorOptions *options, RtopNl *nl)
   self->rates = rtop_rates_new ();
   self->health = rtop_health_new ();
   self->procs = rtop_proc_cache_new (self->proc_root);
+  self->gpu = rtop_gpu_source_new (&(RtopGpuOptions) {
+    .disabled = options->no_gpu,
+    .nvml_library = options->nvml_library,
+    .amdsmi_library = options->amdsmi_library,
+  });
   self->devices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, device_cache_free);
   self->link_stats = g_array_new (FALSE, FALSE, sizeof (RtopNlLinkStats));
   self->port_replies = g_array_new (FALSE, TRUE, sizeof (PortReply));
@@ -359,6 +367,29 @@ raise_fd_limit (void)
     }
 }
 
+/* A machine without RDMA may still have GPU interconnects to show. */
+static RtopCollector *
+new_for_gpus_only (const RtopCollectorOptions *options, GError **error)
+{
+  g_autoptr(RtopCollector) self = NULL;
+  g_autoptr(GPtrArray) probe = NULL;
+  g_autoptr(RtopRates) rates = NULL;
+  g_autofree char *why = NULL;
+
+  if (!g_error_matches (*error, RTOP_ERROR, RTOP_ERROR_NO_NETLINK) ||
+      (options != NULL && options->no_gpu))
+    return NULL;
+  self = rtop_collector_new_for_nl (options, NULL);
+  probe = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_device_free);
+  rates = rtop_rates_new ();
+  why = rtop_gpu_source_read (self->gpu, rates, probe);
+  if (!rtop_gpu_source_has_gpus (self->gpu))
+    return NULL;
+  self->no_netlink = g_strdup ((*error)->message);
+  g_clear_error (error);
+  return g_steal_pointer (&self);
+}
+
 RtopCollector *
 rtop_collector_new (const RtopCollectorOptions *options, GError **error)
 {
@@ -369,7 +400,7 @@ rtop_collector_new (const RtopCollectorOptions *options, GError **error)
   RtopCollector *self;
 
   if (nl == NULL)
-    return NULL;
+    return new_for_gpus_only (options, error);
   self = rtop_collector_new_for_nl (options, nl);
   if (options == NULL || !options->no_monitor)
     /* Without monitor support (old kernel) discovery is by polling, which
@@ -398,6 +429,8 @@ rtop_collector_free (RtopCollector *self)
   g_free (self->sysfs_root);
   g_free (self->proc_root);
   g_strfreev (self->devices_filter);
+  g_clear_pointer (&self->gpu, rtop_gpu_source_free);
+  g_free (self->no_netlink);
   g_clear_pointer (&self->nl, rtop_nl_free);
   g_clear_pointer (&self->monitor, rtop_nl_free);
   g_clear_pointer (&self->route, rtop_nl_free);
@@ -1208,6 +1241,13 @@ collect_devices (RtopCollector *self, RtopSnapshot *snap, GError **error)
   g_autoptr(GPtrArray) caches = g_ptr_array_new ();
   DeviceList list = { self, devices, caches, 0 };
 
+  if (self->nl == NULL)
+    {
+      g_set_error_literal (error, RTOP_ERROR, RTOP_ERROR_NO_NETLINK,
+                           self->no_netlink != NULL ? self->no_netlink
+                           : _("This kernel has no RDMA netlink."));
+      return FALSE;
+    }
   if (!rtop_nl_query (self->nl, RDMA_NLDEV_CMD_GET, TRUE, RTOP_NL_NO_INDEX, 0,
                       device_cb, &list, error))
     return FALSE;
@@ -1673,6 +1713,22 @@ status_for_error (const GError *error)
   return RTOP_STATUS_ERROR;
 }
 
+/* GPUs after RDMA, so that a slow GPU library never delays the RDMA
+ * counters' read times. */
+static void
+collect_gpus (RtopCollector *self, RtopSnapshot *snap)
+{
+  g_autoptr(GPtrArray) gpus = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_device_free);
+
+  snap->gpu_status = rtop_gpu_source_read (self->gpu, self->rates, gpus);
+  for (guint i = 0; i < gpus->len; i++)
+    if (device_wanted (self, ((RtopDevice *) g_ptr_array_index (gpus, i))->name))
+      {
+        g_ptr_array_add (snap->devices, g_ptr_array_index (gpus, i));
+        gpus->pdata[i] = NULL;
+      }
+}
+
 RtopSnapshot *
 rtop_collector_sample (RtopCollector *self, double interval_s)
 {
@@ -1696,6 +1752,7 @@ rtop_collector_sample (RtopCollector *self, double interval_s)
     }
   else if (!self->no_processes)
     collect_processes (self, snap);
+  collect_gpus (self, snap);
   rtop_rates_end_pass (self->rates);
   rtop_snapshot_seal (snap);
   rtop_health_process (self->health, snap);

@@ -15,12 +15,19 @@ typedef struct {
   const char * const *devices; /* only these device names; NULL: all */
   gboolean no_processes;     /* skip RES_* dumps and /proc */
   gboolean no_monitor;       /* do not subscribe to hotplug events (poll instead) */
+  gboolean no_gpu;           /* read no GPU library (NVLink, XGMI) */
+  /* GPU libraries to load instead of the system's (tests point these at
+   * the stand-ins they build); NULL: the environment variables
+   * RDMATOP_NVML_LIBRARY / RDMATOP_AMDSMI_LIBRARY, else the system's. */
+  const char *nvml_library;
+  const char *amdsmi_library;
 } RtopCollectorOptions;
 
 typedef struct _RtopCollector RtopCollector;
 
 /* Fails only when RDMA netlink cannot be opened at all (RTOP_ERROR_NO_NETLINK,
- * RTOP_ERROR_PERMISSION). */
+ * RTOP_ERROR_PERMISSION) and no GPU library lists a GPU.  With GPUs but no
+ * RDMA netlink, every snapshot has status NO_NETLINK and the GPU devices. */
 RtopCollector *rtop_collector_new (const RtopCollectorOptions *options, GError **error);
 void rtop_collector_free (RtopCollector *self);
 

@@ -103,7 +103,11 @@ csv_row (RtopSnapshot *snap, GPtrArray *f, GHashTable *prevs)
   g_autofree char *key = NULL;
   double link = 0;
 
-  if (!parse_u64 (g_ptr_array_index (f, 4), &port_index) || port_index == 0
+  /* The CSV has no device kind: a GPU library's provider id says it. */
+  gboolean gpu = rtop_device_kind_for_provider (g_ptr_array_index (f, 5)) == RTOP_DEVICE_KIND_GPU;
+
+  /* Port 0 is a GPU's "all links" port; RDMA ports count from 1. */
+  if (!parse_u64 (g_ptr_array_index (f, 4), &port_index) || (port_index == 0 && !gpu)
       || port_index > G_MAXUINT32 || ((char *) g_ptr_array_index (f, 3))[0] == '\0')
     return FALSE;
   dev = rtop_snapshot_find_device (snap, g_ptr_array_index (f, 3));
@@ -114,6 +118,12 @@ csv_row (RtopSnapshot *snap, GPtrArray *f, GHashTable *prevs)
       dev = rtop_device_new (0, g_ptr_array_index (f, 3));
       dev->provider = ((char *) g_ptr_array_index (f, 5))[0] != '\0'
                       ? g_strdup (g_ptr_array_index (f, 5)) : NULL;
+      if (gpu)
+        {
+          /* CSV keeps a GPU's links and rates, not its gauges. */
+          dev->kind = RTOP_DEVICE_KIND_GPU;
+          dev->gpu = rtop_gpu_new (NULL);
+        }
       g_ptr_array_add (snap->devices, dev);
     }
   if (rtop_device_find_port (dev, (guint32) port_index) != NULL || dev->ports->len >= MAX_PORTS)

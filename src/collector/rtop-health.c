@@ -554,6 +554,21 @@ check_port_facts (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev,
                                 port->index, port->netdev ? port->netdev : _("none")));
 }
 
+/* A GPU's links are read in one go: one event for the GPU, on its first port. */
+static void
+check_gpu_read (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port,
+                const PortMemo *pm)
+{
+  if (dev->ports->len == 0 || port != g_ptr_array_index (dev->ports, 0))
+    return;
+  if (!pm->failing && port->error != NULL)
+    add_event (snap, RTOP_EVENT_COLLECTION_ERROR, RTOP_SEVERITY_ERROR, dev->name, 0, NULL, NULL,
+               g_strdup_printf (_("Reading GPU %s failed: %s"), dev->name, port->error));
+  else if (pm->failing && port->error == NULL)
+    add_event (snap, RTOP_EVENT_COLLECTION_RECOVERED, RTOP_SEVERITY_INFO, dev->name, 0, NULL, NULL,
+               g_strdup_printf (_("Reading GPU %s works again."), dev->name));
+}
+
 static void
 check_port_changes (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev,
                     const RtopPort *port, PortMemo *pm)
@@ -561,7 +576,9 @@ check_port_changes (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev,
   /* A port whose read failed has no trustworthy state this pass. */
   if (port->error == NULL)
     check_port_facts (self, snap, dev, port, pm);
-  if (!pm->failing && port->error != NULL)
+  if (dev->kind == RTOP_DEVICE_KIND_GPU)
+    check_gpu_read (snap, dev, port, pm);
+  else if (!pm->failing && port->error != NULL)
     add_event (snap, RTOP_EVENT_COLLECTION_ERROR, RTOP_SEVERITY_ERROR, dev->name, port->index,
                NULL, NULL,
                g_strdup_printf (_("Reading port %s/%u failed: %s"), dev->name, port->index,
@@ -838,9 +855,15 @@ check_ports (RtopHealth *self, RtopSnapshot *snap)
     {
       RtopDevice *dev = g_ptr_array_index (snap->devices, i);
       gboolean is_new;
-      PortMemo *pm = port_memo_get (self, dev, 0, &is_new);
+      PortMemo *pm;
 
-      check_counters (self, snap, dev, 0, pm, 0, dev->counters);
+      /* A GPU has no device-level counters; its port 0 is a port of its
+       * own (the "all links" port) and keeps that memo. */
+      if (dev->kind != RTOP_DEVICE_KIND_GPU)
+        {
+          pm = port_memo_get (self, dev, 0, &is_new);
+          check_counters (self, snap, dev, 0, pm, 0, dev->counters);
+        }
       for (guint j = 0; j < dev->ports->len; j++)
         {
           RtopPort *port = g_ptr_array_index (dev->ports, j);

@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include "rtop-health.h"
+#include <math.h>
+
 #include "rtop-json.h"
 
 static void
@@ -96,10 +98,11 @@ static const struct {
   { RTOP_COUNTER_SOURCE_SYSFS_HW, "sysfs_hw_counters", "sysfs_hw_rates" },
   { RTOP_COUNTER_SOURCE_SYSFS_PORT, "sysfs_counters", "sysfs_rates" },
   { RTOP_COUNTER_SOURCE_NETDEV, "netdev_counters", "netdev_rates" },
+  { RTOP_COUNTER_SOURCE_GPU, "gpu_counters", "gpu_rates" },
 };
 
 static void
-add_port (JsonBuilder *b, const RtopPort *port)
+add_port (JsonBuilder *b, const RtopPort *port, gboolean gpu)
 {
   json_builder_begin_object (b);
   add_int (b, "port", port->index);
@@ -112,6 +115,14 @@ add_port (JsonBuilder *b, const RtopPort *port)
   json_builder_set_member_name (b, "rate_gbps");
   json_builder_add_double_value (b, port->rate_gbps);
   add_string_or_null (b, "error", port->error);
+  if (gpu)
+    {
+      /* Port 0 holds GPU-wide totals; port N is the library's link N - 1. */
+      add_string_or_null (b, "scope", port->index == RTOP_GPU_ALL_LINKS_PORT ? "gpu" : "link");
+      if (port->index != RTOP_GPU_ALL_LINKS_PORT)
+        add_int (b, "link", port->index - 1);
+      add_string_or_null (b, "remote", port->remote);
+    }
   /* The verdict at a glance, and whether the link rate above is live. */
   add_string_or_null (b, "health", rtop_port_health_to_string (port->health));
   add_string_or_null (b, "health_reason", port->health_reason);
@@ -128,6 +139,39 @@ add_port (JsonBuilder *b, const RtopPort *port)
   json_builder_end_object (b);
 }
 
+/* A gauge NAN (unknown) is null. */
+static void
+add_gauge (JsonBuilder *b, const char *name, double value)
+{
+  json_builder_set_member_name (b, name);
+  if (isnan (value))
+    json_builder_add_null_value (b);
+  else
+    json_builder_add_double_value (b, value);
+}
+
+static void
+add_gpu (JsonBuilder *b, const RtopDevice *dev)
+{
+  const RtopGpu *gpu = dev->gpu;
+
+  json_builder_set_member_name (b, "gpu");
+  json_builder_begin_object (b);
+  add_string_or_null (b, "vendor", gpu->vendor);
+  add_string_or_null (b, "model", gpu->model);
+  add_string_or_null (b, "uuid", gpu->uuid);
+  add_string_or_null (b, "pci_bus_id", gpu->pci_bus_id);
+  add_gauge (b, "utilisation_pct", gpu->utilisation_pct);
+  add_gauge (b, "memory_used_bytes", gpu->memory_used_bytes);
+  add_gauge (b, "memory_total_bytes", gpu->memory_total_bytes);
+  add_gauge (b, "temperature_c", gpu->temperature_c);
+  add_gauge (b, "power_w", gpu->power_w);
+  /* Which port holds what the library counts for the whole GPU (NVLink
+   * throughput is one such total, never a link's own). */
+  add_int (b, "all_links_port", RTOP_GPU_ALL_LINKS_PORT);
+  json_builder_end_object (b);
+}
+
 static void
 add_device (JsonBuilder *b, const RtopDevice *dev)
 {
@@ -139,13 +183,16 @@ add_device (JsonBuilder *b, const RtopDevice *dev)
   add_string_or_null (b, "fw", dev->fw_version);
   add_string_or_null (b, "node_guid", dev->node_guid);
   add_string_or_null (b, "protocol", dev->protocol);
+  add_string_or_null (b, "kind", rtop_device_kind_to_string (dev->kind));
+  if (dev->gpu != NULL)
+    add_gpu (b, dev);
   add_int (b, "port_count", dev->port_count);
   add_counters (b, "counters", dev->counters, RTOP_COUNTER_SOURCE_SYSFS_DEVICE);
   add_rates (b, "rates", dev->counters, RTOP_COUNTER_SOURCE_SYSFS_DEVICE);
   json_builder_set_member_name (b, "ports");
   json_builder_begin_array (b);
   for (guint i = 0; i < dev->ports->len; i++)
-    add_port (b, g_ptr_array_index (dev->ports, i));
+    add_port (b, g_ptr_array_index (dev->ports, i), dev->kind == RTOP_DEVICE_KIND_GPU);
   json_builder_end_array (b);
   json_builder_end_object (b);
 }
@@ -280,6 +327,7 @@ json_from_snapshot (const RtopSnapshot *snap)
   add_string_or_null (b, "status", status_name (snap->status));
   add_string_or_null (b, "status_message", snap->status_message);
   add_string_or_null (b, "processes_error", snap->processes_error);
+  add_string_or_null (b, "gpu_status", snap->gpu_status);
   json_builder_set_member_name (b, "pids_hidden");
   json_builder_add_boolean_value (b, snap->pids_hidden);
   json_builder_set_member_name (b, "hotplug_events");

@@ -286,7 +286,8 @@ rtop_openmetrics_update (RtopOpenMetrics *self, RtopSnapshot *snap, double pass_
     }
   g_clear_pointer (&self->latest, rtop_snapshot_unref);
   self->latest = rtop_snapshot_ref (snap);
-  if (snap->status != RTOP_STATUS_OK)
+  /* Without RDMA a pass can still carry GPU links: their totals go on. */
+  if (snap->status != RTOP_STATUS_OK && rtop_snapshot_get_n_ports (snap) == 0)
     {
       /* Totals stay: when the collection recovers, it goes on from them. */
       self->failed_passes++;
@@ -600,6 +601,29 @@ static const Family fam_proc_dropped = {
   "rdmatop_exporter_process_series_dropped", FAMILY_GAUGE, NULL,
   "Process series left out of this scrape by the cap (--max-processes)." };
 
+/* GPUs (NVIDIA through NVML, AMD through AMD SMI): their links are ports
+ * like any other; these are the GPU's own gauges and what a link is. */
+static const Family fam_gpu = {
+  "rdmatop_gpu", FAMILY_INFO, NULL,
+  "A GPU whose interconnect links (NVLink, XGMI) are the device's ports: vendor, model, "
+  "UUID and PCI address.  Port 0 holds what the GPU library counts for the whole GPU "
+  "(NVLink throughput is a GPU-wide total); port N is link N-1." };
+static const Family fam_gpu_link = {
+  "rdmatop_gpu_link", FAMILY_INFO, NULL,
+  "A GPU port: scope gpu (port 0, GPU-wide totals) or link (with the library's link "
+  "number and its other end)." };
+static const Family fam_gpu_utilisation = {
+  "rdmatop_gpu_utilisation_ratio", FAMILY_GAUGE, "ratio",
+  "Share of time the GPU's compute engines were busy, 0 to 1." };
+static const Family fam_gpu_memory_used = {
+  "rdmatop_gpu_memory_used_bytes", FAMILY_GAUGE, "bytes", "GPU memory in use." };
+static const Family fam_gpu_memory_total = {
+  "rdmatop_gpu_memory_total_bytes", FAMILY_GAUGE, "bytes", "GPU memory in all." };
+static const Family fam_gpu_temperature = {
+  "rdmatop_gpu_temperature_celsius", FAMILY_GAUGE, "celsius", "GPU temperature." };
+static const Family fam_gpu_power = {
+  "rdmatop_gpu_power_watts", FAMILY_GAUGE, "watts", "GPU power draw." };
+
 static const char *
 status_reason (RtopStatus status)
 {
@@ -855,6 +879,66 @@ write_devices (RtopOpenMetrics *self, Writer *w)
 }
 
 static void
+write_gpu_link (RtopOpenMetrics *self, Writer *w, const RtopDevice *dev,
+                const RtopPort *port, gconstpointer data)
+{
+  if (dev->kind != RTOP_DEVICE_KIND_GPU)
+    return;
+  sample_begin (w, &fam_gpu_link);
+  port_labels (w, dev, port);
+  label (w, "scope", port->index == RTOP_GPU_ALL_LINKS_PORT ? "gpu" : "link");
+  if (port->index != RTOP_GPU_ALL_LINKS_PORT)
+    label_uint (w, "link", port->index - 1);
+  label (w, "remote", port->remote);
+  value_uint (w, 1);
+}
+
+/* One gauge over every GPU that knows it (NAN: the library cannot tell). */
+static void
+write_gpu_gauge (RtopOpenMetrics *self, Writer *w, const Family *f, gsize offset, double scale)
+{
+  for (guint i = 0; i < self->latest->devices->len; i++)
+    {
+      const RtopDevice *dev = g_ptr_array_index (self->latest->devices, i);
+      double v;
+
+      if (dev->gpu == NULL)
+        continue;
+      v = G_STRUCT_MEMBER (double, dev->gpu, offset);
+      if (isnan (v))
+        continue;
+      sample_begin (w, f);
+      label (w, "device", dev->name);
+      value_double (w, v * scale);
+    }
+}
+
+static void
+write_gpus (RtopOpenMetrics *self, Writer *w)
+{
+  for (guint i = 0; i < self->latest->devices->len; i++)
+    {
+      const RtopDevice *dev = g_ptr_array_index (self->latest->devices, i);
+
+      if (dev->gpu == NULL)
+        continue;
+      sample_begin (w, &fam_gpu);
+      label (w, "device", dev->name);
+      label (w, "vendor", dev->gpu->vendor);
+      label (w, "model", dev->gpu->model);
+      label (w, "uuid", dev->gpu->uuid);
+      label (w, "pci_bus_id", dev->gpu->pci_bus_id);
+      value_uint (w, 1);
+    }
+  foreach_port (self, w, TRUE, write_gpu_link, NULL);
+  write_gpu_gauge (self, w, &fam_gpu_utilisation, G_STRUCT_OFFSET (RtopGpu, utilisation_pct), 0.01);
+  write_gpu_gauge (self, w, &fam_gpu_memory_used, G_STRUCT_OFFSET (RtopGpu, memory_used_bytes), 1);
+  write_gpu_gauge (self, w, &fam_gpu_memory_total, G_STRUCT_OFFSET (RtopGpu, memory_total_bytes), 1);
+  write_gpu_gauge (self, w, &fam_gpu_temperature, G_STRUCT_OFFSET (RtopGpu, temperature_c), 1);
+  write_gpu_gauge (self, w, &fam_gpu_power, G_STRUCT_OFFSET (RtopGpu, power_w), 1);
+}
+
+static void
 write_ports (RtopOpenMetrics *self, Writer *w)
 {
   foreach_port (self, w, TRUE, write_port_info, NULL);
@@ -997,10 +1081,13 @@ rtop_openmetrics_format (RtopOpenMetrics *self, RtopExposition format, const cha
       message = snap->status_message;
     }
   write_exporter (self, &w, reason, message);
-  if (reason == NULL)
+  /* A pass without RDMA but with GPU links: rdmatop_up says RDMA is not
+   * collected, and the GPU links are still exported. */
+  if (reason == NULL || (failure == NULL && snap != NULL && rtop_snapshot_get_n_ports (snap) > 0))
     {
       write_devices (self, &w);
       write_ports (self, &w);
+      write_gpus (self, &w);
       if (self->options.processes)
         write_processes (self, &w);
     }

@@ -9,12 +9,6 @@ G_BEGIN_DECLS
 /* Class of a counter for health rules. */
 RtopCounterClass rtop_provider_classify (const char *provider, const char *counter);
 
-/* Fills port->metrics from port->counters (which already carry delta/rate/
- * has_rate) and sets each counter's klass. Sum metrics (drops, errors) add
- * the rates of their parts; a metric has_rate only when all parts have. When
- * a provider has no byte counters (rxe), netdev counters are used and the
- * source says so. */
-void rtop_provider_apply (const char *provider, RtopPort *port);
 
 /* The whole table, for docs and tests. */
 const RtopProviderRule *rtop_provider_rules (guint *n_rules);

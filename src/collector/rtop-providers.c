@@ -41,6 +41,7 @@
 #define PMA RTOP_COUNTER_SOURCE_SYSFS_PORT
 #define DEV RTOP_COUNTER_SOURCE_SYSFS_DEVICE
 #define NETDEV RTOP_COUNTER_SOURCE_NETDEV
+#define GPU RTOP_COUNTER_SOURCE_GPU
 
 #define NONE RTOP_METRIC_N
 #define TX_BYTES RTOP_METRIC_TX_BYTES
@@ -324,6 +325,27 @@ static const RtopProviderRule rules[] = {
   { "hns", "tx_uc_pkt", HW, NONE, 1, DATA },
   { "hns", "tx_ud_pkt", HW, NONE, 1, DATA },
   { "hns", "tx_xrc_pkt", HW, NONE, 1, DATA },
+
+  /* NVIDIA GPUs through NVML (rtop-gpu-nvml.c).  The throughput field
+   * values count KiB for the whole GPU: they are on its "all links" port. */
+  { "nvml", "nvlink_data_tx_kib", GPU, TX_BYTES, 1024, DATA },
+  { "nvml", "nvlink_data_rx_kib", GPU, RX_BYTES, 1024, DATA },
+  /* A replay is the link sending a flit again after a bad CRC. */
+  { "nvml", "nvlink_replay_errors", GPU, RETRANS, 1, RETX },
+  { "nvml", "nvlink_recovery_errors", GPU, LINK_ERRS, 1, LINK },
+  { "nvml", "nvlink_crc_errors", GPU, LINK_ERRS, 1, LINK },
+  { "nvml", "nvlink_crc_flit_errors", GPU, LINK_ERRS, 1, LINK },
+  { "nvml", "nvlink_crc_data_errors", GPU, LINK_ERRS, 1, LINK },
+  { "nvml", "nvlink_ecc_data_errors", GPU, LINK_ERRS, 1, LINK },
+
+  /* AMD GPUs through AMD SMI (rtop-gpu-amdsmi.c): per XGMI link, data
+   * read (received) and written (sent) in KB, taken as KiB; the XGMI
+   * block's ECC counts for the whole GPU. */
+  { "amdsmi", "xgmi_write_kb", GPU, TX_BYTES, 1024, DATA },
+  { "amdsmi", "xgmi_read_kb", GPU, RX_BYTES, 1024, DATA },
+  { "amdsmi", "xgmi_ecc_correctable", GPU, LINK_ERRS, 1, LINK },
+  { "amdsmi", "xgmi_ecc_uncorrectable", GPU, LINK_ERRS, 1, LINK },
+  { "amdsmi", "xgmi_ecc_deferred", GPU, NONE, 1, LINK },
 };
 
 /* Counters outside the table keep their raw name; their class is guessed
@@ -724,6 +746,8 @@ source_word (RtopCounterSource source)
     case RTOP_COUNTER_SOURCE_SYSFS_HW:
     case RTOP_COUNTER_SOURCE_SYSFS_DEVICE:
       return "sysfs";
+    case RTOP_COUNTER_SOURCE_GPU:
+      return "gpu";
     case RTOP_COUNTER_SOURCE_NETDEV:
     case RTOP_COUNTER_SOURCE_N:
     default:

@@ -25,6 +25,12 @@ typedef struct {
  * auxiliary-bus form "mlx5_ib.rdma" works too.  The driver decides; the
  * device name prefix is the fallback (devices can be renamed). */
 const char *rtop_provider_detect (const char *dev_name, const char *driver);
+/* Fills port->metrics from port->counters (which already carry delta/rate/
+ * has_rate) and sets each counter's klass. Sum metrics (drops, errors) add
+ * the rates of their parts; a metric has_rate only when all parts have. When
+ * a provider has no byte counters (rxe), netdev counters are used and the
+ * source says so. */
+void rtop_provider_apply (const char *provider, RtopPort *port);
 
 /* What rtop_provider_apply() decides from the counters' names and sources
  * alone: each counter's class, which counters (by position) make each

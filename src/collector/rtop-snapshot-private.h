@@ -6,15 +6,13 @@
 
 G_BEGIN_DECLS
 
-/* Sorts an RtopCounter* array by name (then source), as seal does. */
-void rtop_counters_sort (GPtrArray *counters);
-
 /* Binary search in a sorted RtopCounter* array. */
 RtopCounter *rtop_counters_find (GPtrArray *counters, const char *name);
 
+
+
 RtopProcess *rtop_snapshot_find_process (const RtopSnapshot *self, gint32 pid);
 
-void rtop_port_free (RtopPort *self);
 
 RtopCounter *rtop_counter_copy (const RtopCounter *self);
 

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <string.h>
 
 #include "rtop-snapshot-private.h"
@@ -14,6 +15,8 @@ static void process_free (RtopProcess *self);
 
 G_DEFINE_BOXED_TYPE (RtopSnapshot, rtop_snapshot, rtop_snapshot_ref, rtop_snapshot_unref)
 
+static void rtop_gpu_free (RtopGpu *self);
+
 static void
 snapshot_clear (gpointer data)
 {
@@ -21,6 +24,7 @@ snapshot_clear (gpointer data)
 
   g_free (self->status_message);
   g_free (self->processes_error);
+  g_free (self->gpu_status);
   g_clear_pointer (&self->devices, g_ptr_array_unref);
   g_clear_pointer (&self->processes, g_ptr_array_unref);
   g_clear_pointer (&self->events, g_ptr_array_unref);
@@ -321,6 +325,33 @@ rtop_device_free (RtopDevice *self)
     self->shared_release_ (self->shared_);   /* the strings were its */
   g_ptr_array_unref (self->ports);
   g_ptr_array_unref (self->counters);
+  rtop_gpu_free (self->gpu);
+  g_free (self);
+}
+
+RtopGpu *
+rtop_gpu_new (const char *vendor)
+{
+  RtopGpu *self = g_new0 (RtopGpu, 1);
+
+  self->vendor = g_strdup (vendor);
+  self->utilisation_pct = NAN;
+  self->memory_used_bytes = NAN;
+  self->memory_total_bytes = NAN;
+  self->temperature_c = NAN;
+  self->power_w = NAN;
+  return self;
+}
+
+static void
+rtop_gpu_free (RtopGpu *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->vendor);
+  g_free (self->model);
+  g_free (self->uuid);
+  g_free (self->pci_bus_id);
   g_free (self);
 }
 
@@ -363,6 +394,7 @@ rtop_port_free (RtopPort *self)
   if (self == NULL)
     return;
   g_free (self->error);
+  g_free (self->remote);
   g_ptr_array_unref (self->counters);
   if (self->shared_ != NULL)
     {
@@ -529,7 +561,26 @@ static const char * const source_names[RTOP_COUNTER_SOURCE_N] = {
   [RTOP_COUNTER_SOURCE_SYSFS_HW] = "sysfs-hw",
   [RTOP_COUNTER_SOURCE_SYSFS_DEVICE] = "sysfs-device",
   [RTOP_COUNTER_SOURCE_NETDEV] = "netdev",
+  [RTOP_COUNTER_SOURCE_GPU] = "gpu",
 };
+
+const char *
+rtop_device_kind_to_string (RtopDeviceKind kind)
+{
+  return kind == RTOP_DEVICE_KIND_GPU ? "gpu" : "rdma";
+}
+
+RtopDeviceKind
+rtop_device_kind_for_provider (const char *provider)
+{
+  /* The ids of rtop-gpu.c's table, which checks it against this. */
+  static const char * const gpu_providers[] = { "nvml", "amdsmi" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (gpu_providers); i++)
+    if (g_strcmp0 (provider, gpu_providers[i]) == 0)
+      return RTOP_DEVICE_KIND_GPU;
+  return RTOP_DEVICE_KIND_RDMA;
+}
 
 const char *
 rtop_counter_source_to_string (RtopCounterSource source)

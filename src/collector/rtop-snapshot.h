@@ -54,6 +54,7 @@ typedef enum {
   RTOP_COUNTER_SOURCE_SYSFS_HW,     /* ports/<p>/hw_counters/, only when STAT_GET failed */
   RTOP_COUNTER_SOURCE_SYSFS_DEVICE, /* <dev>/hw_counters/ (device-level) */
   RTOP_COUNTER_SOURCE_NETDEV,       /* /sys/class/net/<ndev>/statistics/ of the attached netdev */
+  RTOP_COUNTER_SOURCE_GPU,          /* a GPU library (NVML, AMD SMI): see rtop-gpu.h */
   RTOP_COUNTER_SOURCE_N
 } RtopCounterSource;
 
@@ -156,6 +157,8 @@ typedef struct {
                                 netdev, link_layer and rate_text (health relies on both) */
   RtopMetric metrics[RTOP_METRIC_N];
   char *error;               /* non-NULL when this port's read failed this pass */
+  char *remote;              /* GPU links: the other end ("GPU 0000:1b:00.0", "NVSwitch"),
+                                or NULL; always NULL for RDMA ports */
   RtopPortHealth health;     /* set by RtopHealth (rtop_health_port_verdict() without it) */
   const char *health_reason; /* translated static text, NULL when OK */
   /* private: see rtop_port_set_shared() */
@@ -164,8 +167,43 @@ typedef struct {
   GDestroyNotify shared_release_;
 } RtopPort;
 
+/* What a device is.  A GPU is a device whose ports are its interconnect
+ * links (NVLink, XGMI), read from a GPU library (rtop-gpu.h):
+ *
+ * - port N (N >= 1) is link N - 1 as the library numbers it: state (ACTIVE
+ *   or DOWN, phys LINK_UP or DISABLED), link_layer "NVLink" or "XGMI",
+ *   rate_gbps and rate_text the link's speed, remote its other end, and the
+ *   link's own counters (errors; XGMI read/write bytes);
+ * - port 0 holds what the library counts for the GPU as a whole, over all
+ *   its links: NVLink's data throughput (NVML counts it GPU-wide even when
+ *   a link is named, so it is never shown per link) and XGMI's ECC counts;
+ *   a GPU without links has no ports at all;
+ * - gpu holds the GPU's own gauges. */
+typedef enum {
+  RTOP_DEVICE_KIND_RDMA,
+  RTOP_DEVICE_KIND_GPU,
+} RtopDeviceKind;
+
+/* Port number of a GPU's "all links" port. */
+#define RTOP_GPU_ALL_LINKS_PORT 0
+
+/* A GPU's gauges: values of the moment, not counters (no rates, no
+ * resets).  NAN where the library cannot tell. */
 typedef struct {
-  guint32 index;             /* kernel device index */
+  char *vendor;              /* "NVIDIA", "AMD" */
+  char *model;               /* "NVIDIA H100 80GB HBM3", or NULL */
+  char *uuid;                /* or NULL */
+  char *pci_bus_id;          /* "00000000:1B:00.0" or NULL */
+  double utilisation_pct;    /* busy time of the compute engines, 0..100 */
+  double memory_used_bytes;
+  double memory_total_bytes;
+  double temperature_c;
+  double power_w;
+} RtopGpu;
+
+typedef struct {
+  guint32 index;             /* kernel device index (GPUs: a number derived from the
+                                GPU's identity, so a different GPU reads as a reset) */
   char *name;                /* "mlx5_0", "rxe0" */
   char *provider;            /* provider id from rtop-providers: "mlx5", "efa", "erdma", "rxe", ... */
   char *node_type;           /* "ca", "rnic", "switch", ... or NULL */
@@ -175,6 +213,8 @@ typedef struct {
   guint32 port_count;
   GPtrArray *ports;          /* RtopPort*, by port index */
   GPtrArray *counters;       /* device-level RtopCounter* (sysfs <dev>/hw_counters), sorted */
+  RtopDeviceKind kind;
+  RtopGpu *gpu;              /* GPUs only, else NULL */
   /* private: see rtop_device_set_shared() */
   gpointer shared_;
   GDestroyNotify shared_release_;
@@ -242,6 +282,9 @@ typedef struct {
   char *processes_error;     /* why the process list is incomplete this pass, or NULL */
   gboolean pids_hidden;      /* some resource owners are outside our PID namespace */
   gboolean hotplug_events;   /* devices are tracked by netlink monitor events */
+  char *gpu_status;          /* translated: why no GPU interconnect is shown ("No NVIDIA
+                                driver on this machine"); NULL when a GPU library
+                                answered or GPU reading is off */
   gboolean health_judged;    /* RtopHealth set its ports' health (else: a recording's) */
   GPtrArray *devices;        /* RtopDevice*, natural order of names (rxe2 before rxe10) */
   GPtrArray *processes;      /* RtopProcess*, by pid */
@@ -272,12 +315,16 @@ void rtop_device_set_shared (RtopDevice *dev, gpointer shared, GDestroyNotify re
 
 RtopDevice *rtop_snapshot_find_device (const RtopSnapshot *self, const char *name);
 RtopPort *rtop_device_find_port (const RtopDevice *self, guint32 index);
+/* Sorts an RtopCounter* array by name (then source), as seal does. */
+void rtop_counters_sort (GPtrArray *counters);
+void rtop_port_free (RtopPort *self);
 /* Total number of ports over all devices. */
 guint rtop_snapshot_get_n_ports (const RtopSnapshot *self);
 
 /* Builders.  Strings are copied. */
 RtopDevice *rtop_device_new (guint32 index, const char *name);
 void rtop_device_free (RtopDevice *self);
+RtopGpu *rtop_gpu_new (const char *vendor);   /* gauges NAN */
 RtopPort *rtop_port_new (guint32 index);
 RtopCounter *rtop_counter_new (const char *name, guint64 value, RtopCounterSource source);
 void rtop_counter_free (RtopCounter *self);
@@ -296,6 +343,10 @@ const char *rtop_severity_to_string (RtopSeverity severity);    /* "info", "warn
 const char *rtop_event_kind_to_string (RtopEventKind kind);     /* "device-added", ... */
 const char *rtop_port_state_to_string (guint8 state);           /* "ACTIVE", ... (kernel's names) */
 const char *rtop_port_phys_state_to_string (guint8 phys_state); /* "LINK_UP", ... */
+const char *rtop_device_kind_to_string (RtopDeviceKind kind);   /* "rdma", "gpu" */
+/* GPU for the provider ids of the GPU libraries ("nvml", "amdsmi"), RDMA
+ * for any other (readers of formats without a kind field use it). */
+RtopDeviceKind rtop_device_kind_for_provider (const char *provider);
 const char *rtop_port_health_to_string (RtopPortHealth health); /* "ok", "warning", "error" */
 const char *rtop_qp_type_to_string (guint8 type);               /* "RC", "UD", ... (iproute2's) */
 const char *rtop_qp_state_to_string (guint8 state);             /* "RTS", "ERR", ... */

@@ -178,6 +178,9 @@ typedef struct {
   guint32 port;
   guint32 dev_index;
   char *provider, *protocol, *netdev, *link_layer, *rate_text;
+  gboolean gpu;                /* a GPU's link (kind "gpu"); port 0 is its "all links" */
+  char *remote, *gpu_vendor, *gpu_model;
+  double gauge[8];             /* the GPU's gauges (rtop_trace_gpu_gauges()), NAN unseen */
   double value[32];            /* per counter track, as written (scaled) */
   gboolean seen[32];
   double group_sum[32];
@@ -230,6 +233,9 @@ port_state_free (gpointer data)
   g_free (p->netdev);
   g_free (p->link_layer);
   g_free (p->rate_text);
+  g_free (p->remote);
+  g_free (p->gpu_vendor);
+  g_free (p->gpu_model);
   g_free (p);
 }
 
@@ -266,11 +272,12 @@ static void
 on_process_name (TraceReader *r, gint64 pid, JsonObject *args)
 {
   const char *device = rtop_trace_get_string (args, "device");
+  gboolean gpu = g_strcmp0 (rtop_trace_get_string (args, "kind"), "gpu") == 0;
   gint64 port = 0, dev_index = 0;
   PortState *p;
 
   if (pid < 2 || pid - 2 >= MAX_PORTS || device == NULL
-      || !rtop_trace_get_int (args, "port", 1, G_MAXUINT32, &port))
+      || !rtop_trace_get_int (args, "port", gpu ? 0 : 1, G_MAXUINT32, &port))
     return;
   rtop_trace_get_int (args, "dev_index", 0, G_MAXUINT32, &dev_index);
   if (pid - 2 >= (gint64) r->ports->len)
@@ -287,8 +294,25 @@ on_process_name (TraceReader *r, gint64 pid, JsonObject *args)
   p->netdev = g_strdup (rtop_trace_get_string (args, "netdev"));
   p->link_layer = g_strdup (rtop_trace_get_string (args, "link_layer"));
   p->rate_text = g_strdup (rtop_trace_get_string (args, "rate"));
+  p->gpu = gpu;
+  p->remote = g_strdup (rtop_trace_get_string (args, "remote"));
+  p->gpu_vendor = g_strdup (rtop_trace_get_string (args, "gpu_vendor"));
+  p->gpu_model = g_strdup (rtop_trace_get_string (args, "gpu_model"));
+  for (guint i = 0; i < G_N_ELEMENTS (p->gauge); i++)
+    p->gauge[i] = NAN;
   p->state = -1;
   g_ptr_array_index (r->ports, pid - 2) = p;
+}
+
+static void
+on_gpu_gauge (PortState *p, const char *name, const char *key, double v)
+{
+  guint n_gauges;
+  const RtopTraceGauge *gauges = rtop_trace_gpu_gauges (&n_gauges);
+
+  for (guint i = 0; i < MIN (n_gauges, G_N_ELEMENTS (p->gauge)); i++)
+    if (g_strcmp0 (name, gauges[i].name) == 0 && g_strcmp0 (key, gauges[i].key) == 0)
+      p->gauge[i] = isfinite (v) ? v : NAN;
 }
 
 static void
@@ -312,6 +336,8 @@ on_port_counter (TraceReader *r, PortState *p, const char *name, const char *key
         p->seen[i] = TRUE;
         return;
       }
+  if (p->gpu && p->port == RTOP_GPU_ALL_LINKS_PORT)
+    on_gpu_gauge (p, name, key, v);
 }
 
 static gboolean
@@ -455,8 +481,25 @@ ensure_device (RtopSnapshot *snap, const PortState *p)
   dev = rtop_device_new (p->dev_index, p->device);
   dev->provider = g_strdup (p->provider);
   dev->protocol = g_strdup (p->protocol);
+  if (p->gpu)
+    {
+      /* The recording keeps a GPU's identity and gauges. */
+      dev->kind = RTOP_DEVICE_KIND_GPU;
+      dev->gpu = rtop_gpu_new (p->gpu_vendor);
+      dev->gpu->model = g_strdup (p->gpu_model);
+    }
   g_ptr_array_add (snap->devices, dev);
   return dev;
+}
+
+static void
+set_gpu_gauges (RtopGpu *gpu, const PortState *p)
+{
+  guint n_gauges;
+  const RtopTraceGauge *gauges = rtop_trace_gpu_gauges (&n_gauges);
+
+  for (guint i = 0; i < MIN (n_gauges, G_N_ELEMENTS (p->gauge)); i++)
+    G_STRUCT_MEMBER (double, gpu, gauges[i].offset) = p->gauge[i];
 }
 
 /* Totals are integrated from rates a file may make absurd: clamp before
@@ -481,7 +524,10 @@ add_port (TraceReader *r, RtopSnapshot *snap, PortState *p)
   port->netdev = g_strdup (p->netdev);
   port->link_layer = g_strdup (p->link_layer);
   port->rate_text = g_strdup (p->rate_text);
+  port->remote = g_strdup (p->remote);
   port->rate_gbps = p->link_gbps;
+  if (dev->gpu != NULL && p->port == RTOP_GPU_ALL_LINKS_PORT)
+    set_gpu_gauges (dev->gpu, p);
   port->read_time_us = snap->monotonic_us;
   port->elapsed_s = r->group_dt;
   for (guint i = 0; i < r->n_counters; i++)

@@ -29,11 +29,21 @@ static const RtopTraceCounter counter_table[] = {
   { RTOP_METRIC_RDMA_WRITE_BYTES, "rdma write", "bytes/s", 1.0 },
 };
 
-/* Tracks that are not metrics: link rate and port state, written on change. */
+static const RtopTraceGauge gpu_gauges[] = {
+  { "gpu", "utilisation %", G_STRUCT_OFFSET (RtopGpu, utilisation_pct) },
+  { "gpu", "memory used bytes", G_STRUCT_OFFSET (RtopGpu, memory_used_bytes) },
+  { "gpu", "memory total bytes", G_STRUCT_OFFSET (RtopGpu, memory_total_bytes) },
+  { "gpu", "temperature C", G_STRUCT_OFFSET (RtopGpu, temperature_c) },
+  { "gpu", "power W", G_STRUCT_OFFSET (RtopGpu, power_w) },
+};
+
+/* Tracks that are not metrics: link rate and port state, written on change,
+ * then a GPU's gauges. */
 enum {
   EXTRA_LINK,
   EXTRA_STATE,
-  EXTRA_N
+  EXTRA_GPU,
+  EXTRA_N = EXTRA_GPU + G_N_ELEMENTS (gpu_gauges)
 };
 #define N_TRACKS (G_N_ELEMENTS (counter_table) + EXTRA_N)
 
@@ -71,6 +81,13 @@ rtop_trace_counters (guint *n_counters)
 {
   *n_counters = G_N_ELEMENTS (counter_table);
   return counter_table;
+}
+
+const RtopTraceGauge *
+rtop_trace_gpu_gauges (guint *n_gauges)
+{
+  *n_gauges = G_N_ELEMENTS (gpu_gauges);
+  return gpu_gauges;
 }
 
 static void
@@ -276,6 +293,17 @@ append_port_name (GString *out, PortTrack *track, const RtopDevice *dev,
   append_optional_string (out, "netdev", port->netdev, NAME_MAX_CHARS);
   append_optional_string (out, "link_layer", port->link_layer, NAME_MAX_CHARS);
   append_optional_string (out, "rate", port->rate_text, NAME_MAX_CHARS);
+  if (dev->kind == RTOP_DEVICE_KIND_GPU)
+    {
+      /* GPU links: port 0 is the GPU's "all links" port (rtop-snapshot.h). */
+      g_string_append (out, ",\"kind\":\"gpu\"");
+      append_optional_string (out, "remote", port->remote, NAME_MAX_CHARS);
+      if (dev->gpu != NULL)
+        {
+          append_optional_string (out, "gpu_vendor", dev->gpu->vendor, NAME_MAX_CHARS);
+          append_optional_string (out, "gpu_model", dev->gpu->model, NAME_MAX_CHARS);
+        }
+    }
   g_string_append (out, "}");
   event_close (out);
 }
@@ -314,9 +342,27 @@ write_track (PortTrack *track, guint slot, gint64 ts, const char *name,
   append_counter (out, track->pid, ts, name, key, text);
 }
 
+/* Unknown (NAN) gauges are not written: the track keeps its last value. */
 static void
-write_port_counters (PortTrack *track, const RtopPort *port, gint64 ts,
-                     GString *out)
+write_gpu_gauges (PortTrack *track, const RtopGpu *gpu, gint64 ts, GString *out)
+{
+  char text[VALUE_TEXT_LEN];
+
+  for (guint i = 0; i < G_N_ELEMENTS (gpu_gauges); i++)
+    {
+      double v = G_STRUCT_MEMBER (double, gpu, gpu_gauges[i].offset);
+
+      if (isnan (v))
+        continue;
+      format_double (text, v);
+      write_track (track, G_N_ELEMENTS (counter_table) + EXTRA_GPU + i, ts,
+                   gpu_gauges[i].name, gpu_gauges[i].key, text, out);
+    }
+}
+
+static void
+write_port_counters (PortTrack *track, const RtopDevice *dev, const RtopPort *port,
+                     gint64 ts, GString *out)
 {
   char text[VALUE_TEXT_LEN];
 
@@ -337,6 +383,8 @@ write_port_counters (PortTrack *track, const RtopPort *port, gint64 ts,
   g_snprintf (text, sizeof text, "%u", port->state);
   write_track (track, G_N_ELEMENTS (counter_table) + EXTRA_STATE, ts,
                RTOP_TRACE_STATE_NAME, RTOP_TRACE_STATE_KEY, text, out);
+  if (dev->gpu != NULL && port->index == RTOP_GPU_ALL_LINKS_PORT)
+    write_gpu_gauges (track, dev->gpu, ts, out);
 }
 
 /* A port that is gone: rates drop to zero and its state track says -1, which
@@ -372,7 +420,7 @@ write_ports (RtopTraceWriter *self, const RtopSnapshot *snapshot, gint64 ts,
 
           track->present = TRUE;
           n_present++;
-          write_port_counters (track, port, ts, out);
+          write_port_counters (track, dev, port, ts, out);
         }
     }
   if (added)

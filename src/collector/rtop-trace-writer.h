@@ -28,7 +28,9 @@
  *   "<name> <key>"): tx/rx Gbps, tx/rx packets/s, drops/s, retransmits/s,
  *   errors/s, congestion/s, rdma read/write bytes/s (only where the provider
  *   has the metric), plus link Gbps and port state (the IB state number;
- *   -1 once the port is gone, when its rates also drop to 0).  A value
+ *   -1 once the port is gone, when its rates also drop to 0).  A GPU's
+ *   ports say "kind":"gpu" in their metadata (port 0 is its "all links"
+ *   port, with the GPU's gauges as tracks of their own).  A value
  *   equal to the one last written on that track is not repeated (counter
  *   tracks hold their value until the next event), which keeps idle ports
  *   nearly free; close() writes the final value of every track.
@@ -78,6 +80,17 @@ typedef struct {
 } RtopTraceCounter;
 
 const RtopTraceCounter *rtop_trace_counters (guint *n_counters);
+
+/* A GPU's gauges (RtopGpu) are tracks of its "all links" port, port 0:
+ * "gpu <key>", the gauge's value as it is (percent, bytes, °C, W).
+ * Shared with the reader. */
+typedef struct {
+  const char *name;
+  const char *key;
+  gsize offset;              /* of the double in RtopGpu */
+} RtopTraceGauge;
+
+const RtopTraceGauge *rtop_trace_gpu_gauges (guint *n_gauges);
 
 /* Appends a finite number in a locale-independent, compact form ("%.6g");
  * NaN and infinities become 0 (shared with the CSV writer). */

@@ -117,7 +117,7 @@ def negative_rates(snap):
     bad = []
     for d in snap.get("devices", []):
         for p in d.get("ports", []):
-            for table in ("rates", "netdev_rates", "sysfs_rates", "sysfs_hw_rates"):
+            for table in ("rates", "netdev_rates", "sysfs_rates", "sysfs_hw_rates", "gpu_rates"):
                 for k, v in (p.get(table) or {}).items():
                     if v is not None and v < 0:
                         bad.append((d["name"], p["port"], k, v))
@@ -530,6 +530,58 @@ def cmd_delete(a):
            "(counter-reset, or device-removed and device-added)", kinds)
 
 
+# --- GPU interconnects beside RDMA -------------------------------------------
+
+def cmd_gpu(a):
+    snap = load_json(a.snapshot)
+    rdev = load_json(a.rdma + ".dev.json")
+    if not check_status(snap, "snapshot with GPUs"):
+        return
+    devs = devices_by_name(snap)
+    rdma_names = sorted((d["ifname"] for d in rdev), key=natural_key)
+    ours = [d["name"] for d in snap["devices"] if d.get("kind") == "rdma"]
+    ok(ours == rdma_names, "the RDMA devices are those of `rdma dev`", f"{ours} vs {rdma_names}")
+    gpus = [d["name"] for d in snap["devices"] if d.get("kind") == "gpu"]
+    ok(gpus == ["nvidia0", "nvidia1"], "both GPUs of the stand-in NVML are listed", gpus)
+    ok(snap.get("gpu_status") is None, "no GPU status sentence when GPUs answer",
+       snap.get("gpu_status"))
+    g = devs.get("nvidia0", {})
+    gpu = g.get("gpu") or {}
+    ok(gpu.get("model") == "NVIDIA H100 80GB HBM3" and gpu.get("temperature_c") == 55,
+       "nvidia0's gauges are the library's", gpu)
+    scopes = [(p.get("port"), p.get("scope"), p.get("link")) for p in g.get("ports", [])]
+    ok(scopes == [(0, "gpu", None), (1, "link", 0), (2, "link", 1)],
+       "nvidia0: an all-links port 0, then links 0 and 1", scopes)
+    p0 = port_of(snap, "nvidia0", 0) or {}
+    ok((p0.get("gpu_counters") or {}).get("nvlink_data_tx_kib") == 1000,
+       "the GPU-wide NVLink counter is on port 0, in KiB", p0.get("gpu_counters"))
+    ok(port_of(snap, "nvidia0", 1).get("remote") == "PCI 00000000:2A:00.0",
+       "link 0's remote end", port_of(snap, "nvidia0", 1))
+    rx = port_of(snap, "rxe0", 1) or {}
+    ok(bool(rx.get("counters")), "rxe0/1 still has its hw counters beside the GPUs")
+
+
+def cmd_gpu_watch(a):
+    passes = load_watch(a.watch)
+    ok(len(passes) >= 4, "the watch produced at least 4 passes", len(passes))
+    if not passes:
+        return
+    last = passes[-1]
+    ok(last.get("status") == "ok", "the last pass is ok", last.get("status"))
+    down = [e for _, e in events(passes, "port-down", "nvidia0")]
+    ok(any(e.get("port") == 2 for e in down),
+       "a port-down episode says nvidia0 link 1 (port 2) went down", down)
+    other = [e for _, e in events(passes, None, "nvidia0")
+             if e.get("kind") in ("port-state", "port-phys-state")]
+    ok(not other, "no separate state events for the same link", other)
+    rising = [e for _, e in events(passes, "counter-rising", "nvidia0")]
+    ok(any(e.get("counter") == "nvlink_crc_errors" and e.get("port") == 1 for e in rising),
+       "CRC errors rising on nvidia0 link 0 raise counter-rising", rising)
+    ok(all(port_of(p, a.rdma_device, 1) is not None for p in passes),
+       f"{a.rdma_device}/1 is in every pass beside the GPUs")
+    ok(not any(negative_rates(p) for p in passes), "no negative rate anywhere")
+
+
 def main():
     global LABEL
     ap = argparse.ArgumentParser()
@@ -593,6 +645,16 @@ def main():
     s.add_argument("--other", required=True)
     s.add_argument("--second-readd-after", type=int)
     s.set_defaults(func=cmd_delete)
+
+    s = sub.add_parser("gpu")
+    s.add_argument("--snapshot", required=True)
+    s.add_argument("--rdma", required=True)
+    s.set_defaults(func=cmd_gpu)
+
+    s = sub.add_parser("gpu-watch")
+    s.add_argument("--watch", required=True)
+    s.add_argument("--rdma-device", required=True)
+    s.set_defaults(func=cmd_gpu_watch)
 
     # The guest queued these arguments with its own paths: map its results
     # share onto the host's copy.
