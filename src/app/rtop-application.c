@@ -21,6 +21,7 @@ struct _RtopApplication {
   GSettings *settings;
   RtopSession *session;
   gint64 last_notified_us;
+  gboolean focus_seen;       /* a window has had the focus: the desktop tracks it */
   guint held_back;           /* errors not notified since the last notification */
   guint sigterm_source;
   guint sigint_source;
@@ -55,6 +56,23 @@ session_error_cb (RtopSession *session, const char *title, const char *message, 
 
 /* ---- desktop notifications -------------------------------------------------- */
 
+static void
+window_active_cb (GtkWindow *window, GParamSpec *pspec, RtopApplication *self)
+{
+  if (gtk_window_is_active (window))
+    self->focus_seen = TRUE;
+}
+
+/* "Not focused" means something only where windows get the focus at all:
+ * on a display without a window manager (a test's Xvfb) no window ever is,
+ * and nothing is notified. */
+static void
+rtop_application_window_added (GtkApplication *app, GtkWindow *window)
+{
+  GTK_APPLICATION_CLASS (rtop_application_parent_class)->window_added (app, window);
+  g_signal_connect_object (window, "notify::is-active", G_CALLBACK (window_active_cb), app, 0);
+}
+
 static gboolean
 any_window_focused (RtopApplication *self)
 {
@@ -70,7 +88,7 @@ recording_saved_cb (RtopSession *session, const char *path, gboolean repaired, R
   g_autoptr(GNotification) notification = NULL;
   g_autofree char *body = NULL;
 
-  if (any_window_focused (self))
+  if (!self->focus_seen || any_window_focused (self))
     return;   /* the window's own message says it */
   notification = g_notification_new (repaired ? _("Recording Repaired") : _("Recording Saved"));
   body = g_strdup_printf (_("Saved to %s"), path);
@@ -120,7 +138,8 @@ history_updated_cb (RtopApplication *self)
   RtopSnapshot *snapshot = rtop_history_get_latest (rtop_session_get_history (self->session));
 
   if (snapshot == NULL || snapshot->events == NULL || rtop_session_get_replay_title (self->session) ||
-      !g_settings_get_boolean (self->settings, "notify-errors") || any_window_focused (self))
+      !g_settings_get_boolean (self->settings, "notify-errors") || !self->focus_seen ||
+      any_window_focused (self))
     return;
   for (guint i = snapshot->events->len; i > 0; i--)
     {
@@ -218,6 +237,16 @@ save_recording_as_action (GSimpleAction *action, GVariant *param, gpointer user_
                                   g_variant_get_string (param, NULL));
 }
 
+/* A view by its page name, in the window the user sees (session bus). */
+static void
+show_view_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  GtkWindow *window = ensure_window (user_data);
+
+  gtk_window_present (window);
+  gtk_widget_activate_action_variant (GTK_WIDGET (window), "win.show-view", param);
+}
+
 static void
 dump_state_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
@@ -295,6 +324,7 @@ static const GActionEntry app_entries[] = {
   { "refresh", refresh_action, NULL, NULL, NULL },
   { "go-live", go_live_action, NULL, NULL, NULL },
   { "show-port", show_port_action, "s", NULL, NULL },
+  { "show-view", show_view_action, "s", NULL, NULL },
   { "dump-state", dump_state_action, NULL, NULL, NULL },
   { "activate-window", activate_window_action, NULL, NULL, NULL },
   { "open-folder", open_folder_action, "s", NULL, NULL },
@@ -433,6 +463,7 @@ rtop_application_class_init (RtopApplicationClass *klass)
   app_class->open = rtop_application_open;
   app_class->handle_local_options = rtop_application_handle_local_options;
   app_class->shutdown = rtop_application_shutdown;
+  GTK_APPLICATION_CLASS (klass)->window_added = rtop_application_window_added;
 }
 
 static const GOptionEntry option_entries[] = {

@@ -120,6 +120,7 @@ vm_check "after Stop the window says where the trace went" grep -qF "message	Rec
 
 # A link taken down: unhealthy in the Health column and named in the
 # problems card, and its Error first in the recent events.
+activate "$OBJ" show-view "<'overview'>"
 vm_link_down d2
 down () { dump down.txt && grep -E '^row	port=rxe2/1	' "$O/down.txt" | grep -q 'health=⚠'; }
 vm_wait_for "rxe2/1 unhealthy in the overview" 60 down
