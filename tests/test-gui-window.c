@@ -124,7 +124,11 @@ screenshot (GtkWidget *window, const char *name)
   GskRenderNode *node;
   GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (window));
   g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
+  /* The dark-theme run keeps its pictures beside the light ones. */
+  gboolean dark = g_getenv ("GTK_THEME") && strstr (g_getenv ("GTK_THEME"), "dark");
+  g_autofree char *base = dark ? g_strdup_printf ("%.*s-dark.png", (int) (strlen (name) - 4), name)
+                               : g_strdup (name);
+  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, base, NULL);
 
   wait_frames ();
   gdk_paintable_snapshot (paintable, snapshot, w, h);
@@ -381,6 +385,7 @@ test_two_windows (void)
       /* Where the trace went, in both windows. */
       g_assert_cmpstr (message, ==, want);
     }
+  screenshot (GTK_WIDGET (w[0]), "gui-recording-saved.png");
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
 
   /* Open what was recorded: both windows say what they show. */
