@@ -19,6 +19,7 @@ snapshot_clear (gpointer data)
 
   g_free (self->status_message);
   g_free (self->processes_error);
+  g_free (self->host);
   g_clear_pointer (&self->devices, g_ptr_array_unref);
   g_clear_pointer (&self->processes, g_ptr_array_unref);
   g_clear_pointer (&self->events, g_ptr_array_unref);

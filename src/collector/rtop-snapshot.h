@@ -198,6 +198,8 @@ typedef struct {
   GPtrArray *devices;        /* RtopDevice*, natural order of names (rxe2 before rxe10) */
   GPtrArray *processes;      /* RtopProcess*, by pid */
   GPtrArray *events;         /* RtopEvent*, raised since the previous snapshot, in order */
+  char *host;                /* the host it was taken on, as the user named it (a remote
+                                source sets it); NULL for this computer and recordings */
 } RtopSnapshot;
 
 #define RTOP_TYPE_SNAPSHOT (rtop_snapshot_get_type ())
