@@ -3,6 +3,7 @@
  *   rdmatop-cli snapshot [--json] [--device NAME,...]
  *   rdmatop-cli watch [--interval S] [--count N] [--json] [--device NAME,...]
  *   rdmatop-cli record ... / recover ...   (rtop-cli-record.c)
+ *   rdmatop-cli serve --stdio ...          (rtop-cli-serve-stdio.c)
  *
  * Exit status: 0 success, 1 runtime error (one line on stderr), 2 bad
  * arguments. */
@@ -17,6 +18,7 @@
 
 #include "rtop-cli-common.h"
 #include "rtop-cli-record.h"
+#include "rtop-cli-serve-stdio.h"
 #include "rtop-collector.h"
 #include "rtop-json.h"
 #include "rtop-sampler.h"
@@ -350,6 +352,18 @@ cmd_watch (int argc, char **argv)
   return o.exit_status;
 }
 
+/* serve speaks in more than one way; --stdio is the stream for
+ * `rdmatop --host`. */
+static int
+cmd_serve (int argc, char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    if (g_str_equal (argv[i], "--stdio"))
+      return rtop_cli_serve_stdio (argc, argv);
+  /* No other way to serve in this build: it says so, and shows --help. */
+  return rtop_cli_serve_stdio (argc, argv);
+}
+
 static const struct {
   const char *name;
   int (*run) (int argc, char **argv);
@@ -359,6 +373,7 @@ static const struct {
   { "watch", cmd_watch, N_("rates per port every interval") },
   { "record", rtop_cli_record, N_("record a Perfetto trace (or CSV) until a duration or Ctrl-C") },
   { "recover", rtop_cli_recover, N_("close a recording that was cut off by a crash") },
+  { "serve", cmd_serve, N_("serve this computer's data to rdmatop elsewhere (--stdio: over ssh)") },
 };
 
 static void
