@@ -12,7 +12,8 @@ TEST_PKGS="python3 clang libclang-rt-14-dev llvm xvfb xauth dbus dbus-daemon dbu
   desktop-file-utils appstream libglib2.0-bin gettext-base groff-base x11-utils
   python3 python3-gi gir1.2-atspi-2.0 imagemagick flatpak-builder
   qemu-system-x86 busybox-static kmod cpio xz-utils zstd
-  rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest"
+  rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest
+  openssh-server openssh-client"
 BENCH_PKGS="openssh-server openssh-client gnome-system-monitor"
 
 what=${1:-test}

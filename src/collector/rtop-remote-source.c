@@ -430,13 +430,18 @@ classify_ssh (RtopRemoteSource *self, Connection *c, char **reason)
 {
   g_autofree char *last = last_stderr_line (c);
 
-  if (stderr_says (c, "REMOTE HOST IDENTIFICATION HAS CHANGED") ||
-      stderr_says (c, "Host key verification failed") ||
-      stderr_says (c, "host key for") || stderr_says (c, "No matching host key"))
+  if (stderr_says (c, "REMOTE HOST IDENTIFICATION HAS CHANGED") || stderr_says (c, "host key for"))
     {
-      *reason = g_strdup_printf (_("The host key of %s is not known here or has changed, so ssh "
-                                   "refused to connect. Check the key and add it to your known "
-                                   "hosts (connect once with ssh in a terminal)."), self->host);
+      *reason = g_strdup_printf (_("The host key of %s has changed since it was added to your "
+                                   "known hosts, so ssh refused to connect. If the machine was "
+                                   "reinstalled, remove its old key (ssh-keygen -R)."), self->host);
+      return RTOP_SOURCE_STATE_FAILED;
+    }
+  if (stderr_says (c, "Host key verification failed") || stderr_says (c, "No matching host key"))
+    {
+      *reason = g_strdup_printf (_("The host key of %s is not known here, so ssh refused to "
+                                   "connect. Check the key and add it to your known hosts "
+                                   "(connect once with ssh in a terminal)."), self->host);
       return RTOP_SOURCE_STATE_FAILED;
     }
   if (stderr_says (c, "Permission denied") || stderr_says (c, "Too many authentication failures") ||
