@@ -1,0 +1,76 @@
+#!/bin/bash
+# Guest script (tests/vm/vm-run.sh) for the remote-host benchmark: the
+# bytes per second of `rdmatop-cli serve --stdio` for 16 Soft-RoCE ports at
+# a 1 s interval, idle and with traffic on some ports, and the CPU time of
+# serve --stdio beside `rdmatop-cli watch` at the same interval, measured
+# one after the other in this guest.
+#
+# Arguments (key=value, all optional):
+#   devices=16     Soft-RoCE devices (one port each)
+#   seconds=60     length of each timed run
+#   busy=4         devices with ibv_rc_pingpong traffic during the busy runs
+#
+# Results: $RDMATOP_RESULTS/stream.txt, key=value lines.
+. "$RDMATOP_VM_DIR/guest-lib.sh"
+
+devices=16
+seconds=60
+busy=4
+for arg in "$@"; do
+  case "$arg" in
+    devices=*) devices=${arg#*=} ;;
+    seconds=*) seconds=${arg#*=} ;;
+    busy=*) busy=${arg#*=} ;;
+    *) vm_die "unknown argument '$arg'" ;;
+  esac
+done
+
+vm_init
+OUT=${RDMATOP_RESULTS:-/tmp}/stream.txt
+: >"$OUT"
+record () {
+  echo "$*" >>"$OUT"
+  echo "# $*"
+}
+
+# CPU seconds (user + system) of the children of a subshell, from `times`.
+cpu_of () {
+  local line
+  line=$( ( "$@"; times ) 2>/dev/null | tail -n 1)
+  # "0m1.234s 0m0.567s"
+  echo "$line" | awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/);
+                        printf "%.3f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
+}
+
+serve_run () {
+  # stdin ends after the run: serve exits 0 then.
+  (sleep "$seconds"; echo stop) | "$VM_CLI" serve --stdio --interval 1 >"$1"
+}
+
+watch_run () {
+  "$VM_CLI" watch --interval 1 --count "$seconds" >/dev/null
+}
+
+list=$(seq 0 $((devices - 1)))
+# shellcheck disable=SC2086  # the device numbers are words
+vm_dummy_rxes $list
+vm_log "$devices devices"
+
+measure () {
+  local tag=$1 cpu bytes
+  cpu=$(cpu_of serve_run "$VM_OUT/$tag.stream")
+  bytes=$(wc -c <"$VM_OUT/$tag.stream")
+  record "stream_${tag}_bytes=$bytes stream_${tag}_seconds=$seconds" \
+    "stream_${tag}_bytes_per_s=$(awk -v b="$bytes" -v s="$seconds" 'BEGIN { printf "%.0f", b / s }')"
+  record "serve_${tag}_cpu_s=$cpu"
+  cpu=$(cpu_of watch_run)
+  record "watch_${tag}_cpu_s=$cpu"
+}
+
+measure idle
+for i in $(seq 0 $((busy - 1))); do
+  vm_pingpong_bg "rxe$i" "rxe$i" "10.210.$i.1" 100000000
+done
+vm_log "traffic on $busy devices"
+measure busy
+vm_finish
