@@ -14,6 +14,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -133,20 +134,30 @@ write_configs (void)
   fx.config = path ("ssh_config");
 }
 
+/* A plain connect: no proxy resolver (libproxy) between us and 127.0.0.1. */
 static gboolean
 port_open (void)
 {
-  g_autoptr(GSocketClient) client = g_socket_client_new ();
-  g_autoptr(GSocketConnection) conn =
-    g_socket_client_connect_to_host (client, "127.0.0.1", fx.port, NULL, NULL);
+  g_autoptr(GSocket) sock = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+                                          G_SOCKET_PROTOCOL_TCP, NULL);
+  g_autoptr(GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) addr = g_inet_socket_address_new (lo, fx.port);
 
-  return conn != NULL;
+  return g_socket_connect (sock, addr, NULL, NULL);
+}
+
+static void
+die_with_us (gpointer data)
+{
+  /* A test that aborts does not leave its sshd behind. */
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
 }
 
 static gboolean
 start_sshd (void)
 {
   g_autofree char *config = NULL, *log = NULL, *log_text = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GError) error = NULL;
   gint64 end;
 
@@ -164,8 +175,9 @@ start_sshd (void)
   write_configs ();
   config = path ("sshd_config");
   log = path ("sshd.log");
-  fx.sshd = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error,
-                              SSHD, "-D", "-f", config, "-E", log, NULL);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_subprocess_launcher_set_child_setup (launcher, die_with_us, NULL, NULL);
+  fx.sshd = g_subprocess_launcher_spawn (launcher, &error, SSHD, "-D", "-f", config, "-E", log, NULL);
   g_assert_no_error (error);
   for (end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC; !port_open (); g_usleep (50000))
     if (g_get_monotonic_time () > end)

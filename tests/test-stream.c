@@ -321,6 +321,7 @@ decode_expect (const guint8 *data, gsize len, GQuark domain, int code, const cha
   g_autoptr(GPtrArray) got = decode_all (data, len, 65536, &error);
 
   g_assert_error (error, domain, code);
+  g_assert_cmpuint (got->len, ==, 0);
   if (text != NULL && strstr (error->message, text) == NULL)
     g_error ("“%s” does not say “%s”", error->message, text);
 }

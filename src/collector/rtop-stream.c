@@ -1230,6 +1230,7 @@ rtop_stream_decoder_push (RtopStreamDecoder *self, const guint8 *data, gsize len
     }
   if (len > PUSH_MAX || self->buf->len > RTOP_STREAM_MAX_FRAME + FRAME_HEADER_MAX)
     {
+      self->failed = TRUE;
       g_set_error (error, RTOP_ERROR, RTOP_ERROR_PROTOCOL,
                    _("The snapshot stream from the other side is damaged: %s."),
                    _("more data came than one frame can hold"));
