@@ -9,6 +9,7 @@
 #   devices=16     Soft-RoCE devices (one port each)
 #   seconds=60     length of each timed run
 #   busy=4         devices with ibv_rc_pingpong traffic during the busy runs
+#   rounds=2       serve/watch pairs per condition, the order swapped each round
 #
 # Results: $RDMATOP_RESULTS/stream.txt, key=value lines.
 . "$RDMATOP_VM_DIR/guest-lib.sh"
@@ -16,11 +17,13 @@
 devices=16
 seconds=60
 busy=4
+rounds=2
 for arg in "$@"; do
   case "$arg" in
     devices=*) devices=${arg#*=} ;;
     seconds=*) seconds=${arg#*=} ;;
     busy=*) busy=${arg#*=} ;;
+    rounds=*) rounds=${arg#*=} ;;
     *) vm_die "unknown argument '$arg'" ;;
   esac
 done
@@ -56,15 +59,34 @@ list=$(seq 0 $((devices - 1)))
 vm_dummy_rxes $list
 vm_log "$devices devices"
 
-measure () {
-  local tag=$1 cpu bytes
-  cpu=$(cpu_of serve_run "$VM_OUT/$tag.stream")
-  bytes=$(wc -c <"$VM_OUT/$tag.stream")
-  record "stream_${tag}_bytes=$bytes stream_${tag}_seconds=$seconds" \
+serve_measure () {
+  local tag=$1 r=$2 cpu bytes
+  cpu=$(cpu_of serve_run "$VM_OUT/$tag-$r.stream")
+  bytes=$(wc -c <"$VM_OUT/$tag-$r.stream")
+  record "round=$r stream_${tag}_bytes=$bytes stream_${tag}_seconds=$seconds" \
     "stream_${tag}_bytes_per_s=$(awk -v b="$bytes" -v s="$seconds" 'BEGIN { printf "%.0f", b / s }')"
-  record "serve_${tag}_cpu_s=$cpu"
+  record "round=$r serve_${tag}_cpu_s=$cpu"
+  vm_check "serve --stdio streamed during the $tag run $r ($bytes bytes)" test "$bytes" -gt 1000
+}
+
+watch_measure () {
+  local tag=$1 r=$2 cpu
   cpu=$(cpu_of watch_run)
-  record "watch_${tag}_cpu_s=$cpu"
+  record "round=$r watch_${tag}_cpu_s=$cpu"
+  vm_check "watch ran during the $tag run $r ($cpu s)" test -n "$cpu"
+}
+
+# serve and watch one after the other, the order swapped each round, so
+# neither always runs first after the devices settle.
+measure () {
+  local tag=$1 r
+  for r in $(seq 1 "$rounds"); do
+    if [ $((r % 2)) = 1 ]; then
+      serve_measure "$tag" "$r"; watch_measure "$tag" "$r"
+    else
+      watch_measure "$tag" "$r"; serve_measure "$tag" "$r"
+    fi
+  done
 }
 
 measure idle
