@@ -424,6 +424,25 @@ expect_failure (const char *host, const char *command, const char *reason_part)
   seen_clear (&seen);
 }
 
+/* The same, for a failure that comes after snapshots did. */
+static void
+expect_failure_after_running (const char *host, const char *command, const char *reason_part)
+{
+  Seen seen;
+  g_autoptr(RtopRemoteSource) remote = make_source (host, command, &seen);
+  RtopSource *source = RTOP_SOURCE (remote);
+
+  rtop_source_start (source);
+  spin (source, &seen, in_state, GUINT_TO_POINTER (RTOP_SOURCE_STATE_FAILED));
+  g_test_message ("%s: %s", host, rtop_source_get_error (source));
+  if (strstr (rtop_source_get_error (source), reason_part) == NULL)
+    g_error ("“%s” does not say “%s”", rtop_source_get_error (source), reason_part);
+  g_assert_cmpuint (seen.snapshots->len, <=, RTOP_REMOTE_MAX_FRAMES_PER_S);
+  g_assert_false (saw_state (source, &seen, GUINT_TO_POINTER (RTOP_SOURCE_STATE_LOST)));
+  rtop_source_stop (source);
+  seen_clear (&seen);
+}
+
 static void
 test_remote_not_installed (void)
 {
@@ -464,6 +483,25 @@ test_remote_version_mismatch (void)
   script = path ("old-rdmatop");
   g_chmod (script, 0700);
   expect_failure ("node", script, "9.9.9");
+}
+
+/* A remote that sends snapshots as fast as it can is cut off, not
+ * followed. */
+static void
+test_remote_flood (void)
+{
+  g_autofree char *script = NULL;
+
+  if (fx.sshd == NULL)
+    {
+      g_test_skip ("no sshd (install openssh-server)");
+      return;
+    }
+  write_text ("flood", "#!/bin/sh\nprintf 'RTOPSTRMH\\010\\001\\0060.1.0\\000'\n"
+              "while :; do printf 'S\\007\\001\\002\\002\\000\\000\\000\\000'; done\n");
+  script = path ("flood");
+  g_chmod (script, 0700);
+  expect_failure_after_running ("node", script, "cut off");
 }
 
 /* The argv: no shell, -- before the host, each remote word quoted, and
@@ -527,6 +565,7 @@ main (int argc, char **argv)
   g_test_add_func ("/remote/changed-host-key", test_remote_changed_host_key);
   g_test_add_func ("/remote/login-refused", test_remote_login_refused);
   g_test_add_func ("/remote/version-mismatch", test_remote_version_mismatch);
+  g_test_add_func ("/remote/flood", test_remote_flood);
   if (!start_sshd ())
     g_test_message ("no %s: the ssh tests are skipped", SSHD);
   status = g_test_run ();

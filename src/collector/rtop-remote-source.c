@@ -69,6 +69,7 @@ struct _Connection {
   GSource *grace;
   gint64 window_start;
   guint window_frames;
+  gsize window_bytes;
 };
 
 enum { PROP_0, PROP_SOURCE_FIRST };
@@ -249,8 +250,10 @@ set_stream_error (Connection *c, GError *error)
     g_subprocess_force_exit (c->proc);
 }
 
+/* Counts bytes and frames per second; TRUE when the remote sends far
+ * more than any interval asks for. */
 static gboolean
-flooding (Connection *c)
+flooding (Connection *c, gsize bytes, guint frames)
 {
   gint64 now = g_get_monotonic_time ();
 
@@ -258,8 +261,21 @@ flooding (Connection *c)
     {
       c->window_start = now;
       c->window_frames = 0;
+      c->window_bytes = 0;
     }
-  return ++c->window_frames > RTOP_REMOTE_MAX_FRAMES_PER_S;
+  c->window_frames += frames;
+  c->window_bytes += bytes;
+  return c->window_frames > RTOP_REMOTE_MAX_FRAMES_PER_S ||
+         c->window_bytes > RTOP_REMOTE_MAX_BYTES_PER_S;
+}
+
+static void
+cut_off (Connection *c)
+{
+  c->flooded = TRUE;
+  set_stream_error (c, g_error_new (RTOP_ERROR, RTOP_ERROR_PROTOCOL,
+                                    _("%s sent far more than asked for and was cut off."),
+                                    c->self->host));
 }
 
 static void
@@ -289,6 +305,11 @@ take_stream (Connection *c, GBytes *bytes)
   const guint8 *data = g_bytes_get_data (bytes, &len);
 
   c->self->bytes += len;
+  if (flooding (c, len, 0))
+    {
+      cut_off (c);
+      return;
+    }
   if (!rtop_stream_decoder_push (c->decoder, data, len, &error))
     {
       set_stream_error (c, error);
@@ -299,13 +320,10 @@ take_stream (Connection *c, GBytes *bytes)
     {
       g_autoptr(Connection) hold = conn_ref (c);
 
-      if (flooding (c))
+      if (flooding (c, 0, 1))
         {
           rtop_snapshot_unref (snap);
-          c->flooded = TRUE;
-          set_stream_error (c, g_error_new (RTOP_ERROR, RTOP_ERROR_PROTOCOL,
-                                            _("%s sent far more snapshots than asked for and was cut off."),
-                                            c->self->host));
+          cut_off (c);
           return;
         }
       deliver (c, snap);

@@ -51,6 +51,7 @@ typedef struct {
 /* Limits on what a remote may send. */
 #define RTOP_REMOTE_STDERR_MAX 8192          /* bytes of ssh's stderr kept for the reason */
 #define RTOP_REMOTE_MAX_FRAMES_PER_S 50      /* more is a flood: cut off */
+#define RTOP_REMOTE_MAX_BYTES_PER_S (4 * 1024 * 1024)
 #define RTOP_REMOTE_BACKOFF_MIN_S 1.0
 #define RTOP_REMOTE_BACKOFF_MAX_S 60.0
 
