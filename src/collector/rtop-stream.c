@@ -179,19 +179,28 @@ put_u8 (GByteArray *out, guint8 v)
 static void
 put_varint (GByteArray *out, guint64 v)
 {
-  guint8 buf[10];
-  guint n = 0;
+  guint len = out->len;
+  guint8 *p;
 
+  if (v < 0x80)
+    {
+      /* Most numbers in a frame are small: no loop, no copy. */
+      g_byte_array_set_size (out, len + 1);
+      out->data[len] = v;
+      return;
+    }
+  g_byte_array_set_size (out, len + 10);
+  p = out->data + len;
   do
     {
-      buf[n] = v & 0x7f;
+      *p = v & 0x7f;
       v >>= 7;
       if (v != 0)
-        buf[n] |= 0x80;
-      n++;
+        *p |= 0x80;
+      p++;
     }
   while (v != 0);
-  g_byte_array_append (out, buf, n);
+  g_byte_array_set_size (out, p - out->data);
 }
 
 static void
@@ -271,6 +280,7 @@ struct _RtopStreamEncoder {
   GHashTable *device_ids;     /* device name (owned) -> id + 1 */
   GHashTable *ref_devices;    /* id + 1 -> RtopDevice* of ref */
   guint next_device_id;
+  GByteArray *scratch;        /* a counter list's changes, before their count */
 };
 
 /* One snapshot frame being written. */
@@ -299,6 +309,7 @@ rtop_stream_encoder_new (gboolean share_processes, guint keyframe_every)
   self->strings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->device_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->ref_devices = g_hash_table_new (NULL, NULL);
+  self->scratch = g_byte_array_new ();
   return self;
 }
 
@@ -311,6 +322,7 @@ rtop_stream_encoder_free (RtopStreamEncoder *self)
   g_hash_table_unref (self->strings);
   g_hash_table_unref (self->device_ids);
   g_hash_table_unref (self->ref_devices);
+  g_byte_array_unref (self->scratch);
   g_free (self);
 }
 
@@ -389,7 +401,9 @@ same_counter_layout (const RtopCounter * const *cur, guint n, const GPtrArray *r
     {
       const RtopCounter *a = cur[i], *b = g_ptr_array_index (ref, i);
 
-      if (g_strcmp0 (a->name, b->name) != 0 || a->source != b->source || a->klass != b->klass)
+      /* The collector lends the same name strings pass after pass. */
+      if (a->source != b->source || a->klass != b->klass ||
+          (a->name != b->name && g_strcmp0 (a->name, b->name) != 0))
         return FALSE;
     }
   return TRUE;
@@ -413,18 +427,18 @@ counter_exception (const RtopCounter *c, const RtopCounter *ref, double elapsed,
 }
 
 static void
-put_counter_change (Enc *e, const RtopCounter *c, guint64 ref_value, guint gap,
+put_counter_change (GByteArray *out, const RtopCounter *c, guint64 ref_value, guint gap,
                     gboolean exception, guint flags)
 {
-  put_varint (e->out, ((guint64) gap << 1) | (exception ? 1 : 0));
-  put_zz (e->out, c->value - ref_value);
+  put_varint (out, ((guint64) gap << 1) | (exception ? 1 : 0));
+  put_zz (out, c->value - ref_value);
   if (!exception)
     return;
-  put_varint (e->out, flags);
+  put_varint (out, flags);
   if (flags & EXC_DELTA)
-    put_varint (e->out, c->delta);
+    put_varint (out, c->delta);
   if (flags & EXC_RATE)
-    put_double (e->out, c->rate);
+    put_double (out, c->rate);
 }
 
 /* A counter list: its layout when it changed, then the counters whose
@@ -449,28 +463,23 @@ put_counters (Enc *e, const GPtrArray *list, const GPtrArray *ref, double elapse
           put_varint (e->out, ((guint) cur[i]->klass << 4) | (guint) cur[i]->source);
         }
     }
-  for (int pass = 0; pass < 2; pass++)
+  /* The changes go to a scratch buffer first: their count comes before them. */
+  g_byte_array_set_size (e->enc->scratch, 0);
+  for (guint i = 0; i < n; i++)
     {
-      if (pass == 1)
-        put_varint (e->out, n_changed);
-      for (guint i = 0; i < n; i++)
-        {
-          const RtopCounter *rc = same ? g_ptr_array_index (ref, i) : NULL;
-          guint64 rv = rc != NULL ? rc->value : 0;
-          guint flags;
-          gboolean exc = counter_exception (cur[i], rc, elapsed, &flags);
+      const RtopCounter *rc = same ? g_ptr_array_index (ref, i) : NULL;
+      guint64 rv = rc != NULL ? rc->value : 0;
+      guint flags;
+      gboolean exc = counter_exception (cur[i], rc, elapsed, &flags);
 
-          if (cur[i]->value == rv && !exc)
-            continue;
-          if (pass == 0)
-            n_changed++;
-          else
-            {
-              put_counter_change (e, cur[i], rv, i - next, exc, flags);
-              next = i + 1;
-            }
-        }
+      if (cur[i]->value == rv && !exc)
+        continue;
+      put_counter_change (e->enc->scratch, cur[i], rv, i - next, exc, flags);
+      next = i + 1;
+      n_changed++;
     }
+  put_varint (e->out, n_changed);
+  g_byte_array_append (e->out, e->enc->scratch->data, e->enc->scratch->len);
 }
 
 static gboolean
@@ -516,39 +525,33 @@ put_metrics (Enc *e, const RtopPort *port, const RtopPort *ref, double elapsed)
         if (port->metrics[m].present)
           put_str (e, port->metrics[m].source);
     }
-  for (int pass = 0; pass < 2; pass++)
+  g_byte_array_set_size (e->enc->scratch, 0);
+  for (guint m = 0; m < RTOP_METRIC_N; m++)
     {
-      if (pass == 1)
-        put_varint (e->out, n_changed);
-      for (guint m = 0; m < RTOP_METRIC_N; m++)
-        {
-          const RtopMetric *cur = &port->metrics[m];
-          const RtopMetric *rm = same ? &ref->metrics[m] : NULL;
-          guint64 rv = rm != NULL ? rm->value : 0;
-          guint flags;
-          gboolean exc;
+      const RtopMetric *cur = &port->metrics[m];
+      const RtopMetric *rm = same ? &ref->metrics[m] : NULL;
+      guint64 rv = rm != NULL ? rm->value : 0;
+      guint flags;
+      gboolean exc;
 
-          if (!cur->present)
-            continue;
-          exc = metric_exception (cur, rm, elapsed, &flags);
-          if (cur->value == rv && !exc)
-            continue;
-          if (pass == 0)
-            {
-              n_changed++;
-              continue;
-            }
-          put_varint (e->out, ((guint64) (m - next) << 1) | (exc ? 1 : 0));
-          put_zz (e->out, cur->value - rv);
-          if (exc)
-            {
-              put_varint (e->out, flags);
-              if (flags & EXC_RATE)
-                put_double (e->out, cur->rate);
-            }
-          next = m + 1;
+      if (!cur->present)
+        continue;
+      exc = metric_exception (cur, rm, elapsed, &flags);
+      if (cur->value == rv && !exc)
+        continue;
+      put_varint (e->enc->scratch, ((guint64) (m - next) << 1) | (exc ? 1 : 0));
+      put_zz (e->enc->scratch, cur->value - rv);
+      if (exc)
+        {
+          put_varint (e->enc->scratch, flags);
+          if (flags & EXC_RATE)
+            put_double (e->enc->scratch, cur->rate);
         }
+      next = m + 1;
+      n_changed++;
     }
+  put_varint (e->out, n_changed);
+  g_byte_array_append (e->out, e->enc->scratch->data, e->enc->scratch->len);
 }
 
 static guint

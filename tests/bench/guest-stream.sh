@@ -46,8 +46,9 @@ cpu_of () {
 }
 
 serve_run () {
-  # stdin ends after the run: serve exits 0 then.
-  (sleep "$seconds"; echo stop) | "$VM_CLI" serve --stdio --interval 1 >"$1"
+  # stdin says stop after the run (serve exits 0 then); its writer is
+  # started by the caller, outside the subshell whose CPU time is counted.
+  "$VM_CLI" serve --stdio --interval 1 </tmp/serve-in >"$1"
 }
 
 watch_run () {
@@ -61,10 +62,15 @@ vm_log "$devices devices"
 
 serve_measure () {
   local tag=$1 r=$2 cpu bytes
+  rm -f /tmp/serve-in
+  mkfifo /tmp/serve-in
+  # watch --count N takes N - 1 intervals: so does this run.
+  (sleep $((seconds - 1)); echo stop) >/tmp/serve-in &
   cpu=$(cpu_of serve_run "$VM_OUT/$tag-$r.stream")
+  wait $!
   bytes=$(wc -c <"$VM_OUT/$tag-$r.stream")
   record "round=$r stream_${tag}_bytes=$bytes stream_${tag}_seconds=$seconds" \
-    "stream_${tag}_bytes_per_s=$(awk -v b="$bytes" -v s="$seconds" 'BEGIN { printf "%.0f", b / s }')"
+    "stream_${tag}_bytes_per_s=$(awk -v b="$bytes" -v s="$((seconds - 1))" 'BEGIN { printf "%.0f", b / s }')"
   record "round=$r serve_${tag}_cpu_s=$cpu"
   vm_check "serve --stdio streamed during the $tag run $r ($bytes bytes)" test "$bytes" -gt 1000
 }
