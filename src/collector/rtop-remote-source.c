@@ -197,8 +197,6 @@ conn_release (Connection *c)
   conn_unref (c);
 }
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Connection, conn_unref)
-
 static void write_commands (Connection *c);
 
 static void
@@ -318,8 +316,7 @@ take_stream (Connection *c, GBytes *bytes)
   while (c->self != NULL && c->stream_error == NULL &&
          (snap = rtop_stream_decoder_next (c->decoder, &error)) != NULL)
     {
-      g_autoptr(Connection) hold = conn_ref (c);
-
+      /* The read that called us holds c, whatever a handler does. */
       if (flooding (c, 0, 1))
         {
           rtop_snapshot_unref (snap);
