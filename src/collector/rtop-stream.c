@@ -1088,8 +1088,9 @@ get_double (Reader *r, double *out)
   r->p += 8;
   bits = GUINT64_FROM_LE (bits);
   memcpy (out, &bits, sizeof bits);
-  if (!isfinite (*out))
-    return bad (r, N_("a number is not finite"));
+  /* Every real number in a snapshot (rates, seconds, Gb/s) is >= 0. */
+  if (!isfinite (*out) || *out < 0)
+    return bad (r, N_("a number is negative or not finite"));
   return TRUE;
 }
 
@@ -1552,7 +1553,14 @@ get_port (Dec *d, const RtopDevice *rdev)
     }
   port->read_time_us = (gint64) ((guint64) (ref != NULL ? ref->read_time_us : 0) + read_diff);
   port->elapsed_s = predict_elapsed (ref, port->read_time_us);
-  if (!get_port_fields (d, port, ref, mask) ||
+  if (!get_port_fields (d, port, ref, mask))
+    return NULL;
+  if (port->elapsed_s < 0)
+    {
+      bad (d->r, N_("a port's read time goes back"));
+      return NULL;
+    }
+  if (
       !get_counters (d, port->counters, ref != NULL ? ref->counters : NULL, port->elapsed_s) ||
       !get_metrics (d, port, ref, port->elapsed_s))
     return NULL;

@@ -32,7 +32,8 @@ walk_snapshot (const RtopSnapshot *snap)
             {
               const RtopCounter *c = g_ptr_array_index (port->counters, k);
 
-              sum += strlen (c->name) + c->value + c->delta + (guint64) c->rate;
+              sum += strlen (c->name) + c->value + c->delta + (c->rate > 1 ? 1 : 0);
+              g_assert (c->rate >= 0);
             }
           for (guint m = 0; m < RTOP_METRIC_N; m++)
             sum += port->metrics[m].present ? port->metrics[m].value +
