@@ -22,7 +22,9 @@ compare () {
   echo refresh >&3
   vm_wait_for "a pass after the refresh" 30 more_lines $((have + 2))
   vm_rdma_json "$O/$tag-after" stat
-  tail -n 1 "$O/stream.jsonl" >"$O/$tag.json"
+  # The last line that is complete: stream-dump may be writing the next.
+  have=$(lines)
+  sed -n "${have}p" "$O/stream.jsonl" >"$O/$tag.json"
   vm_pycheck --label "stream, $n devices" discovery --devices "$n" \
     --snapshot "$O/$tag.json" --rdma "$O/$tag-before" --rdma-after "$O/$tag-after"
 }
