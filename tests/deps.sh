@@ -13,7 +13,8 @@ TEST_PKGS="python3 clang libclang-rt-14-dev llvm xvfb xauth dbus dbus-daemon dbu
   python3 python3-gi gir1.2-atspi-2.0 imagemagick flatpak-builder
   qemu-system-x86 busybox-static kmod cpio xz-utils zstd
   rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest
-  prometheus prometheus-node-exporter python3-prometheus-client nodejs"
+  prometheus prometheus-node-exporter python3-prometheus-client nodejs
+  openssh-server openssh-client"
 BENCH_PKGS="openssh-server openssh-client gnome-system-monitor"
 
 what=${1:-test}

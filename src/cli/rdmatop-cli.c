@@ -3,7 +3,8 @@
  *   rdmatop-cli snapshot [--json] [--device NAME,...]
  *   rdmatop-cli watch [--interval S] [--count N] [--json] [--device NAME,...]
  *   rdmatop-cli record ... / recover ...   (rtop-cli-record.c)
- *   rdmatop-cli serve ...                  (rtop-cli-serve.c)
+ *   rdmatop-cli serve --listen ...         (rtop-cli-serve.c: Prometheus)
+ *   rdmatop-cli serve --stdio ...          (rtop-cli-serve-stdio.c: a remote host)
  *
  * Exit status: 0 success, 1 runtime error (one line on stderr), 2 bad
  * arguments. */
@@ -19,6 +20,7 @@
 #include "rtop-cli-common.h"
 #include "rtop-cli-record.h"
 #include "rtop-cli-serve.h"
+#include "rtop-cli-serve-stdio.h"
 #include "rtop-collector.h"
 #include "rtop-json.h"
 #include "rtop-sampler.h"
@@ -388,6 +390,18 @@ cmd_watch (int argc, char **argv)
   return o.exit_status;
 }
 
+/* serve speaks in more than one way; --stdio is the stream for
+ * `rdmatop --host`. */
+static int
+cmd_serve (int argc, char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    if (g_str_equal (argv[i], "--stdio"))
+      return rtop_cli_serve_stdio (argc, argv);
+  /* Otherwise: the OpenMetrics endpoint (--listen, or its default). */
+  return rtop_cli_serve (argc, argv);
+}
+
 static const struct {
   const char *name;
   int (*run) (int argc, char **argv);
@@ -397,7 +411,7 @@ static const struct {
   { "watch", cmd_watch, N_("rates per port every interval") },
   { "record", rtop_cli_record, N_("record a Perfetto trace (or CSV) until a duration or Ctrl-C") },
   { "recover", rtop_cli_recover, N_("close a recording that was cut off by a crash") },
-  { "serve", rtop_cli_serve, N_("serve metrics to Prometheus over HTTP (/metrics)") },
+  { "serve", cmd_serve, N_("serve metrics to Prometheus over HTTP (--listen), or this computer's data to rdmatop elsewhere (--stdio: over ssh)") },
 };
 
 static void

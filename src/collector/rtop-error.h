@@ -21,6 +21,9 @@ typedef enum {
   RTOP_ERROR_IO,              /* a file could not be read or written */
   RTOP_ERROR_INVALID_RECORDING, /* a file that is not an rdmatop recording */
   RTOP_ERROR_INVALID_ARGUMENT,
+  RTOP_ERROR_PROTOCOL,        /* a snapshot stream that is garbled, cut short or over a limit */
+  RTOP_ERROR_VERSION,         /* a snapshot stream of another protocol version */
+  RTOP_ERROR_REMOTE,          /* the other side's own error sentence */
 } RtopErrorCode;
 
 GQuark rtop_error_quark (void);

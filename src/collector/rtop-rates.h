@@ -41,6 +41,9 @@ void rtop_rates_keep (RtopRates *self, const char *device, guint32 port);
 
 void rtop_rates_end_pass (RtopRates *self);
 
+/* The delta from prev to cur, and whether it was a reset. Exposed for tests. */
+gboolean rtop_rates_delta (guint64 prev, guint64 cur, guint64 *delta);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopRates, rtop_rates_free)
 
 G_END_DECLS

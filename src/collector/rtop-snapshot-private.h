@@ -18,6 +18,5 @@ RtopCounter *rtop_counter_copy (const RtopCounter *self);
 
 gboolean rtop_metric_id_from_string (const char *s, RtopMetricId *out);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopPort, rtop_port_free)
 
 G_END_DECLS

@@ -11,7 +11,6 @@
 
 #include "rtop-snapshot-private.h"
 
-static void process_free (RtopProcess *self);
 
 G_DEFINE_BOXED_TYPE (RtopSnapshot, rtop_snapshot, rtop_snapshot_ref, rtop_snapshot_unref)
 
@@ -25,6 +24,7 @@ snapshot_clear (gpointer data)
   g_free (self->status_message);
   g_free (self->processes_error);
   g_free (self->gpu_status);
+  g_free (self->host);
   g_clear_pointer (&self->devices, g_ptr_array_unref);
   g_clear_pointer (&self->processes, g_ptr_array_unref);
   g_clear_pointer (&self->events, g_ptr_array_unref);
@@ -36,7 +36,7 @@ rtop_snapshot_new (void)
   RtopSnapshot *self = g_atomic_rc_box_new0 (RtopSnapshot);
 
   self->devices = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_device_free);
-  self->processes = g_ptr_array_new_with_free_func ((GDestroyNotify) process_free);
+  self->processes = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_process_free);
   self->events = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_event_free);
   return self;
 }
@@ -461,8 +461,8 @@ rtop_process_new (gint32 pid)
   return self;
 }
 
-static void
-process_free (RtopProcess *self)
+void
+rtop_process_free (RtopProcess *self)
 {
   if (self == NULL)
     return;

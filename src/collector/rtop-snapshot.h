@@ -289,6 +289,8 @@ typedef struct {
   GPtrArray *devices;        /* RtopDevice*, natural order of names (rxe2 before rxe10) */
   GPtrArray *processes;      /* RtopProcess*, by pid */
   GPtrArray *events;         /* RtopEvent*, raised since the previous snapshot, in order */
+  char *host;                /* the host it was taken on, as the user named it (a remote
+                                source sets it); NULL for this computer and recordings */
 } RtopSnapshot;
 
 #define RTOP_TYPE_SNAPSHOT (rtop_snapshot_get_type ())
@@ -329,6 +331,7 @@ RtopPort *rtop_port_new (guint32 index);
 RtopCounter *rtop_counter_new (const char *name, guint64 value, RtopCounterSource source);
 void rtop_counter_free (RtopCounter *self);
 RtopProcess *rtop_process_new (gint32 pid);
+void rtop_process_free (RtopProcess *self);
 RtopEvent *rtop_event_new (RtopEventKind kind, RtopSeverity severity,
                            const char *device, guint32 port, const char *message);
 RtopEvent *rtop_event_copy (const RtopEvent *self);
@@ -353,6 +356,8 @@ const char *rtop_qp_state_to_string (guint8 state);             /* "RTS", "ERR",
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopSnapshot, rtop_snapshot_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopDevice, rtop_device_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopPort, rtop_port_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopProcess, rtop_process_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopEvent, rtop_event_free)
 
 G_END_DECLS

@@ -1,0 +1,530 @@
+/* test-stream.c: the snapshot stream.  What the decoder rebuilds is, field
+ * for field, what the encoder was given (rates and deltas included, as the
+ * collector's own code computed them), over devices and processes coming
+ * and going, counter wraps and resets, keyframes and a decoder that joins
+ * at a keyframe; bad input (every prefix, bit flips, over-long, not UTF-8,
+ * another version, not a stream at all) is an error, never a crash. */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <string.h>
+#include <zlib.h>
+
+#include "rtop-error.h"
+#include "rtop-stream.h"
+#include "stream-synth.h"
+
+#define SNAP_FLAG_KEY 1
+
+typedef struct {
+  GByteArray *bytes;        /* hello + every frame */
+  GArray *ends;             /* gsize: where each snapshot frame ends */
+  GPtrArray *snapshots;     /* RtopSnapshot*, what was encoded */
+  gsize hello_end;
+} Encoded;
+
+static void
+encoded_free (Encoded *e)
+{
+  g_byte_array_unref (e->bytes);
+  g_array_unref (e->ends);
+  g_ptr_array_unref (e->snapshots);
+  g_free (e);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Encoded, encoded_free)
+
+static Encoded *
+encode_run (const StreamSynthOptions *options, guint n, gboolean shared, guint keyframe_every,
+            guint keyframe_at)
+{
+  g_autoptr(StreamSynth) synth = stream_synth_new (options);
+  g_autoptr(RtopStreamEncoder) enc = rtop_stream_encoder_new (shared, keyframe_every);
+  Encoded *e = g_new0 (Encoded, 1);
+
+  e->bytes = g_byte_array_new ();
+  e->ends = g_array_new (FALSE, FALSE, sizeof (gsize));
+  e->snapshots = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_snapshot_unref);
+  rtop_stream_encoder_hello (enc, e->bytes);
+  e->hello_end = e->bytes->len;
+  for (guint i = 0; i < n; i++)
+    {
+      RtopSnapshot *snap = stream_synth_next (synth);
+      gsize end;
+
+      if (keyframe_at != 0 && i == keyframe_at)
+        rtop_stream_encoder_request_keyframe (enc);
+
+      rtop_stream_encoder_add (enc, snap, e->bytes);
+      end = e->bytes->len;
+      g_array_append_val (e->ends, end);
+      g_ptr_array_add (e->snapshots, snap);
+    }
+  return e;
+}
+
+/* Decodes bytes pushed in chunks of at most chunk bytes; returns the
+ * snapshots, and the first error. */
+static GPtrArray *
+decode_all (const guint8 *data, gsize len, gsize chunk, GError **error)
+{
+  g_autoptr(RtopStreamDecoder) dec = rtop_stream_decoder_new ();
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_snapshot_unref);
+
+  rtop_stream_decoder_set_host (dec, "node1");
+  for (gsize off = 0; off < len; off += chunk)
+    {
+      RtopSnapshot *snap;
+
+      if (!rtop_stream_decoder_push (dec, data + off, MIN (chunk, len - off), error))
+        return out;
+      while ((snap = rtop_stream_decoder_next (dec, error)) != NULL)
+        g_ptr_array_add (out, snap);
+      if (*error != NULL)
+        return out;
+    }
+  rtop_stream_decoder_finish (dec, error);
+  return out;
+}
+
+static void
+assert_round_trip (Encoded *e, gboolean shared, gsize chunk)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) got = decode_all (e->bytes->data, e->bytes->len, chunk, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (got->len, ==, e->snapshots->len);
+  for (guint i = 0; i < got->len; i++)
+    {
+      RtopSnapshot *snap = g_ptr_array_index (got, i);
+
+      stream_synth_assert_equal (g_ptr_array_index (e->snapshots, i), snap, shared);
+      g_assert_cmpstr (snap->host, ==, "node1");
+    }
+}
+
+static guint
+count_with_rates (GPtrArray *snapshots)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < snapshots->len; i++)
+    {
+      RtopSnapshot *snap = g_ptr_array_index (snapshots, i);
+
+      for (guint d = 0; d < snap->devices->len; d++)
+        {
+          RtopDevice *dev = g_ptr_array_index (snap->devices, d);
+
+          for (guint p = 0; p < dev->ports->len; p++)
+            n += ((RtopPort *) g_ptr_array_index (dev->ports, p))->metrics[RTOP_METRIC_TX_PACKETS].has_rate;
+        }
+    }
+  return n;
+}
+
+/* Busy ports, devices and processes that come and go, wraps and resets,
+ * failed passes and health events, with pids shared. */
+static void
+test_round_trip (void)
+{
+  StreamSynthOptions o = { .n_devices = 4, .ports_per_device = 2, .busy = TRUE, .churn = TRUE,
+                           .processes = TRUE, .events = TRUE, .seed = 7 };
+  g_autoptr(Encoded) e = encode_run (&o, 300, TRUE, 60, 0);
+  guint resets = 0, events = 0, no_netlink = 0;
+
+  for (guint i = 0; i < e->snapshots->len; i++)
+    {
+      RtopSnapshot *snap = g_ptr_array_index (e->snapshots, i);
+
+      events += snap->events->len;
+      no_netlink += snap->status == RTOP_STATUS_NO_NETLINK;
+      for (guint d = 0; d < snap->devices->len; d++)
+        {
+          RtopDevice *dev = g_ptr_array_index (snap->devices, d);
+
+          for (guint p = 0; p < dev->ports->len; p++)
+            {
+              RtopPort *port = g_ptr_array_index (dev->ports, p);
+
+              for (guint c = 0; c < port->counters->len; c++)
+                resets += ((RtopCounter *) g_ptr_array_index (port->counters, c))->reset;
+            }
+        }
+    }
+  /* The run has what the test is about. */
+  g_assert_cmpuint (resets, >, 0);
+  g_assert_cmpuint (events, >, 0);
+  g_assert_cmpuint (no_netlink, >, 0);
+  g_assert_cmpuint (count_with_rates (e->snapshots), >, 500);
+  assert_round_trip (e, TRUE, 65536);
+  /* The same bytes in small pieces, cutting frames anywhere. */
+  assert_round_trip (e, TRUE, 7);
+}
+
+/* Without --processes, processes arrive as resources only, and the
+ * snapshot says pids are hidden. */
+static void
+test_processes_hidden (void)
+{
+  StreamSynthOptions o = { .n_devices = 2, .ports_per_device = 1, .busy = TRUE,
+                           .processes = TRUE, .seed = 11 };
+  g_autoptr(Encoded) e = encode_run (&o, 80, FALSE, 0, 0);
+  g_autoptr(Encoded) shared = encode_run (&o, 80, TRUE, 0, 0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) got = decode_all (e->bytes->data, e->bytes->len, 4096, &error);
+  guint with_processes = 0;
+
+  g_assert_no_error (error);
+  assert_round_trip (e, FALSE, 4096);
+  for (guint i = 0; i < got->len; i++)
+    {
+      RtopSnapshot *snap = g_ptr_array_index (got, i);
+
+      with_processes += snap->processes->len > 0;
+      for (guint j = 0; j < snap->processes->len; j++)
+        {
+          RtopProcess *p = g_ptr_array_index (snap->processes, j);
+
+          g_assert_cmpint (p->pid, ==, 0);
+          g_assert_null (p->cmdline);
+          g_assert_null (p->user);
+        }
+    }
+  g_assert_cmpuint (with_processes, >, 10);
+  /* Nothing of a command line is in the bytes. */
+  g_assert_null (memmem (e->bytes->data, e->bytes->len, "--size 65536", 12));
+  g_assert_nonnull (memmem (shared->bytes->data, shared->bytes->len, "--size 65536", 12));
+}
+
+/* A keyframe asked for mid-stream, and a decoder that joins there (after
+ * the hello) gets the same snapshots from then on. */
+static void
+test_keyframe_resync (void)
+{
+  StreamSynthOptions o = { .n_devices = 3, .ports_per_device = 2, .busy = TRUE, .churn = TRUE,
+                           .processes = TRUE, .seed = 5 };
+  g_autoptr(Encoded) e = encode_run (&o, 60, TRUE, 0, 40);
+  gsize start = g_array_index (e->ends, gsize, 39);
+  g_autoptr(GByteArray) joined = g_byte_array_new ();
+  g_autoptr(GPtrArray) got = NULL;
+  g_autoptr(GPtrArray) cut = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_byte_array_append (joined, e->bytes->data, e->hello_end);
+  g_byte_array_append (joined, e->bytes->data + start, e->bytes->len - start);
+  got = decode_all (joined->data, joined->len, 1000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (got->len, ==, 20);
+  for (guint i = 0; i < got->len; i++)
+    stream_synth_assert_equal (g_ptr_array_index (e->snapshots, 40 + i),
+                               g_ptr_array_index (got, i), TRUE);
+  /* Joining at a frame that is not a keyframe is refused. */
+  g_byte_array_set_size (joined, e->hello_end);
+  start = g_array_index (e->ends, gsize, 44);
+  g_byte_array_append (joined, e->bytes->data + start, e->bytes->len - start);
+  cut = decode_all (joined->data, joined->len, 1000, &error);
+  g_assert_error (error, RTOP_ERROR, RTOP_ERROR_PROTOCOL);
+  g_assert_cmpuint (cut->len, ==, 0);
+}
+
+/* Every prefix of a stream decodes to the snapshots whose frames it holds
+ * whole, and ending anywhere else is an error at finish. */
+static void
+test_every_prefix (void)
+{
+  StreamSynthOptions o = { .n_devices = 2, .ports_per_device = 1, .busy = TRUE, .churn = TRUE,
+                           .processes = TRUE, .events = TRUE, .seed = 3 };
+  g_autoptr(Encoded) e = encode_run (&o, 8, TRUE, 0, 0);
+
+  for (gsize len = 0; len <= e->bytes->len; len++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) got = decode_all (e->bytes->data, len, 65536, &error);
+      guint whole = 0;
+      gboolean at_boundary = len == e->hello_end;
+
+      while (whole < e->ends->len && g_array_index (e->ends, gsize, whole) <= len)
+        whole++;
+      for (guint i = 0; i < e->ends->len; i++)
+        at_boundary = at_boundary || g_array_index (e->ends, gsize, i) == len;
+      g_assert_cmpuint (got->len, ==, whole);
+      if (at_boundary)
+        g_assert_no_error (error);
+      else
+        g_assert_error (error, RTOP_ERROR, RTOP_ERROR_PROTOCOL);
+    }
+}
+
+/* Random bit flips and overwritten bytes: an error or snapshots, never a
+ * crash, a hang or an allocation past the limits (ASan runs this too). */
+static void
+test_bit_flips (void)
+{
+  StreamSynthOptions o = { .n_devices = 3, .ports_per_device = 2, .busy = TRUE, .churn = TRUE,
+                           .processes = TRUE, .events = TRUE, .seed = 9 };
+  g_autoptr(Encoded) e = encode_run (&o, 20, TRUE, 0, 0);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1234);
+  guint errors = 0;
+
+  for (guint round = 0; round < 2000; round++)
+    {
+      g_autoptr(GByteArray) copy = g_byte_array_new ();
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) got = NULL;
+      guint flips = g_rand_int_range (rand, 1, 4);
+
+      g_byte_array_append (copy, e->bytes->data, e->bytes->len);
+      for (guint f = 0; f < flips; f++)
+        {
+          guint at = g_rand_int_range (rand, 0, copy->len);
+
+          if (round % 2)
+            copy->data[at] ^= 1u << g_rand_int_range (rand, 0, 8);
+          else
+            copy->data[at] = g_rand_int_range (rand, 0, 256);
+        }
+      got = decode_all (copy->data, copy->len, 65536, &error);
+      errors += error != NULL;
+      if (error != NULL)
+        g_assert_true (error->domain == RTOP_ERROR);
+    }
+  /* Most damage is noticed; the rest decodes to something bounded. */
+  g_assert_cmpuint (errors, >, 1000);
+}
+
+static GByteArray *
+hello_bytes (guint version, const char *producer)
+{
+  GByteArray *out = g_byte_array_new ();
+  guint8 body[64];
+  gsize n = 0, len = strlen (producer);
+
+  g_assert_cmpuint (len, <, 40);
+  g_byte_array_append (out, (const guint8 *) RTOP_STREAM_MAGIC, RTOP_STREAM_MAGIC_LEN);
+  body[n++] = version;
+  body[n++] = len + 1;
+  memcpy (body + n, producer, len);
+  n += len;
+  body[n++] = 0;
+  g_byte_array_append (out, (const guint8 *) "H", 1);
+  g_byte_array_append (out, (guint8[]) { n }, 1);
+  g_byte_array_append (out, body, n);
+  return out;
+}
+
+static void
+decode_expect (const guint8 *data, gsize len, GQuark domain, int code, const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) got = decode_all (data, len, 65536, &error);
+
+  g_assert_error (error, domain, code);
+  g_assert_cmpuint (got->len, ==, 0);
+  if (text != NULL && strstr (error->message, text) == NULL)
+    g_error ("“%s” does not say “%s”", error->message, text);
+}
+
+/* The other side's version, not ours: both named. */
+static void
+test_version_mismatch (void)
+{
+  g_autoptr(GByteArray) hello = hello_bytes (RTOP_STREAM_VERSION + 1, "9.9.9");
+  g_autofree char *ours = g_strdup_printf ("version %u", RTOP_STREAM_VERSION);
+  g_autofree char *theirs = g_strdup_printf ("version %u", RTOP_STREAM_VERSION + 1);
+
+  decode_expect (hello->data, hello->len, RTOP_ERROR, RTOP_ERROR_VERSION, "9.9.9");
+  decode_expect (hello->data, hello->len, RTOP_ERROR, RTOP_ERROR_VERSION, ours);
+  decode_expect (hello->data, hello->len, RTOP_ERROR, RTOP_ERROR_VERSION, theirs);
+  decode_expect (hello->data, hello->len, RTOP_ERROR, RTOP_ERROR_VERSION, PACKAGE_VERSION);
+}
+
+/* What a shell prints when the command is missing, or a login banner on
+ * stdout, is not taken for a stream; the error frame is the remote's own
+ * sentence. */
+static void
+test_not_a_stream (void)
+{
+  const char *banner = "Welcome to node1!\nLast login: yesterday";
+  g_autoptr(GByteArray) err = g_byte_array_new ();
+  g_autoptr(GByteArray) hello = hello_bytes (RTOP_STREAM_VERSION, PACKAGE_VERSION);
+
+  decode_expect ((const guint8 *) banner, strlen (banner), RTOP_ERROR, RTOP_ERROR_PROTOCOL,
+                 "Welcome to node1!");
+  decode_expect ((const guint8 *) "RTOP", 4, RTOP_ERROR, RTOP_ERROR_PROTOCOL, "before its hello");
+  g_byte_array_append (err, hello->data, hello->len);
+  rtop_stream_encode_error (err, "No RDMA device named “mlx5_9”.");
+  decode_expect (err->data, err->len, RTOP_ERROR, RTOP_ERROR_REMOTE, "No RDMA device named “mlx5_9”.");
+}
+
+/* Frames and strings over the limits, counts over the limits, strings
+ * that are not UTF-8, numbers that do not end. */
+static void
+test_oversized_and_garbled (void)
+{
+  g_autoptr(GByteArray) hello = hello_bytes (RTOP_STREAM_VERSION, PACKAGE_VERSION);
+  static const struct {
+    const char *what;
+    const guint8 bytes[16];
+    gsize len;
+  } frames[] = {
+    { "a frame of 2 GiB", { 'S', 0x80, 0x80, 0x80, 0x80, 0x08 }, 6 },
+    { "a frame of 1 MiB + 1", { 'S', 0x81, 0x80, 0x40 }, 4 },
+    { "an unknown frame", { 'Z', 1, 0 }, 3 },
+    { "a delta first", { 'S', 4, 0, 2, 2, 0 }, 6 },
+    { "a second hello", { 'H', 3, RTOP_STREAM_VERSION, 1, 0 }, 5 },
+    { "300 devices", { 'S', 10, SNAP_FLAG_KEY, 2, 2, 0, 0xac, 0x02, 0, 0, 0, 0 }, 12 },
+    { "a string of 9000 bytes", { 'E', 3, 0xa9, 0x46, 'x' }, 5 },
+    { "a string not UTF-8", { 'E', 3, 3, 0xc3, 0x28 }, 5 },
+    { "a string with a NUL", { 'E', 3, 3, 'a', 0 }, 5 },
+    { "a number of 11 bytes", { 'S', 11, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01 }, 13 },
+    { "a device id out of the blue", { 'S', 7, SNAP_FLAG_KEY, 2, 2, 0, 1, 5, 0 }, 9 },
+    { "bytes left over", { 'S', 8, SNAP_FLAG_KEY, 2, 2, 0, 0, 0, 0, 9 }, 10 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      g_autoptr(GByteArray) s = g_byte_array_new ();
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) got = NULL;
+
+      g_byte_array_append (s, hello->data, hello->len);
+      g_byte_array_append (s, frames[i].bytes, frames[i].len);
+      got = decode_all (s->data, s->len, 65536, &error);
+      if (error == NULL || error->domain != RTOP_ERROR ||
+          (error->code != RTOP_ERROR_PROTOCOL && error->code != RTOP_ERROR_REMOTE))
+        g_error ("%s: not refused", frames[i].what);
+      if (i >= 6 && i <= 8)
+        g_assert_cmpint (error->code, ==, RTOP_ERROR_PROTOCOL);
+      g_assert_cmpuint (got->len, ==, 0);
+    }
+}
+
+/* The smallest valid keyframe decodes (the table above is not refused for
+ * the wrong reason). */
+static void
+test_minimal_keyframe (void)
+{
+  g_autoptr(GByteArray) s = hello_bytes (RTOP_STREAM_VERSION, PACKAGE_VERSION);
+  static const guint8 frame[] = { 'S', 7, SNAP_FLAG_KEY, 2, 2, 0, 0, 0, 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) got = NULL;
+
+  g_byte_array_append (s, frame, sizeof frame);
+  got = decode_all (s->data, s->len, 65536, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (got->len, ==, 1);
+  g_assert_cmpuint (((RtopSnapshot *) g_ptr_array_index (got, 0))->sequence, ==, 1);
+}
+
+/* Strings that are not UTF-8 or too long arrive repaired and cut, and the
+ * stream stays in step after them. */
+static void
+test_repaired_strings (void)
+{
+  g_autoptr(RtopStreamEncoder) enc = rtop_stream_encoder_new (TRUE, 0);
+  g_autoptr(RtopStreamDecoder) dec = rtop_stream_decoder_new ();
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *long_cmdline = g_strnfill (RTOP_STREAM_MAX_STRING + 100, 'a');
+
+  rtop_stream_encoder_hello (enc, bytes);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(RtopSnapshot) snap = rtop_snapshot_new ();
+      g_autoptr(RtopSnapshot) got = NULL;
+      RtopProcess *p = rtop_process_new (77);
+      RtopDevice *dev = rtop_device_new (1, "rxe\xff");
+
+      snap->sequence = i + 1;
+      p->comm = g_strdup ("b\xc3\x28");
+      p->cmdline = g_strdup (long_cmdline);
+      g_ptr_array_add (snap->processes, p);
+      g_ptr_array_add (snap->devices, dev);
+      g_ptr_array_add (dev->ports, rtop_port_new (1));
+      rtop_stream_encoder_add (enc, snap, bytes);
+      g_assert_true (rtop_stream_decoder_push (dec, bytes->data, bytes->len, &error));
+      g_byte_array_set_size (bytes, 0);
+      got = rtop_stream_decoder_next (dec, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (got);
+      g_assert_cmpuint (got->sequence, ==, i + 1);
+      p = g_ptr_array_index (got->processes, 0);
+      g_assert_true (g_utf8_validate (p->comm, -1, NULL));
+      g_assert_cmpuint (strlen (p->cmdline), ==, RTOP_STREAM_MAX_STRING);
+      g_assert_true (g_utf8_validate (((RtopDevice *) g_ptr_array_index (got->devices, 0))->name, -1, NULL));
+      g_assert_cmpuint (((RtopDevice *) g_ptr_array_index (got->devices, 0))->ports->len, ==, 1);
+    }
+}
+
+/* What deflate over the frames would save, with a flush per frame (a
+ * reader must get each frame when it is sent): measured, not asserted. */
+static double
+deflated_rate (Encoded *e)
+{
+  z_stream zs = { 0 };
+  guint8 buf[65536];
+  gsize total = 0, prev = g_array_index (e->ends, gsize, 0);
+
+  g_assert_cmpint (deflateInit (&zs, 6), ==, Z_OK);
+  for (guint i = 1; i < e->ends->len; i++)
+    {
+      gsize end = g_array_index (e->ends, gsize, i);
+
+      zs.next_in = e->bytes->data + prev;
+      zs.avail_in = end - prev;
+      do
+        {
+          zs.next_out = buf;
+          zs.avail_out = sizeof buf;
+          deflate (&zs, Z_SYNC_FLUSH);
+          total += sizeof buf - zs.avail_out;
+        }
+      while (zs.avail_out == 0);
+      prev = end;
+    }
+  deflateEnd (&zs);
+  return total / (double) (e->ends->len - 1);
+}
+
+/* The figure the stream is built for: 16 busy ports at 1 s.  Bytes are
+ * counted, not time, so the bound is exact. */
+static void
+test_bytes_per_second (void)
+{
+  StreamSynthOptions busy = { .n_devices = 16, .ports_per_device = 1, .busy = TRUE,
+                              .processes = TRUE, .seed = 21 };
+  StreamSynthOptions idle = { .n_devices = 16, .ports_per_device = 1, .seed = 22 };
+  g_autoptr(Encoded) e = encode_run (&busy, 600, FALSE, 60, 0);
+  g_autoptr(Encoded) i = encode_run (&idle, 600, FALSE, 60, 0);
+  gsize first = g_array_index (e->ends, gsize, 0);
+  double busy_rate = (e->bytes->len - first) / 599.0;
+  double idle_rate = (i->bytes->len - g_array_index (i->ends, gsize, 0)) / 599.0;
+
+  g_test_message ("16 ports at 1 s: %.0f bytes/s busy, %.0f idle (keyframe every 60 s), "
+                  "first keyframe %" G_GSIZE_FORMAT " bytes", busy_rate, idle_rate, first);
+  g_test_message ("with deflate and a flush per frame: %.0f bytes/s busy, %.0f idle",
+                  deflated_rate (e), deflated_rate (i));
+  g_assert_cmpfloat (busy_rate, <=, 2048);
+  g_assert_cmpfloat (idle_rate, <, busy_rate);
+  assert_round_trip (e, FALSE, 65536);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/stream/round-trip", test_round_trip);
+  g_test_add_func ("/stream/processes-hidden", test_processes_hidden);
+  g_test_add_func ("/stream/keyframe-resync", test_keyframe_resync);
+  g_test_add_func ("/stream/every-prefix", test_every_prefix);
+  g_test_add_func ("/stream/bit-flips", test_bit_flips);
+  g_test_add_func ("/stream/version-mismatch", test_version_mismatch);
+  g_test_add_func ("/stream/not-a-stream", test_not_a_stream);
+  g_test_add_func ("/stream/oversized-and-garbled", test_oversized_and_garbled);
+  g_test_add_func ("/stream/minimal-keyframe", test_minimal_keyframe);
+  g_test_add_func ("/stream/repaired-strings", test_repaired_strings);
+  g_test_add_func ("/stream/bytes-per-second", test_bytes_per_second);
+  return g_test_run ();
+}
