@@ -22,6 +22,8 @@ struct _RtopApplication {
   RtopSession *session;
   gint64 last_notified_us;
   gboolean focus_seen;       /* a window has had the focus: the desktop tracks it */
+  gboolean notifier;         /* a notification service is there to send to */
+  guint notifier_watch;
   guint held_back;           /* errors not notified since the last notification */
   guint sigterm_source;
   guint sigint_source;
@@ -73,13 +75,47 @@ rtop_application_window_added (GtkApplication *app, GtkWindow *window)
   g_signal_connect_object (window, "notify::is-active", G_CALLBACK (window_active_cb), app, 0);
 }
 
+/* Any window of ours, dialogs included: the user is looking at rdmatop. */
 static gboolean
 any_window_focused (RtopApplication *self)
 {
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l; l = l->next)
-    if (gtk_window_is_active (l->data))
-      return TRUE;
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* transfer none */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (gtk_window_is_active (window))
+        return TRUE;
+    }
   return FALSE;
+}
+
+static void
+notifier_appeared_cb (GDBusConnection *connection, const char *name, const char *owner, gpointer user_data)
+{
+  RTOP_APPLICATION (user_data)->notifier = TRUE;
+}
+
+static void
+notifier_vanished_cb (GDBusConnection *connection, const char *name, gpointer user_data)
+{
+  RTOP_APPLICATION (user_data)->notifier = FALSE;
+}
+
+/* Where nothing would show a notification (a bare X server in a test),
+ * sending one only makes GIO warn. A sandbox sends through its portal. */
+static void
+watch_notifier (RtopApplication *self)
+{
+  if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
+    {
+      self->notifier = TRUE;
+      return;
+    }
+  self->notifier_watch = g_bus_watch_name (G_BUS_TYPE_SESSION, "org.freedesktop.Notifications",
+                                           G_BUS_NAME_WATCHER_FLAGS_AUTO_START,
+                                           notifier_appeared_cb, notifier_vanished_cb, self, NULL);
 }
 
 static void
@@ -88,7 +124,7 @@ recording_saved_cb (RtopSession *session, const char *path, gboolean repaired, R
   g_autoptr(GNotification) notification = NULL;
   g_autofree char *body = NULL;
 
-  if (!self->focus_seen || any_window_focused (self))
+  if (!self->notifier || !self->focus_seen || any_window_focused (self))
     return;   /* the window's own message says it */
   notification = g_notification_new (repaired ? _("Recording Repaired") : _("Recording Saved"));
   body = g_strdup_printf (_("Saved to %s"), path);
@@ -138,7 +174,7 @@ history_updated_cb (RtopApplication *self)
   RtopSnapshot *snapshot = rtop_history_get_latest (rtop_session_get_history (self->session));
 
   if (snapshot == NULL || snapshot->events == NULL || rtop_session_get_replay_title (self->session) ||
-      !g_settings_get_boolean (self->settings, "notify-errors") || !self->focus_seen ||
+      !g_settings_get_boolean (self->settings, "notify-errors") || !self->notifier || !self->focus_seen ||
       any_window_focused (self))
     return;
   for (guint i = snapshot->events->len; i > 0; i--)
@@ -370,6 +406,7 @@ rtop_application_startup (GApplication *app)
   g_signal_connect_object (self->session, "recording-saved", G_CALLBACK (recording_saved_cb), self, 0);
   g_signal_connect_object (rtop_session_get_history (self->session), "updated",
                            G_CALLBACK (history_updated_cb), self, G_CONNECT_SWAPPED);
+  watch_notifier (self);
   self->sigterm_source = g_unix_signal_add (SIGTERM, terminate_cb, self);
   self->sigint_source = g_unix_signal_add (SIGINT, terminate_cb, self);
   g_signal_connect_object (self->session, "notify::recording", G_CALLBACK (sync_actions), self,
@@ -435,6 +472,7 @@ rtop_application_shutdown (GApplication *app)
   RtopApplication *self = RTOP_APPLICATION (app);
   g_autoptr(GError) error = NULL;
 
+  g_clear_handle_id (&self->notifier_watch, g_bus_unwatch_name);
   g_clear_handle_id (&self->sigterm_source, g_source_remove);
   g_clear_handle_id (&self->sigint_source, g_source_remove);
   if (self->session && !rtop_session_shutdown (self->session, &error))
