@@ -113,7 +113,7 @@ test_absent_channel_reason (void)
   g_autoptr(RtopSnapshot) snap = rtop_snapshot_new ();
   RtopDevice *dev = rtop_device_new (1, "rxe0");
   RtopPort *port = rtop_port_new (1);
-  g_autoptr(RtopPortItem) item = rtop_port_item_new ("rxe0", 1, 16);
+  g_autoptr(RtopPortItem) item = rtop_port_item_new (NULL, "rxe0", 1, 16);
 
   dev->provider = g_strdup ("rxe");
   port->state = 4;
@@ -153,7 +153,7 @@ test_process_qps (void)
   g_array_append_vals (proc->qp_list, qps, 2);
   proc->qps = 7;
   proc->qps_not_listed = 5;
-  item = rtop_process_item_new (proc);
+  item = rtop_process_item_new (proc, NULL);
   list = rtop_process_item_get_qp_list (item);
   g_assert_cmpuint (g_list_model_get_n_items (list), ==, 2);
   first = g_list_model_get_item (list, 0);
@@ -200,7 +200,7 @@ test_kernel_qps_per_device (void)
   kernel->qps = 4;
   g_array_append_val (kernel->devices, on_rxe0);
   g_array_append_val (kernel->devices, on_rxe1);
-  item = rtop_process_item_new (kernel);
+  item = rtop_process_item_new (kernel, NULL);
   g_assert_cmpuint (rtop_process_item_get_qps (item), ==, 4);
   g_assert_cmpuint (rtop_process_item_get_qps_on (item, "rxe0"), ==, 1);
   g_assert_cmpuint (rtop_process_item_get_qps_on (item, "rxe1"), ==, 3);
@@ -336,6 +336,99 @@ add_episode_event (RtopSnapshot *s, RtopEventKind kind, RtopSeverity severity, g
   ev->monotonic_us = t_us;
   g_ptr_array_add (s->events, ev);
   return ev;
+}
+
+static RtopSnapshot *
+host_snapshot (const char *host, guint64 seq, const GuiPortSpec *ports, guint n)
+{
+  RtopSnapshot *s = gui_fixture_snapshot (seq, 1.0, ports, n);
+
+  s->host = g_strdup (host);
+  return s;
+}
+
+/* Two hosts with the same device names: their ports, processes and
+ * episodes stay apart, one host's snapshot never marks the other's ports
+ * vanished, totals are per host and over all, and a host out of reach
+ * shows no rates until it answers again. */
+static void
+test_two_hosts (void)
+{
+  static const GuiPortSpec one_rxe[] = {
+    { "rxe0", 1, "rxe", "roce", 4, 10, 1e9, 2e9, 1000, 2000, 0, 0, 0, FALSE },
+  };
+  g_autoptr(RtopHistory) history = rtop_history_new ();
+  GListModel *ports = rtop_history_get_ports (history);
+  GListModel *processes = rtop_history_get_processes (history);
+  GListModel *events = rtop_history_get_events (history);
+  g_autofree char *keys = NULL;
+  RtopPortItem *here, *there;
+  RtopTotals t;
+
+  for (guint64 seq = 1; seq <= 2; seq++)
+    {
+      RtopSnapshot *a = host_snapshot (NULL, seq, one_rxe, 1);
+      RtopSnapshot *b = host_snapshot ("node1", seq, one_rxe, 1);
+      RtopEvent *ev;
+
+      gui_fixture_add_process (a, 100, "ib_write_bw", "alice", "rxe0", 1, 1, 4096);
+      gui_fixture_add_process (b, 100, "ib_write_bw", "bob", "rxe0", 1, 1, 4096);
+      ev = add_episode_event (a, RTOP_EVENT_COUNTER_RISING, RTOP_SEVERITY_WARNING, 5, TRUE, 1000,
+                              "Packet loss here.");
+      (void) ev;
+      add_episode_event (b, RTOP_EVENT_COUNTER_RISING, RTOP_SEVERITY_WARNING, 5, TRUE, 1000,
+                         "Packet loss there.");
+      ingest (history, a);
+      ingest (history, b);
+    }
+  keys = port_keys (ports);
+  g_assert_cmpstr (keys, ==, "rxe0/1 node1:rxe0/1");
+  g_assert_cmpuint (rtop_history_get_n_hosts (history), ==, 2);
+  here = rtop_history_find_port_by_key (history, "rxe0/1");
+  there = rtop_history_find_port_by_key (history, "node1:rxe0/1");
+  g_assert_nonnull (here);
+  g_assert_nonnull (there);
+  g_assert_false (rtop_port_item_get_vanished (here));
+  g_assert_cmpstr (rtop_port_item_get_host (there), ==, "node1");
+  g_assert_cmpfloat (rtop_port_item_get_rate (there, RTOP_PORT_CH_TX_BPS), ==, 1e9);
+  /* The same pid on two hosts is two processes. */
+  g_assert_cmpuint (g_list_model_get_n_items (processes), ==, 2);
+  /* Episode 5 of each host is its own row, each updated in place. */
+  g_assert_cmpuint (g_list_model_get_n_items (events), ==, 2);
+  {
+    g_autoptr(RtopEventItem) newest = g_list_model_get_item (events, 0);
+
+    g_assert_cmpstr (rtop_event_item_get_location (newest), ==, "node1:rxe0/1");
+  }
+  rtop_history_get_totals (history, &t);
+  g_assert_cmpuint (t.n_devices, ==, 2);
+  g_assert_cmpuint (t.n_ports, ==, 2);
+  g_assert_cmpfloat (t.tx_bps, ==, 2e9);
+  g_assert_true (rtop_history_get_host_totals (history, "node1", &t));
+  g_assert_cmpuint (t.n_ports, ==, 1);
+  g_assert_cmpfloat (t.tx_bps, ==, 1e9);
+  g_assert_false (rtop_history_get_host_totals (history, "node2", &t));
+
+  /* node1 is lost: no rate from before, its processes are not listed. */
+  rtop_history_set_host_offline (history, "node1");
+  g_assert_true (isnan (rtop_port_item_get_rate (there, RTOP_PORT_CH_TX_BPS)));
+  g_assert_cmpfloat (rtop_port_item_get_rate (here, RTOP_PORT_CH_TX_BPS), ==, 1e9);
+  g_assert_cmpuint (g_list_model_get_n_items (processes), ==, 1);
+  g_assert_true (rtop_history_get_host_totals (history, "node1", &t));
+  g_assert_cmpfloat (t.tx_bps, ==, 0);
+
+  /* Back: the first snapshot of a new connection has no rates yet. */
+  ingest (history, host_snapshot ("node1", 1, one_rxe, 1));
+  g_assert_true (isnan (rtop_port_item_get_rate (there, RTOP_PORT_CH_TX_BPS)));
+  ingest (history, host_snapshot ("node1", 2, one_rxe, 1));
+  g_assert_cmpfloat (rtop_port_item_get_rate (there, RTOP_PORT_CH_TX_BPS), ==, 1e9);
+
+  /* Removed: its ports go, this computer's stay. */
+  rtop_history_forget_host (history, "node1");
+  g_free (keys);
+  keys = port_keys (ports);
+  g_assert_cmpstr (keys, ==, "rxe0/1");
+  g_assert_cmpuint (rtop_history_get_n_hosts (history), ==, 1);
 }
 
 /* An episode is one row, completed in place; the ranked list keeps an
@@ -831,6 +924,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/gui/history/processes-update-in-place", test_processes_update_in_place);
   g_test_add_func ("/gui/history/events-bounded", test_events_bounded);
   g_test_add_func ("/gui/history/episodes-and-ranking", test_episodes_and_ranking);
+  g_test_add_func ("/gui/history/two-hosts", test_two_hosts);
   g_test_add_func ("/gui/history/capacity-follows-interval", test_capacity_follows_interval);
   g_test_add_func ("/gui/history/counter-rising", test_counter_rising_holds_then_clears);
   g_test_add_func ("/gui/overview/sort-and-states", test_overview_sort_and_states);

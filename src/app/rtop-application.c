@@ -158,7 +158,9 @@ notify_error (RtopApplication *self, const RtopEvent *event)
   g_notification_set_priority (notification, G_NOTIFICATION_PRIORITY_HIGH);
   if (event->device && event->port)
     {
-      g_autofree char *key = g_strdup_printf ("%s/%u", event->device, event->port);
+      RtopSnapshot *snapshot = rtop_history_get_latest (rtop_session_get_history (self->session));
+      g_autofree char *key = rtop_port_item_key_for (snapshot ? snapshot->host : NULL,
+                                                     event->device, event->port);
       g_notification_set_default_action_and_target (notification, "app.show-port", "s", key);
     }
   else
@@ -237,6 +239,18 @@ show_port_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 
   gtk_window_present (window);
   gtk_widget_activate_action_variant (GTK_WIDGET (window), "win.show-port", param);
+}
+
+/* A host for this run (rdmatop --host, the session bus); remembered hosts
+ * are the settings' "hosts". */
+static void
+add_host_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  RtopApplication *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!rtop_session_add_host (self->session, g_variant_get_string (param, NULL), &error))
+    g_signal_emit_by_name (self->session, "error", _("Cannot Connect to Host"), error->message);
 }
 
 static void
@@ -360,6 +374,7 @@ static const GActionEntry app_entries[] = {
   { "refresh", refresh_action, NULL, NULL, NULL },
   { "go-live", go_live_action, NULL, NULL, NULL },
   { "show-port", show_port_action, "s", NULL, NULL },
+  { "add-host", add_host_action, "s", NULL, NULL },
   { "show-view", show_view_action, "s", NULL, NULL },
   { "dump-state", dump_state_action, NULL, NULL, NULL },
   { "activate-window", activate_window_action, NULL, NULL, NULL },
@@ -384,6 +399,21 @@ static const struct {
 };
 
 static void
+add_remembered_hosts (RtopApplication *self)
+{
+  g_auto(GStrv) hosts = g_settings_get_strv (self->settings, "hosts");
+
+  for (guint i = 0; hosts[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      /* Someone wrote the settings by hand: skip what ssh would not take. */
+      if (!rtop_session_add_host (self->session, hosts[i], &error))
+        g_printerr ("rdmatop: %s: %s\n", hosts[i], error->message);
+    }
+}
+
+static void
 rtop_application_startup (GApplication *app)
 {
   RtopApplication *self = RTOP_APPLICATION (app);
@@ -402,6 +432,7 @@ rtop_application_startup (GApplication *app)
   self->session = rtop_session_new (self->settings);
   sampler = rtop_sampler_new (&options);
   rtop_session_add_live_source (self->session, RTOP_SOURCE (sampler));
+  add_remembered_hosts (self);
   g_signal_connect_object (self->session, "error", G_CALLBACK (session_error_cb), self, 0);
   g_signal_connect_object (self->session, "recording-saved", G_CALLBACK (recording_saved_cb), self, 0);
   g_signal_connect_object (rtop_session_get_history (self->session), "updated",
@@ -447,6 +478,32 @@ schema_installed (void)
   return schema != NULL;
 }
 
+/* --host HOST: checked here, then handed to whichever instance runs (this
+ * one, or the one already running) as app.add-host. */
+static int
+add_command_line_hosts (GApplication *app, GVariantDict *options)
+{
+  g_autofree const char **hosts = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_variant_dict_lookup (options, "host", "^a&s", &hosts))
+    return -1;
+  for (guint i = 0; hosts[i] != NULL; i++)
+    if (!rtop_remote_host_is_valid (hosts[i], &error))
+      {
+        g_printerr ("rdmatop: --host %s: %s\n", hosts[i], error->message);
+        return 1;
+      }
+  if (!g_application_register (app, NULL, &error))
+    {
+      g_printerr ("rdmatop: %s\n", error->message);
+      return 1;
+    }
+  for (guint i = 0; hosts[i] != NULL; i++)
+    g_action_group_activate_action (G_ACTION_GROUP (app), "add-host", g_variant_new_string (hosts[i]));
+  return -1;
+}
+
 static int
 rtop_application_handle_local_options (GApplication *app, GVariantDict *options)
 {
@@ -463,7 +520,7 @@ rtop_application_handle_local_options (GApplication *app, GVariantDict *options)
                     "GSETTINGS_SCHEMA_DIR=build/data (./launch.sh does that).\n"), APP_ID);
       return 1;
     }
-  return -1;
+  return add_command_line_hosts (app, options);
 }
 
 static void
@@ -506,6 +563,9 @@ rtop_application_class_init (RtopApplicationClass *klass)
 
 static const GOptionEntry option_entries[] = {
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version and exit"), NULL },
+  { "host", 0, 0, G_OPTION_ARG_STRING_ARRAY, NULL,
+    N_("Also watch HOST over SSH (as ssh takes it: node1, alice@node1, an alias); repeatable"),
+    N_("HOST") },
   { NULL }
 };
 

@@ -9,6 +9,7 @@ struct _RtopEventItem {
   GObject parent_instance;
 
   RtopEvent *event;
+  char *host;
   char *location;
   gint64 last_us;
 };
@@ -21,6 +22,7 @@ rtop_event_item_finalize (GObject *object)
   RtopEventItem *self = RTOP_EVENT_ITEM (object);
 
   g_clear_pointer (&self->event, rtop_event_free);
+  g_free (self->host);
   g_free (self->location);
   G_OBJECT_CLASS (rtop_event_item_parent_class)->finalize (object);
 }
@@ -43,19 +45,32 @@ rtop_event_item_init (RtopEventItem *self)
 }
 
 RtopEventItem *
-rtop_event_item_new (const RtopEvent *event)
+rtop_event_item_new (const RtopEvent *event, const char *host)
 {
   RtopEventItem *self = g_object_new (RTOP_TYPE_EVENT_ITEM, NULL);
+  g_autofree char *place = NULL;
 
   self->event = rtop_event_copy (event);
+  self->host = g_strdup (host);
   self->last_us = event->monotonic_us;
   if (event->device == NULL)
-    self->location = g_strdup ("");
+    place = g_strdup ("");
   else if (event->port == 0)
-    self->location = g_strdup (event->device);
+    place = g_strdup (event->device);
   else
-    self->location = g_strdup_printf ("%s/%u", event->device, event->port);
+    place = g_strdup_printf ("%s/%u", event->device, event->port);
+  /* Written as the port keys are, so that a location names its host. */
+  if (host != NULL)
+    self->location = *place != '\0' ? g_strdup_printf ("%s:%s", host, place) : g_strdup (host);
+  else
+    self->location = g_steal_pointer (&place);
   return self;
+}
+
+const char *
+rtop_event_item_get_host (RtopEventItem *self)
+{
+  return self->host;
 }
 
 const RtopEvent *

@@ -18,7 +18,8 @@ struct _RtopHistory {
   GListStore *processes;        /* RtopProcessItem */
   GHashTable *process_index;    /* key -> RtopProcessItem (borrowed) */
   GListStore *events;           /* RtopEventItem, newest first */
-  GHashTable *episodes;         /* episode id -> RtopEventItem in events (borrowed) */
+  GHashTable *episodes;         /* "host id" -> RtopEventItem in events (borrowed) */
+  GPtrArray *hosts;             /* Host*, in the order they first sent */
   GListStore *recent;           /* RtopEventItem, ranked (rtop_event_item_compare_rank) */
   GPtrArray *problem_ports;     /* RtopPortItem (borrowed from ports), Errors first */
   GPtrArray *device_names;      /* char*, natural order, NULL-terminated */
@@ -28,7 +29,25 @@ struct _RtopHistory {
   RtopTotals totals;
 };
 
+/* What the history knows of one host (this computer: name NULL). */
+typedef struct {
+  char *name;
+  RtopSnapshot *latest;
+  RtopTotals totals;
+  gboolean offline;
+} Host;
+
 G_DEFINE_FINAL_TYPE (RtopHistory, rtop_history, G_TYPE_OBJECT)
+
+static void
+host_free (gpointer data)
+{
+  Host *host = data;
+
+  g_free (host->name);
+  g_clear_pointer (&host->latest, rtop_snapshot_unref);
+  g_free (host);
+}
 
 enum { UPDATED, DEVICES_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
@@ -48,6 +67,7 @@ rtop_history_dispose (GObject *object)
   g_clear_pointer (&self->problem_ports, g_ptr_array_unref);
   g_clear_pointer (&self->latest, rtop_snapshot_unref);
   g_clear_pointer (&self->device_names, g_ptr_array_unref);
+  g_clear_pointer (&self->hosts, g_ptr_array_unref);
   G_OBJECT_CLASS (rtop_history_parent_class)->dispose (object);
 }
 
@@ -72,7 +92,8 @@ rtop_history_init (RtopHistory *self)
   self->processes = g_list_store_new (RTOP_TYPE_PROCESS_ITEM);
   self->process_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->events = g_list_store_new (RTOP_TYPE_EVENT_ITEM);
-  self->episodes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->episodes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->hosts = g_ptr_array_new_with_free_func (host_free);
   self->recent = g_list_store_new (RTOP_TYPE_EVENT_ITEM);
   self->problem_ports = g_ptr_array_new ();
   self->device_names = g_ptr_array_new_with_free_func (g_free);
@@ -98,6 +119,7 @@ rtop_history_reset (RtopHistory *self)
   g_hash_table_remove_all (self->episodes);
   g_ptr_array_set_size (self->problem_ports, 0);
   g_clear_pointer (&self->latest, rtop_snapshot_unref);
+  g_ptr_array_set_size (self->hosts, 0);
   g_ptr_array_set_size (self->device_names, 0);
   g_ptr_array_add (self->device_names, NULL);
   memset (&self->totals, 0, sizeof self->totals);
@@ -152,16 +174,43 @@ set_capacity (RtopHistory *self, guint capacity)
     }
 }
 
-static RtopPortItem *
-ensure_port (RtopHistory *self, const RtopDevice *device, const RtopPort *port)
+static Host *
+find_host (RtopHistory *self, const char *name)
 {
-  g_autofree char *key = g_strdup_printf ("%s/%u", device->name, port->index);
+  for (guint i = 0; i < self->hosts->len; i++)
+    {
+      Host *host = g_ptr_array_index (self->hosts, i);
+
+      if (g_strcmp0 (host->name, name) == 0)
+        return host;
+    }
+  return NULL;
+}
+
+static Host *
+ensure_host (RtopHistory *self, const char *name)
+{
+  Host *host = find_host (self, name);
+
+  if (host == NULL)
+    {
+      host = g_new0 (Host, 1);
+      host->name = g_strdup (name);
+      g_ptr_array_add (self->hosts, host);
+    }
+  return host;
+}
+
+static RtopPortItem *
+ensure_port (RtopHistory *self, const char *host, const RtopDevice *device, const RtopPort *port)
+{
+  g_autofree char *key = rtop_port_item_key_for (host, device->name, port->index);
   RtopPortItem *item = g_hash_table_lookup (self->port_index, key);
   g_autoptr(RtopPortItem) fresh = NULL;
 
   if (item != NULL)
     return item;
-  fresh = rtop_port_item_new (device->name, port->index, self->capacity);
+  fresh = rtop_port_item_new (host, device->name, port->index, self->capacity);
   g_list_store_insert_sorted (self->ports, fresh, compare_port_items, NULL);
   g_hash_table_insert (self->port_index, (gpointer) rtop_port_item_get_key (fresh), fresh);
   note_device_name (self, device->name);
@@ -182,7 +231,7 @@ ingest_ports (RtopHistory *self, RtopSnapshot *snapshot)
       for (guint p = 0; device->ports && p < device->ports->len; p++)
         {
           const RtopPort *port = g_ptr_array_index (device->ports, p);
-          RtopPortItem *item = ensure_port (self, device, port);
+          RtopPortItem *item = ensure_port (self, snapshot->host, device, port);
 
           rtop_port_item_update (item, snapshot, device, port);
           g_hash_table_add (seen, item);
@@ -196,24 +245,42 @@ ingest_ports (RtopHistory *self, RtopSnapshot *snapshot)
     {
       g_autoptr(RtopPortItem) item = g_list_model_get_item (G_LIST_MODEL (self->ports), i);
 
-      if (!g_hash_table_contains (seen, item) && snapshot->status == RTOP_STATUS_OK)
+      /* Only this snapshot's host can say that one of its ports is gone. */
+      if (!g_hash_table_contains (seen, item) && snapshot->status == RTOP_STATUS_OK &&
+          g_strcmp0 (rtop_port_item_get_host (item), snapshot->host) == 0)
         rtop_port_item_set_vanished (item);
     }
 }
 
+/* The index of the processes of every host but this one. */
+static GHashTable *
+index_other_hosts (RtopHistory *self, const char *host)
+{
+  GHashTable *next = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTableIter iter;
+  gpointer key, item;
+
+  g_hash_table_iter_init (&iter, self->process_index);
+  while (g_hash_table_iter_next (&iter, &key, &item))
+    if (g_strcmp0 (rtop_process_item_get_host (item), host) != 0)
+      g_hash_table_insert (next, g_strdup (key), item);
+  return next;
+}
+
 /* Processes are updated in place (rows keep their selection); the index is
- * rebuilt each pass and the ones that exited are removed. */
+ * rebuilt each pass and the ones of this snapshot's host that exited are
+ * removed (another host's are its own snapshots' business). */
 static void
 ingest_processes (RtopHistory *self, RtopSnapshot *snapshot)
 {
-  g_autoptr(GHashTable) next = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) next = index_other_hosts (self, snapshot->host);
   g_autoptr(GHashTable) alive = g_hash_table_new (NULL, NULL);
   guint n;
 
   for (guint i = 0; snapshot->processes && i < snapshot->processes->len; i++)
     {
       const RtopProcess *process = g_ptr_array_index (snapshot->processes, i);
-      g_autofree char *base = rtop_process_item_key_for (process);
+      g_autofree char *base = rtop_process_item_key_for (process, snapshot->host);
       char *key = g_strdup (base);
       RtopProcessItem *item;
 
@@ -228,7 +295,7 @@ ingest_processes (RtopHistory *self, RtopSnapshot *snapshot)
         rtop_process_item_update (item, process);
       else
         {
-          g_autoptr(RtopProcessItem) fresh = rtop_process_item_new (process);
+          g_autoptr(RtopProcessItem) fresh = rtop_process_item_new (process, snapshot->host);
 
           item = fresh;
           g_list_store_append (self->processes, fresh);
@@ -242,19 +309,19 @@ ingest_processes (RtopHistory *self, RtopSnapshot *snapshot)
     {
       g_autoptr(RtopProcessItem) item = g_list_model_get_item (G_LIST_MODEL (self->processes), i);
 
-      if (!g_hash_table_contains (alive, item))
+      if (!g_hash_table_contains (alive, item) &&
+          g_strcmp0 (rtop_process_item_get_host (item), snapshot->host) == 0)
         g_list_store_remove (self->processes, i);
     }
   g_hash_table_unref (self->process_index);
   self->process_index = g_steal_pointer (&next);
 }
 
-static gint64 *
-episode_key (RtopEventItem *item)
+/* Episode ids are a host's own: two hosts may both have episode 7. */
+static char *
+episode_key (const char *host, guint64 episode)
 {
-  gint64 id = (gint64) rtop_event_item_get_event (item)->episode;
-
-  return g_memdup2 (&id, sizeof id);
+  return g_strdup_printf ("%s %" G_GUINT64_FORMAT, host ? host : "", episode);
 }
 
 static void
@@ -274,14 +341,16 @@ rank_recent (RtopHistory *self, RtopEventItem *item)
 
 /* An event of an episode the log already has updates its row. */
 static gboolean
-update_episode (RtopHistory *self, const RtopEvent *event)
+update_episode (RtopHistory *self, const char *host, const RtopEvent *event)
 {
+  g_autofree char *key = NULL;
   RtopEventItem *item;
   guint pos;
 
   if (event->episode == 0)
     return FALSE;
-  item = g_hash_table_lookup (self->episodes, (const gint64 *) &event->episode);
+  key = episode_key (host, event->episode);
+  item = g_hash_table_lookup (self->episodes, key);
   if (item == NULL)
     return FALSE;
   rtop_event_item_update (item, event);
@@ -304,10 +373,11 @@ drop_oldest_events (RtopHistory *self)
     {
       g_autoptr(RtopEventItem) item = g_list_model_get_item (G_LIST_MODEL (self->events), i);
 
-      const guint64 *id = &rtop_event_item_get_event (item)->episode;
+      guint64 id = rtop_event_item_get_event (item)->episode;
+      g_autofree char *key = id != 0 ? episode_key (rtop_event_item_get_host (item), id) : NULL;
 
-      if (*id != 0 && g_hash_table_lookup (self->episodes, (const gint64 *) id) == item)
-        g_hash_table_remove (self->episodes, (const gint64 *) id);
+      if (key != NULL && g_hash_table_lookup (self->episodes, key) == item)
+        g_hash_table_remove (self->episodes, key);
     }
   g_list_store_splice (self->events, RTOP_HISTORY_MAX_EVENTS, excess, NULL, 0);
   self->events_dropped += excess;
@@ -327,13 +397,13 @@ ingest_events (RtopHistory *self, RtopSnapshot *snapshot)
       const RtopEvent *event = g_ptr_array_index (snapshot->events, i);
       RtopEventItem *item;
 
-      if (update_episode (self, event))
+      if (update_episode (self, snapshot->host, event))
         continue;
-      item = rtop_event_item_new (event);
+      item = rtop_event_item_new (event, snapshot->host);
       /* Newest first: the snapshot's events are in order, so reverse them. */
       g_ptr_array_insert (items, 0, item);
       if (event->episode != 0)
-        g_hash_table_replace (self->episodes, episode_key (item), item);
+        g_hash_table_replace (self->episodes, episode_key (snapshot->host, event->episode), item);
       rank_recent (self, item);
     }
   if (items->len > 0)
@@ -348,21 +418,22 @@ nz (double v)
 }
 
 /* Ports in trouble are counted and named, Errors first; loss is not
- * added up over ports (one lossy link shows at several). */
+ * added up over ports (one lossy link shows at several).  problems: where
+ * to name them, or NULL. */
 static void
-note_problem (RtopHistory *self, RtopPortItem *item)
+note_problem (GPtrArray *problems, RtopTotals *t, RtopPortItem *item)
 {
-  RtopTotals *t = &self->totals;
-
   switch (rtop_port_item_get_health (item, NULL))
     {
     case RTOP_PORT_HEALTH_ERROR:
-      g_ptr_array_insert (self->problem_ports, t->n_error_ports, item);
+      if (problems != NULL)
+        g_ptr_array_insert (problems, t->n_error_ports, item);
       t->n_error_ports++;
       t->n_problem_ports++;
       break;
     case RTOP_PORT_HEALTH_WARNING:
-      g_ptr_array_add (self->problem_ports, item);
+      if (problems != NULL)
+        g_ptr_array_add (problems, item);
       t->n_warning_ports++;
       t->n_problem_ports++;
       break;
@@ -373,37 +444,54 @@ note_problem (RtopHistory *self, RtopPortItem *item)
 }
 
 static void
-compute_totals (RtopHistory *self, RtopSnapshot *snapshot)
+add_port (GPtrArray *problems, RtopTotals *t, RtopPortItem *item)
 {
-  RtopTotals *t = &self->totals;
+  if (rtop_port_item_get_vanished (item))
+    {
+      t->n_vanished++;
+      return;
+    }
+  t->n_ports++;
+  t->n_active += rtop_port_item_get_state (item) == 4;
+  note_problem (problems, t, item);
+  t->errors_ps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_ERRORS)) +
+                  nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_DROPS)) +
+                  nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_RETRANS));
+  /* The throughput totals are the network's: NVLink and XGMI traffic
+   * stays inside the node and has its own rows. */
+  if (rtop_port_item_get_is_gpu (item))
+    return;
+  t->tx_bps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_TX_BPS));
+  t->rx_bps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_RX_BPS));
+  t->tx_pps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_TX_PPS));
+  t->rx_pps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_RX_PPS));
+}
+
+/* Totals per host and over all of them; the problem list (Errors first)
+ * is over all hosts, so it is filled only once. */
+static void
+compute_totals (RtopHistory *self)
+{
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->ports));
 
-  memset (t, 0, sizeof *t);
+  memset (&self->totals, 0, sizeof self->totals);
   g_ptr_array_set_size (self->problem_ports, 0);
-  t->n_devices = snapshot->devices ? snapshot->devices->len : 0;
+  for (guint h = 0; h < self->hosts->len; h++)
+    {
+      Host *host = g_ptr_array_index (self->hosts, h);
+
+      memset (&host->totals, 0, sizeof host->totals);
+      host->totals.n_devices = host->latest && host->latest->devices ? host->latest->devices->len : 0;
+      self->totals.n_devices += host->totals.n_devices;
+    }
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(RtopPortItem) item = g_list_model_get_item (G_LIST_MODEL (self->ports), i);
+      Host *host = find_host (self, rtop_port_item_get_host (item));
 
-      if (rtop_port_item_get_vanished (item))
-        {
-          t->n_vanished++;
-          continue;
-        }
-      t->n_ports++;
-      t->n_active += rtop_port_item_get_state (item) == 4;
-      note_problem (self, item);
-      t->errors_ps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_ERRORS)) +
-                      nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_DROPS)) +
-                      nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_RETRANS));
-      /* The throughput totals are the network's: NVLink and XGMI traffic
-       * stays inside the node and has its own rows. */
-      if (rtop_port_item_get_is_gpu (item))
-        continue;
-      t->tx_bps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_TX_BPS));
-      t->rx_bps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_RX_BPS));
-      t->tx_pps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_TX_PPS));
-      t->rx_pps += nz (rtop_port_item_get_rate (item, RTOP_PORT_CH_RX_PPS));
+      add_port (self->problem_ports, &self->totals, item);
+      if (host != NULL)
+        add_port (NULL, &host->totals, item);
     }
 }
 
@@ -419,6 +507,8 @@ rtop_history_set_min_capacity (RtopHistory *self, guint samples)
 void
 rtop_history_ingest (RtopHistory *self, RtopSnapshot *snapshot)
 {
+  Host *host;
+
   g_return_if_fail (RTOP_IS_HISTORY (self));
   g_return_if_fail (snapshot != NULL);
 
@@ -426,11 +516,15 @@ rtop_history_ingest (RtopHistory *self, RtopSnapshot *snapshot)
     set_capacity (self, rtop_series_capacity_for_interval (snapshot->interval_s));
   g_clear_pointer (&self->latest, rtop_snapshot_unref);
   self->latest = rtop_snapshot_ref (snapshot);
+  host = ensure_host (self, snapshot->host);
+  g_clear_pointer (&host->latest, rtop_snapshot_unref);
+  host->latest = rtop_snapshot_ref (snapshot);
+  host->offline = FALSE;
 
   ingest_ports (self, snapshot);
   ingest_processes (self, snapshot);
   ingest_events (self, snapshot);
-  compute_totals (self, snapshot);
+  compute_totals (self);
   g_signal_emit (self, signals[UPDATED], 0);
 }
 
@@ -525,7 +619,7 @@ rtop_history_find_port_by_key (RtopHistory *self, const char *key)
 RtopPortItem *
 rtop_history_find_port (RtopHistory *self, const char *device, guint32 port)
 {
-  g_autofree char *key = g_strdup_printf ("%s/%u", device, port);
+  g_autofree char *key = rtop_port_item_key_for (NULL, device, port);
 
   return rtop_history_find_port_by_key (self, key);
 }
@@ -541,4 +635,99 @@ guint64
 rtop_history_get_events_dropped (RtopHistory *self)
 {
   return self->events_dropped;
+}
+
+guint
+rtop_history_get_n_hosts (RtopHistory *self)
+{
+  g_return_val_if_fail (RTOP_IS_HISTORY (self), 0);
+  return self->hosts->len;
+}
+
+RtopSnapshot *
+rtop_history_get_host_latest (RtopHistory *self, const char *host)
+{
+  Host *h;
+
+  g_return_val_if_fail (RTOP_IS_HISTORY (self), NULL);
+  h = find_host (self, host);
+  return h != NULL ? h->latest : NULL;
+}
+
+gboolean
+rtop_history_get_host_totals (RtopHistory *self, const char *host, RtopTotals *totals)
+{
+  Host *h;
+
+  g_return_val_if_fail (RTOP_IS_HISTORY (self), FALSE);
+  h = find_host (self, host);
+  if (h == NULL)
+    {
+      memset (totals, 0, sizeof *totals);
+      return FALSE;
+    }
+  *totals = h->totals;
+  return TRUE;
+}
+
+void
+rtop_history_set_host_offline (RtopHistory *self, const char *host)
+{
+  Host *h;
+  guint n;
+
+  g_return_if_fail (RTOP_IS_HISTORY (self));
+  h = find_host (self, host);
+  if (h == NULL || h->offline)
+    return;
+  h->offline = TRUE;
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->ports));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(RtopPortItem) item = g_list_model_get_item (G_LIST_MODEL (self->ports), i);
+
+      if (g_strcmp0 (rtop_port_item_get_host (item), host) == 0)
+        rtop_port_item_set_offline (item);
+    }
+  /* What ran there is not known until the host answers again. */
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->processes));
+  for (guint i = n; i-- > 0;)
+    {
+      g_autoptr(RtopProcessItem) item = g_list_model_get_item (G_LIST_MODEL (self->processes), i);
+
+      if (g_strcmp0 (rtop_process_item_get_host (item), host) == 0)
+        g_list_store_remove (self->processes, i);
+    }
+  g_hash_table_unref (self->process_index);
+  self->process_index = index_other_hosts (self, host);
+  compute_totals (self);
+  g_signal_emit (self, signals[UPDATED], 0);
+}
+
+void
+rtop_history_forget_host (RtopHistory *self, const char *host)
+{
+  guint n, pos;
+  Host *h;
+
+  g_return_if_fail (RTOP_IS_HISTORY (self));
+  rtop_history_set_host_offline (self, host);
+  h = find_host (self, host);
+  if (h == NULL)
+    return;
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->ports));
+  for (guint i = n; i-- > 0;)
+    {
+      g_autoptr(RtopPortItem) item = g_list_model_get_item (G_LIST_MODEL (self->ports), i);
+
+      if (g_strcmp0 (rtop_port_item_get_host (item), host) != 0)
+        continue;
+      g_hash_table_remove (self->port_index, rtop_port_item_get_key (item));
+      g_list_store_remove (self->ports, i);
+    }
+  /* Its events stay in the log: they happened. */
+  if (g_ptr_array_find (self->hosts, h, &pos))
+    g_ptr_array_remove_index (self->hosts, pos);
+  compute_totals (self);
+  g_signal_emit (self, signals[UPDATED], 0);
 }

@@ -63,4 +63,20 @@ void rtop_history_get_totals (RtopHistory *self, RtopTotals *totals);
 const char * const *rtop_history_get_device_names (RtopHistory *self);
 RtopSnapshot *rtop_history_get_latest (RtopHistory *self);   /* transfer none, may be NULL */
 
+/* Hosts: every snapshot says where it was taken (RtopSnapshot.host, NULL
+ * for this computer).  Ports, processes and events are kept per host (keys
+ * "node1:rxe0/1"), a snapshot marks only its own host's ports vanished, and
+ * the totals above are over all hosts. */
+guint rtop_history_get_n_hosts (RtopHistory *self);
+/* The newest snapshot from host (transfer none), NULL before its first. */
+RtopSnapshot *rtop_history_get_host_latest (RtopHistory *self, const char *host);
+/* FALSE (and zeros) when nothing came from host yet. */
+gboolean rtop_history_get_host_totals (RtopHistory *self, const char *host, RtopTotals *totals);
+/* host is out of reach (lost, failed, stopped): its ports keep their
+ * history but show no rates, its processes are not listed, until its next
+ * snapshot.  Emits "updated". */
+void rtop_history_set_host_offline (RtopHistory *self, const char *host);
+/* host is no longer watched: its ports and processes go (its events stay). */
+void rtop_history_forget_host (RtopHistory *self, const char *host);
+
 G_END_DECLS

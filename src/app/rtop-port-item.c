@@ -12,6 +12,7 @@
 struct _RtopPortItem {
   GObject parent_instance;
 
+  char *host;                 /* NULL: this computer */
   char *device;
   guint32 port;
   char *key;
@@ -79,6 +80,7 @@ rtop_port_item_finalize (GObject *object)
 {
   RtopPortItem *self = RTOP_PORT_ITEM (object);
 
+  g_free (self->host);
   g_free (self->device);
   g_free (self->key);
   g_free (self->provider);
@@ -119,13 +121,14 @@ rtop_port_item_init (RtopPortItem *self)
 }
 
 RtopPortItem *
-rtop_port_item_new (const char *device, guint32 port, guint capacity)
+rtop_port_item_new (const char *host, const char *device, guint32 port, guint capacity)
 {
   RtopPortItem *self = g_object_new (RTOP_TYPE_PORT_ITEM, NULL);
 
+  self->host = g_strdup (host);
   self->device = g_strdup (device);
   self->port = port;
-  self->key = g_strdup_printf ("%s/%u", device, port);
+  self->key = rtop_port_item_key_for (host, device, port);
   self->series = rtop_series_new (RTOP_PORT_CH_N, capacity);
   return self;
 }
@@ -271,6 +274,24 @@ rtop_port_item_update (RtopPortItem *self, const RtopSnapshot *snapshot,
   g_signal_emit (self, signals[UPDATED], 0);
 }
 
+char *
+rtop_port_item_key_for (const char *host, const char *device, guint32 port)
+{
+  /* Two hosts both have an rxe0/1: the host keeps them apart. */
+  if (host != NULL)
+    return g_strdup_printf ("%s:%s/%u", host, device, port);
+  return g_strdup_printf ("%s/%u", device, port);
+}
+
+void
+rtop_port_item_set_offline (RtopPortItem *self)
+{
+  /* Its host is out of reach: the last rates are not today's. */
+  for (guint i = 0; i < RTOP_PORT_CH_N; i++)
+    self->rates[i] = NAN;
+  g_signal_emit (self, signals[UPDATED], 0);
+}
+
 void
 rtop_port_item_set_vanished (RtopPortItem *self)
 {
@@ -285,6 +306,12 @@ rtop_port_item_set_vanished (RtopPortItem *self)
   /* Its counters keep the last values read: what it had when it went. */
   freeze_counters (self);
   g_signal_emit (self, signals[UPDATED], 0);
+}
+
+const char *
+rtop_port_item_get_host (RtopPortItem *self)
+{
+  return self->host;
 }
 
 const char *

@@ -26,15 +26,22 @@ typedef enum {
 #define RTOP_TYPE_PORT_ITEM (rtop_port_item_get_type ())
 G_DECLARE_FINAL_TYPE (RtopPortItem, rtop_port_item, RTOP, PORT_ITEM, GObject)
 
-RtopPortItem *rtop_port_item_new (const char *device, guint32 port, guint capacity);
+/* host: as a remote source names it, NULL for this computer. */
+RtopPortItem *rtop_port_item_new (const char *host, const char *device, guint32 port,
+                                  guint capacity);
+/* "rxe0/1" here, "node1:rxe0/1" on a remote host. */
+char *rtop_port_item_key_for (const char *host, const char *device, guint32 port);
 /* Emits "updated". */
 void rtop_port_item_update (RtopPortItem *self, const RtopSnapshot *snapshot,
                             const RtopDevice *device, const RtopPort *port);
 void rtop_port_item_set_vanished (RtopPortItem *self);
+/* Its host went out of reach: no rates until it is back. */
+void rtop_port_item_set_offline (RtopPortItem *self);
 
+const char *rtop_port_item_get_host (RtopPortItem *self);   /* NULL: this computer */
 const char *rtop_port_item_get_device (RtopPortItem *self);
 guint32 rtop_port_item_get_port (RtopPortItem *self);
-const char *rtop_port_item_get_key (RtopPortItem *self);   /* "rxe0/1" */
+const char *rtop_port_item_get_key (RtopPortItem *self);   /* "rxe0/1", "node1:rxe0/1" */
 const char *rtop_port_item_get_provider (RtopPortItem *self);
 const char *rtop_port_item_get_protocol (RtopPortItem *self);
 const char *rtop_port_item_get_netdev (RtopPortItem *self);

@@ -12,6 +12,7 @@ struct _RtopProcessItem {
   GObject parent_instance;
 
   char *key;           /* rtop_process_item_key_for() of the process it was made for */
+  char *host;
   gint32 pid;
   gboolean kernel;
   char *user;
@@ -42,6 +43,7 @@ rtop_process_item_finalize (GObject *object)
   RtopProcessItem *self = RTOP_PROCESS_ITEM (object);
 
   g_free (self->key);
+  g_free (self->host);
   g_free (self->user);
   g_free (self->comm);
   g_free (self->cmdline);
@@ -97,23 +99,32 @@ update_qps (RtopProcessItem *self, const RtopProcess *process)
 }
 
 char *
-rtop_process_item_key_for (const RtopProcess *process)
+rtop_process_item_key_for (const RtopProcess *process, const char *host)
 {
   /* pid + start time survives pid reuse; owners outside our PID namespace
-   * (pid 0) are told apart by name. */
-  return g_strdup_printf ("%d:%" G_GUINT64_FORMAT ":%d:%s", process->pid,
+   * (pid 0) are told apart by name; the same pid on two hosts by the host. */
+  return g_strdup_printf ("%s%s%d:%" G_GUINT64_FORMAT ":%d:%s", host ? host : "",
+                          host ? "@" : "", process->pid,
                           process->start_time, process->kernel,
                           process->comm ? process->comm : "");
 }
 
 RtopProcessItem *
-rtop_process_item_new (const RtopProcess *process)
+rtop_process_item_new (const RtopProcess *process, const char *host)
 {
   RtopProcessItem *self = g_object_new (RTOP_TYPE_PROCESS_ITEM, NULL);
 
-  self->key = rtop_process_item_key_for (process);
+  self->key = rtop_process_item_key_for (process, host);
+  self->host = g_strdup (host);
   rtop_process_item_update (self, process);
   return self;
+}
+
+const char *
+rtop_process_item_get_host (RtopProcessItem *self)
+{
+  g_return_val_if_fail (RTOP_IS_PROCESS_ITEM (self), NULL);
+  return self->host;
 }
 
 const char *

@@ -10,9 +10,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (RtopProcessItem, rtop_process_item, RTOP, PROCESS_ITEM, GObject)
 
 /* The identity under which a process is tracked across snapshots. */
-char *rtop_process_item_key_for (const RtopProcess *process);
+char *rtop_process_item_key_for (const RtopProcess *process, const char *host);
 
-RtopProcessItem *rtop_process_item_new (const RtopProcess *process);
+/* host: the remote host it runs on, NULL for this computer. */
+RtopProcessItem *rtop_process_item_new (const RtopProcess *process, const char *host);
+const char *rtop_process_item_get_host (RtopProcessItem *self);
 /* Its identity (rtop_process_item_key_for()), e.g. for win.show-process. */
 const char *rtop_process_item_get_key (RtopProcessItem *self);
 /* Emits "updated". */

@@ -5,6 +5,10 @@
  * regions.  Animations cost round trips for nothing. */
 #include "config.h"
 
+#include <string.h>
+#include <gio/gio.h>
+#include <glib/gi18n.h>
+
 #include "rtop-remote.h"
 
 gboolean
@@ -30,6 +34,43 @@ rtop_remote_setup_environment (void)
       g_setenv ("GSK_RENDERER", "cairo", TRUE);
       if (g_getenv ("GDK_BACKEND") == NULL)
         g_setenv ("GDK_BACKEND", "x11", TRUE);
+    }
+  return TRUE;
+}
+
+gboolean
+rtop_remote_host_is_valid (const char *host, GError **error)
+{
+  gsize len = host != NULL ? strnlen (host, RTOP_REMOTE_HOST_MAX + 1) : 0;
+
+  if (len == 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("Enter the host to connect to, as you would give it to ssh."));
+      return FALSE;
+    }
+  if (len > RTOP_REMOTE_HOST_MAX || !g_utf8_validate (host, len, NULL))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("That host name is not valid text of at most %d bytes."), RTOP_REMOTE_HOST_MAX);
+      return FALSE;
+    }
+  if (host[0] == '-')
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("A host name cannot start with “-”: ssh would take it for an option."));
+      return FALSE;
+    }
+  for (const char *p = host; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_isspace (c) || g_unichar_iscntrl (c))
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                               _("A host name cannot contain spaces or control characters."));
+          return FALSE;
+        }
     }
   return TRUE;
 }

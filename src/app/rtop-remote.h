@@ -15,4 +15,11 @@ gboolean rtop_remote_display_is_remote (const char *ssh_connection, const char *
  * GDK_BACKEND=x11 unless the user set them.  Returns whether it is remote. */
 gboolean rtop_remote_setup_environment (void);
 
+/* A host as ssh takes it ("node1", "alice@node1", an alias, "[fe80::1]"):
+ * not empty, at most RTOP_REMOTE_HOST_MAX bytes of UTF-8 with no blank or
+ * control character, and never starting with '-' (an ssh option).  FALSE
+ * with a sentence for the user otherwise. */
+#define RTOP_REMOTE_HOST_MAX 255
+gboolean rtop_remote_host_is_valid (const char *host, GError **error);
+
 G_END_DECLS

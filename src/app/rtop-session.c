@@ -6,6 +6,8 @@
 
 #include "rtop-preferences.h"
 #include "rtop-recording.h"
+#include "rtop-remote.h"
+#include "rtop-remote-source.h"
 #include "rtop-replay-source.h"
 #include "rtop-session.h"
 #include "rtop-source-list.h"
@@ -27,7 +29,11 @@ struct _RtopSession {
   GCancellable *cancellable; /* the recording being opened */
   gboolean loading;
   gboolean started;
+  char *askpass;
 };
+
+/* The host a source brings, for the sources the session made. */
+#define SOURCE_HOST_KEY "rtop-session-host"
 
 enum {
   PROP_0,
@@ -92,6 +98,33 @@ feed_live (RtopSession *self)
   apply_interval (self);
 }
 
+const char *
+rtop_session_source_host (RtopSource *source)
+{
+  return g_object_get_data (G_OBJECT (source), SOURCE_HOST_KEY);
+}
+
+/* A host out of reach shows no rates from before: its next snapshot is
+ * the first of a new connection, and the graphs show the gap. */
+static void
+source_state_cb (RtopSource *source, GParamSpec *pspec, RtopSession *self)
+{
+  switch (rtop_source_get_state (source))
+    {
+    case RTOP_SOURCE_STATE_LOST:
+    case RTOP_SOURCE_STATE_FAILED:
+      if (self->replay == NULL)
+        rtop_history_set_host_offline (self->history, rtop_session_source_host (source));
+      break;
+    case RTOP_SOURCE_STATE_STOPPED:
+    case RTOP_SOURCE_STATE_CONNECTING:
+    case RTOP_SOURCE_STATE_RUNNING:
+    case RTOP_SOURCE_STATE_FINISHED:
+    default:
+      break;
+    }
+}
+
 void
 rtop_session_add_live_source (RtopSession *self, RtopSource *source)
 {
@@ -101,6 +134,7 @@ rtop_session_add_live_source (RtopSession *self, RtopSource *source)
   if (g_ptr_array_find (self->live, source, NULL))
     return;
   g_ptr_array_add (self->live, g_object_ref (source));
+  g_signal_connect_object (source, "notify::state", G_CALLBACK (source_state_cb), self, 0);
   if (self->replay == NULL)
     {
       rtop_source_list_add (self->sources, source);
@@ -108,6 +142,70 @@ rtop_session_add_live_source (RtopSession *self, RtopSource *source)
     }
 }
 
+static RtopSource *
+find_host_source (RtopSession *self, const char *host)
+{
+  for (guint i = 0; i < self->live->len; i++)
+    {
+      RtopSource *source = g_ptr_array_index (self->live, i);
+
+      if (g_strcmp0 (rtop_session_source_host (source), host) == 0)
+        return source;
+    }
+  return NULL;
+}
+
+gboolean
+rtop_session_add_host (RtopSession *self, const char *host, GError **error)
+{
+  g_autofree char *command = NULL;
+  RtopRemoteOptions options = { 0 };
+  g_autoptr(RtopRemoteSource) source = NULL;
+
+  g_return_val_if_fail (RTOP_IS_SESSION (self), FALSE);
+
+  if (!rtop_remote_host_is_valid (host, error))
+    return FALSE;
+  if (find_host_source (self, host) != NULL)
+    return TRUE;
+  if (self->settings)
+    command = g_settings_get_string (self->settings, "remote-command");
+  options.host = host;
+  options.remote_command = command != NULL && *command != '\0' ? command : NULL;
+  options.askpass = self->askpass;
+  if (self->settings)
+    options.interval = g_settings_get_double (self->settings, "interval");
+  source = rtop_remote_source_new (&options);
+  g_object_set_data_full (G_OBJECT (source), SOURCE_HOST_KEY, g_strdup (host), g_free);
+  rtop_session_add_live_source (self, RTOP_SOURCE (source));
+  return TRUE;
+}
+
+gboolean
+rtop_session_remove_host (RtopSession *self, const char *host)
+{
+  RtopSource *source;
+
+  g_return_val_if_fail (RTOP_IS_SESSION (self), FALSE);
+
+  if (host == NULL || (source = find_host_source (self, host)) == NULL)
+    return FALSE;
+  g_signal_handlers_disconnect_by_func (source, source_state_cb, self);
+  rtop_source_list_remove (self->sources, source);
+  g_ptr_array_remove (self->live, source);
+  if (self->replay == NULL)
+    rtop_history_forget_host (self->history, host);
+  return TRUE;
+}
+
+void
+rtop_session_set_askpass (RtopSession *self, const char *program)
+{
+  g_return_if_fail (RTOP_IS_SESSION (self));
+
+  g_free (self->askpass);
+  self->askpass = g_strdup (program);
+}
 
 void
 rtop_session_start (RtopSession *self)
@@ -600,6 +698,7 @@ rtop_session_finalize (GObject *object)
 {
   g_free (RTOP_SESSION (object)->replay_title);
   g_free (RTOP_SESSION (object)->replay_path);
+  g_free (RTOP_SESSION (object)->askpass);
   G_OBJECT_CLASS (rtop_session_parent_class)->finalize (object);
 }
 

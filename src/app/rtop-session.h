@@ -47,6 +47,19 @@ GListModel *rtop_session_get_sources (RtopSession *self);
 /* A source of live data (the local sampler, a remote host); it feeds the
  * session whenever no recording is shown. */
 void rtop_session_add_live_source (RtopSession *self, RtopSource *source);
+/* A remote host over ssh (rtop-remote-source.h), beside the others, with
+ * the settings' remote command; FALSE with error when host is not a host
+ * ssh would take.  A host already there is not added twice. */
+gboolean rtop_session_add_host (RtopSession *self, const char *host, GError **error);
+/* Disconnects it and forgets its ports; FALSE when it was not there. */
+gboolean rtop_session_remove_host (RtopSession *self, const char *host);
+/* The program ssh gets as SSH_ASKPASS for the hosts added from now on
+ * (NULL: ssh never asks, BatchMode). */
+void rtop_session_set_askpass (RtopSession *self, const char *program);
+/* The host whose snapshots a source brings (as RtopSnapshot.host and the
+ * history name it): NULL for this computer and recordings. */
+const char *rtop_session_source_host (RtopSource *source);
+
 /* Starts the live sources unless a recording is shown or being opened. */
 void rtop_session_start (RtopSession *self);
 /* Stops everything; a recording in progress is closed (this waits for the

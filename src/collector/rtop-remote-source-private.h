@@ -5,9 +5,6 @@
 
 G_BEGIN_DECLS
 
-/* options are copied.  "name" is the host. */
-RtopRemoteSource *rtop_remote_source_new (const RtopRemoteOptions *options);
-
 /* Bytes of stream read over every connection so far. */
 guint64 rtop_remote_source_get_bytes (RtopRemoteSource *self);
 

@@ -58,6 +58,7 @@ typedef struct {
 #define RTOP_TYPE_REMOTE_SOURCE (rtop_remote_source_get_type ())
 G_DECLARE_FINAL_TYPE (RtopRemoteSource, rtop_remote_source, RTOP, REMOTE_SOURCE, GObject)
 
-
+/* options are copied.  "name" is the host. */
+RtopRemoteSource *rtop_remote_source_new (const RtopRemoteOptions *options);
 
 G_END_DECLS
