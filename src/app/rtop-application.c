@@ -6,6 +6,7 @@
 #include <glib-unix.h>
 
 #include "rtop-application.h"
+#include "rtop-connect-dialog.h"
 #include "rtop-preferences.h"
 #include "rtop-remote.h"
 #include "rtop-sampler.h"
@@ -27,6 +28,7 @@ struct _RtopApplication {
   guint held_back;           /* errors not notified since the last notification */
   guint sigterm_source;
   guint sigint_source;
+  GStrv hosts;               /* the "hosts" setting the session follows */
 };
 
 G_DEFINE_FINAL_TYPE (RtopApplication, rtop_application, GTK_TYPE_APPLICATION)
@@ -254,6 +256,14 @@ add_host_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 }
 
 static void
+connect_host_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  RtopApplication *self = user_data;
+
+  gtk_window_present (GTK_WINDOW (rtop_connect_dialog_new (get_window (self), self->settings)));
+}
+
+static void
 activate_window_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   gtk_window_present (ensure_window (user_data));
@@ -375,6 +385,7 @@ static const GActionEntry app_entries[] = {
   { "go-live", go_live_action, NULL, NULL, NULL },
   { "show-port", show_port_action, "s", NULL, NULL },
   { "add-host", add_host_action, "s", NULL, NULL },
+  { "connect-host", connect_host_action, NULL, NULL, NULL },
   { "show-view", show_view_action, "s", NULL, NULL },
   { "dump-state", dump_state_action, NULL, NULL, NULL },
   { "activate-window", activate_window_action, NULL, NULL, NULL },
@@ -394,23 +405,41 @@ static const struct {
   { "app.shortcuts", { "<Control>question", NULL } },
   { "app.about", { "F1", NULL } },
   { "app.record", { "<Control><Shift>r", NULL } },
+  { "app.connect-host", { "<Control><Shift>h", NULL } },
   { "app.go-live", { "<Control>l", NULL } },
   { "app.refresh", { "F5", "<Control>r", NULL } },
 };
 
+/* The session follows the "hosts" setting: a host added there (Connect to
+ * Host) is connected, one removed (Preferences) disconnected. */
 static void
-add_remembered_hosts (RtopApplication *self)
+hosts_changed_cb (RtopApplication *self)
 {
   g_auto(GStrv) hosts = g_settings_get_strv (self->settings, "hosts");
 
+  for (guint i = 0; self->hosts != NULL && self->hosts[i] != NULL; i++)
+    if (!g_strv_contains ((const char * const *) hosts, self->hosts[i]))
+      rtop_session_remove_host (self->session, self->hosts[i]);
   for (guint i = 0; hosts[i] != NULL; i++)
     {
       g_autoptr(GError) error = NULL;
 
+      if (self->hosts != NULL && g_strv_contains ((const char * const *) self->hosts, hosts[i]))
+        continue;
       /* Someone wrote the settings by hand: skip what ssh would not take. */
       if (!rtop_session_add_host (self->session, hosts[i], &error))
         g_printerr ("rdmatop: %s: %s\n", hosts[i], error->message);
     }
+  g_strfreev (self->hosts);
+  self->hosts = g_steal_pointer (&hosts);
+}
+
+static void
+add_remembered_hosts (RtopApplication *self)
+{
+  g_signal_connect_object (self->settings, "changed::hosts", G_CALLBACK (hosts_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  hosts_changed_cb (self);
 }
 
 static void
@@ -544,6 +573,7 @@ rtop_application_dispose (GObject *object)
 
   g_clear_object (&self->session);
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->hosts, g_strfreev);
   G_OBJECT_CLASS (rtop_application_parent_class)->dispose (object);
 }
 

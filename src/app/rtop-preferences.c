@@ -19,6 +19,9 @@ struct _RtopPreferences {
   GtkLabel *folder_label;
   GtkDropDown *format_dropdown;
   GtkSwitch *notify_switch;
+  GtkEntry *remote_command_entry;
+  GtkListBox *hosts_list;
+  GtkWidget *hosts_empty;
   GPtrArray *formats;          /* RtopRecordFormatInfo*: the dropdown's rows */
 };
 
@@ -141,6 +144,57 @@ folder_clicked_cb (RtopPreferences *self)
 }
 
 static void
+remove_host_cb (GtkButton *button, RtopPreferences *self)
+{
+  const char *host = g_object_get_data (G_OBJECT (button), "rtop-host");
+  g_auto(GStrv) hosts = g_settings_get_strv (self->settings, "hosts");
+  g_autoptr(GStrvBuilder) kept = g_strv_builder_new ();
+  g_auto(GStrv) next = NULL;
+
+  for (guint i = 0; hosts[i] != NULL; i++)
+    if (g_strcmp0 (hosts[i], host) != 0)
+      g_strv_builder_add (kept, hosts[i]);
+  next = g_strv_builder_end (kept);
+  /* The application follows the setting: the host is disconnected. */
+  g_settings_set_strv (self->settings, "hosts", (const char * const *) next);
+}
+
+static GtkWidget *
+host_row (RtopPreferences *self, const char *host)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *label = gtk_label_new (host);
+  GtkWidget *remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
+  g_autofree char *name = g_strdup_printf (_("Remove %s"), host);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_widget_set_tooltip_text (remove, name);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (remove), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  gtk_widget_add_css_class (remove, "flat");
+  g_object_set_data_full (G_OBJECT (remove), "rtop-host", g_strdup (host), g_free);
+  g_signal_connect_object (remove, "clicked", G_CALLBACK (remove_host_cb), self, 0);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), remove);
+  return box;
+}
+
+static void
+update_hosts (RtopPreferences *self)
+{
+  g_auto(GStrv) hosts = g_settings_get_strv (self->settings, "hosts");
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->hosts_list))) != NULL)
+    gtk_list_box_remove (self->hosts_list, child);
+  for (guint i = 0; hosts[i] != NULL; i++)
+    gtk_list_box_append (self->hosts_list, host_row (self, hosts[i]));
+  gtk_widget_set_visible (GTK_WIDGET (self->hosts_list), hosts[0] != NULL);
+  gtk_widget_set_visible (self->hosts_empty, hosts[0] == NULL);
+}
+
+static void
 rtop_preferences_dispose (GObject *object)
 {
   RtopPreferences *self = RTOP_PREFERENCES (object);
@@ -163,6 +217,9 @@ rtop_preferences_class_init (RtopPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, folder_label);
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, format_dropdown);
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, notify_switch);
+  gtk_widget_class_bind_template_child (widget_class, RtopPreferences, remote_command_entry);
+  gtk_widget_class_bind_template_child (widget_class, RtopPreferences, hosts_list);
+  gtk_widget_class_bind_template_child (widget_class, RtopPreferences, hosts_empty);
   gtk_widget_class_bind_template_callback (widget_class, folder_clicked_cb);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
@@ -192,5 +249,8 @@ rtop_preferences_new (GtkWindow *parent, GSettings *settings)
   g_signal_connect_object (settings, "changed::recordings-folder",
                            G_CALLBACK (update_folder_label), self, G_CONNECT_SWAPPED);
   update_folder_label (self);
+  g_settings_bind (settings, "remote-command", self->remote_command_entry, "text", G_SETTINGS_BIND_DEFAULT);
+  g_signal_connect_object (settings, "changed::hosts", G_CALLBACK (update_hosts), self, G_CONNECT_SWAPPED);
+  update_hosts (self);
   return GTK_WIDGET (self);
 }
