@@ -132,7 +132,13 @@ static int
 compare_port_items (gconstpointer a, gconstpointer b, gpointer user_data)
 {
   RtopPortItem *pa = (RtopPortItem *) a, *pb = (RtopPortItem *) b;
-  int r = rtop_natural_compare (rtop_port_item_get_device (pa), rtop_port_item_get_device (pb));
+  const char *ha = rtop_port_item_get_host (pa), *hb = rtop_port_item_get_host (pb);
+  int r;
+
+  /* Grouped by host, this computer first. */
+  if (g_strcmp0 (ha, hb) != 0)
+    return ha == NULL ? -1 : hb == NULL ? 1 : rtop_natural_compare (ha, hb);
+  r = rtop_natural_compare (rtop_port_item_get_device (pa), rtop_port_item_get_device (pb));
 
   if (r != 0)
     return r;

@@ -8,6 +8,7 @@
 #include "rtop-event-item.h"
 #include "rtop-format.h"
 #include "rtop-graph.h"
+#include "rtop-host-strip.h"
 #include "rtop-overview-private.h"
 #include "rtop-port-text.h"
 
@@ -43,6 +44,7 @@ struct _RtopOverview {
   GtkLabel *unavailable_title;
   GtkLabel *unavailable_message;
   GtkLabel *sources_status;
+  RtopHostStrip *host_strip;
 };
 
 G_DEFINE_FINAL_TYPE (RtopOverview, rtop_overview, RTOP_TYPE_SECTION)
@@ -503,7 +505,11 @@ history_updated_cb (RtopOverview *self)
   RtopSnapshot *snapshot = rtop_history_get_latest (self->history);
   guint n_ports = g_list_model_get_n_items (rtop_history_get_ports (self->history));
 
-  if (snapshot == NULL)
+  /* With several hosts, one without RDMA (or not there yet) is its own
+   * card's state, beside the others' ports, never the whole window. */
+  if (rtop_host_strip_get_n_sources (self->host_strip) > 1)
+    gtk_stack_set_visible_child_name (self->state_stack, "ports");
+  else if (snapshot == NULL)
     gtk_stack_set_visible_child_name (self->state_stack, "waiting");
   else if (snapshot->status != RTOP_STATUS_OK && n_ports == 0)
     show_unavailable (self, snapshot);
@@ -526,6 +532,7 @@ rtop_overview_bind (RtopSection *section, RtopSession *session)
   RtopOverview *self = RTOP_OVERVIEW (section);
   RtopHistory *history = session ? rtop_session_get_history (session) : NULL;
 
+  rtop_host_strip_bind (self->host_strip, session);
   if (self->history)
     {
       g_signal_handlers_disconnect_by_data (self->history, self);
@@ -575,6 +582,7 @@ rtop_overview_dump (RtopSection *section)
   g_string_append_printf (out, "state=%s\n", rtop_overview_get_state (self));
   if (gtk_widget_get_visible (GTK_WIDGET (self->sources_status)))
     g_string_append_printf (out, "sources\t%s\n", gtk_label_get_label (self->sources_status));
+  rtop_host_strip_dump (self->host_strip, out);
   g_string_append_printf (out, "scale\t%s\tmax=%g\n", self->shared_scale ? "shared" : "per-port",
                           self->shared_max);
   {
@@ -750,8 +758,20 @@ rtop_overview_class_init (RtopOverviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopOverview, unavailable_title);
   gtk_widget_class_bind_template_child (widget_class, RtopOverview, unavailable_message);
   gtk_widget_class_bind_template_child (widget_class, RtopOverview, sources_status);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverview, host_strip);
   gtk_widget_class_set_css_name (widget_class, "rtopoverview");
 
+}
+
+static int
+compare_hosts (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  const char *ha = rtop_port_item_get_host ((RtopPortItem *) a);
+  const char *hb = rtop_port_item_get_host ((RtopPortItem *) b);
+
+  if (ha == NULL || hb == NULL)
+    return (ha != NULL) - (hb != NULL);
+  return rtop_natural_compare (ha, hb);
 }
 
 static void
@@ -759,15 +779,21 @@ rtop_overview_init (RtopOverview *self)
 {
   g_autoptr(GtkSingleSelection) selection = NULL;
   GtkSorter *view_sorter;
+  GtkMultiSorter *by_host;
 
   self->window_s = 300;
+  g_type_ensure (RTOP_TYPE_HOST_STRIP);
   gtk_widget_init_template (GTK_WIDGET (self));
   state_page_changed_cb (self);
   rtop_column_view_add_columns (self->ports_view, port_columns, G_N_ELEMENTS (port_columns));
   update_graph_title (self);
 
   view_sorter = gtk_column_view_get_sorter (self->ports_view);
-  self->sorted = gtk_sort_list_model_new (NULL, g_object_ref (view_sorter));
+  /* Rows stay grouped by host (this computer first), sorted within it. */
+  by_host = gtk_multi_sorter_new ();
+  gtk_multi_sorter_append (by_host, GTK_SORTER (gtk_custom_sorter_new (compare_hosts, NULL, NULL)));
+  gtk_multi_sorter_append (by_host, g_object_ref (view_sorter));
+  self->sorted = gtk_sort_list_model_new (NULL, GTK_SORTER (by_host));
   selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
   gtk_single_selection_set_autoselect (selection, FALSE);
   gtk_column_view_set_model (self->ports_view, GTK_SELECTION_MODEL (selection));

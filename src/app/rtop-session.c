@@ -32,9 +32,6 @@ struct _RtopSession {
   char *askpass;
 };
 
-/* The host a source brings, for the sources the session made. */
-#define SOURCE_HOST_KEY "rtop-session-host"
-
 enum {
   PROP_0,
   PROP_HISTORY,
@@ -101,7 +98,9 @@ feed_live (RtopSession *self)
 const char *
 rtop_session_source_host (RtopSource *source)
 {
-  return g_object_get_data (G_OBJECT (source), SOURCE_HOST_KEY);
+  if (RTOP_IS_REMOTE_SOURCE (source))
+    return rtop_remote_source_get_host (RTOP_REMOTE_SOURCE (source));
+  return NULL;
 }
 
 /* A host out of reach shows no rates from before: its next snapshot is
@@ -176,7 +175,6 @@ rtop_session_add_host (RtopSession *self, const char *host, GError **error)
   if (self->settings)
     options.interval = g_settings_get_double (self->settings, "interval");
   source = rtop_remote_source_new (&options);
-  g_object_set_data_full (G_OBJECT (source), SOURCE_HOST_KEY, g_strdup (host), g_free);
   rtop_session_add_live_source (self, RTOP_SOURCE (source));
   return TRUE;
 }

@@ -752,6 +752,12 @@ rtop_remote_source_new (const RtopRemoteOptions *o)
   return self;
 }
 
+const char *
+rtop_remote_source_get_host (RtopRemoteSource *self)
+{
+  g_return_val_if_fail (RTOP_IS_REMOTE_SOURCE (self), NULL);
+  return self->host;
+}
 
 guint64
 rtop_remote_source_get_bytes (RtopRemoteSource *self)

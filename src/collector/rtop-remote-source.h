@@ -60,5 +60,7 @@ G_DECLARE_FINAL_TYPE (RtopRemoteSource, rtop_remote_source, RTOP, REMOTE_SOURCE,
 
 /* options are copied.  "name" is the host. */
 RtopRemoteSource *rtop_remote_source_new (const RtopRemoteOptions *options);
+/* The host as given: what its snapshots carry as RtopSnapshot.host. */
+const char *rtop_remote_source_get_host (RtopRemoteSource *self);
 
 G_END_DECLS
