@@ -679,6 +679,7 @@ rtop_history_get_host_totals (RtopHistory *self, const char *host, RtopTotals *t
 void
 rtop_history_set_host_offline (RtopHistory *self, const char *host)
 {
+  GHashTable *next;
   Host *h;
   guint n;
 
@@ -695,7 +696,11 @@ rtop_history_set_host_offline (RtopHistory *self, const char *host)
       if (g_strcmp0 (rtop_port_item_get_host (item), host) == 0)
         rtop_port_item_set_offline (item);
     }
-  /* What ran there is not known until the host answers again. */
+  /* What ran there is not known until the host answers again.  The index
+   * goes first: it borrows the items that the list is about to drop. */
+  next = index_other_hosts (self, host);
+  g_hash_table_unref (self->process_index);
+  self->process_index = next;
   n = g_list_model_get_n_items (G_LIST_MODEL (self->processes));
   for (guint i = n; i-- > 0;)
     {
@@ -704,8 +709,6 @@ rtop_history_set_host_offline (RtopHistory *self, const char *host)
       if (g_strcmp0 (rtop_process_item_get_host (item), host) == 0)
         g_list_store_remove (self->processes, i);
     }
-  g_hash_table_unref (self->process_index);
-  self->process_index = index_other_hosts (self, host);
   compute_totals (self);
   g_signal_emit (self, signals[UPDATED], 0);
 }

@@ -101,6 +101,7 @@ update_all (RtopHostStrip *self)
   for (guint i = 0; i < self->cards->len; i++)
     update_card (self, g_ptr_array_index (self->cards, i));
   gtk_widget_set_visible (GTK_WIDGET (self), self->cards->len > 1);
+  gtk_flow_box_set_min_children_per_line (self->flow, CLAMP (self->cards->len, 1, 4));
 }
 
 static void
@@ -134,6 +135,9 @@ card_new (RtopHostStrip *self, RtopSource *source)
   gtk_label_set_wrap_mode (card->detail, PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (card->detail, TRUE);
   gtk_label_set_lines (card->detail, 3);
+  /* Narrow enough that three or four cards share a row. */
+  gtk_label_set_width_chars (card->detail, 24);
+  gtk_label_set_max_width_chars (card->detail, 40);
   gtk_label_set_ellipsize (card->detail, PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (GTK_WIDGET (card->detail), "card-caption");
   gtk_box_append (GTK_BOX (head), GTK_WIDGET (card->name));

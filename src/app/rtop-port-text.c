@@ -110,24 +110,41 @@ rtop_port_item_link_text (RtopPortItem *item)
 char *
 rtop_port_item_row_label (RtopPortItem *item)
 {
+  const char *host = rtop_port_item_get_host (item);
+  g_autofree char *device = NULL;
+
   if (!rtop_port_item_get_is_gpu (item))
     return g_strdup (rtop_port_item_get_key (item));
+  /* A remote host's GPU is written as its port keys are: "node1:nvidia0". */
+  device = host != NULL ? g_strdup_printf ("%s:%s", host, rtop_port_item_get_device (item))
+                        : g_strdup (rtop_port_item_get_device (item));
   if (rtop_port_item_get_is_all_links (item))
     /* Translators: a GPU's row for what it counts over all its links, "nvidia0 all links" */
-    return g_strdup_printf (_("%s all links"), rtop_port_item_get_device (item));
+    return g_strdup_printf (_("%s all links"), device);
   /* Translators: one GPU interconnect link, "nvidia0 link 3" (the library's link number) */
-  return g_strdup_printf (_("%s link %u"), rtop_port_item_get_device (item),
-                          rtop_port_item_get_port (item) - 1);
+  return g_strdup_printf (_("%s link %u"), device, rtop_port_item_get_port (item) - 1);
 }
 
-char *
-rtop_port_item_title (RtopPortItem *item)
+static char *
+port_title_here (RtopPortItem *item)
 {
   if (rtop_port_item_get_is_gpu (item))
     return rtop_port_item_row_label (item);
   /* Translators: "rxe0 port 1" */
   return g_strdup_printf (_("%s port %u"), rtop_port_item_get_device (item),
                           rtop_port_item_get_port (item));
+}
+
+char *
+rtop_port_item_title (RtopPortItem *item)
+{
+  g_autofree char *title = port_title_here (item);
+  const char *host = rtop_port_item_get_host (item);
+
+  if (host == NULL)
+    return g_steal_pointer (&title);
+  /* Translators: a port and the remote host it is on, "rxe0 port 1 on node1" */
+  return g_strdup_printf (_("%s on %s"), title, host);
 }
 
 const char *

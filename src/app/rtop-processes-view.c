@@ -117,6 +117,23 @@ rss_key (gpointer item)
   return (double) rtop_process_item_get_rss_bytes (item);
 }
 
+static char *
+host_text (gpointer item)
+{
+  const char *host = rtop_process_item_get_host (item);
+
+  return g_strdup (host != NULL ? host : _("This computer"));
+}
+
+static const char *
+host_key (gpointer item)
+{
+  const char *host = rtop_process_item_get_host (item);
+
+  /* This computer first. */
+  return host != NULL ? host : "";
+}
+
 /* In a port's Processes tab: the QPs on that port's device (the table
  * carries the device's name as "rtop-device"). */
 static char *
@@ -132,6 +149,7 @@ qps_here_text (gpointer item, GtkWidget *cell)
 
 static const RtopColumnDef process_columns[] = {
   { "pid", N_("PID"), NULL, pid_text, pid_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "host", N_("Host"), N_("The host the process runs on"), host_text, NULL, host_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
   { "user", N_("User"), NULL, user_text, NULL, user_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
   { "command", N_("Command"), NULL, command_text, NULL, command_key, NULL, NULL, NULL, FALSE, TRUE, 0 },
   { "devices", N_("Devices"), NULL, devices_text, NULL, devices_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
@@ -147,6 +165,9 @@ void
 rtop_processes_view_add_columns (GtkColumnView *view)
 {
   rtop_column_view_add_columns (view, process_columns, G_N_ELEMENTS (process_columns));
+  /* Shown by the processes view once several hosts feed it; a port's own
+   * table is on one host. */
+  rtop_column_view_set_column_visible (view, "host", FALSE);
 }
 
 /* A process row opens its page. */
@@ -191,6 +212,7 @@ filter_func (gpointer item, gpointer user_data)
          contains_folded (rtop_process_item_get_comm (item), self->search_text) ||
          contains_folded (rtop_process_item_get_user (item), self->search_text) ||
          contains_folded (rtop_process_item_get_devices (item), self->search_text) ||
+         contains_folded (rtop_process_item_get_host (item), self->search_text) ||
          g_str_has_prefix (pid, self->search_text);
 }
 
@@ -231,6 +253,8 @@ history_updated_cb (RtopProcessesView *self)
   RtopSnapshot *snapshot = rtop_history_get_latest (self->history);
 
   gtk_widget_set_visible (self->hidden_banner, snapshot && snapshot->pids_hidden);
+  /* Which host a process runs on matters once there is more than one. */
+  rtop_column_view_set_column_visible (self->view, "host", rtop_history_get_n_hosts (self->history) > 1);
   rtop_column_view_resort (self->view);
   update_count (self);
 }

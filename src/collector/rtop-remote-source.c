@@ -553,7 +553,7 @@ retry_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static void
+static double
 schedule_retry (RtopRemoteSource *self)
 {
   double delay = rtop_remote_backoff_s (self->attempt);
@@ -565,6 +565,7 @@ schedule_retry (RtopRemoteSource *self)
   g_source_set_callback (self->retry, retry_cb, self, NULL);
   g_source_set_static_name (self->retry, "[rdmatop] remote retry");
   g_source_attach (self->retry, self->context);
+  return delay;
 }
 
 static void
@@ -581,9 +582,18 @@ conclude (Connection *c)
   g_assert (self->conn == c);
   self->conn = NULL;
   conn_release (c);
-  rtop_source_update (RTOP_SOURCE (self), state, reason);
   if (state == RTOP_SOURCE_STATE_LOST)
-    schedule_retry (self);
+    {
+      double delay = schedule_retry (self);
+      /* Translators: a reason the connection was lost, then when it is tried again */
+      char *with_time = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s Next try in %u second.",
+                                                      "%s Next try in %u seconds.", (guint) (delay + 0.5)),
+                                         reason, (guint) (delay + 0.5));
+
+      g_free (reason);
+      reason = with_time;
+    }
+  rtop_source_update (RTOP_SOURCE (self), state, reason);
 }
 
 /* ---- Starting ---- */

@@ -1,0 +1,246 @@
+/* test-gui-remote.c: the window with several hosts.
+ *
+ * Snapshots of two hosts that both have rxe0/1 stay two rows, grouped by
+ * host, with the host in their keys, the processes' Host and the port
+ * page's title.  Then the real thing: this computer, the build's
+ * rdmatop-cli over a real sshd on 127.0.0.1 (sshd-fixture.c) and a host
+ * whose key is unknown, each a card with its own state; the ssh session
+ * is killed and the card shows lost, then live again.  Screenshots go to
+ * the build directory. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <gtk/gtk.h>
+
+#include "gui-fixtures.h"
+#include "rtop-remote-source-private.h"
+#include "rtop-sampler.h"
+#include "rtop-window-private.h"
+#include "sshd-fixture.h"
+
+static gboolean
+done_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_frames (void)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (150, done_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+screenshot (GtkWidget *window, const char *name)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  int w = gtk_widget_get_width (window), h = gtk_widget_get_height (window);
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (window));
+  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderNode *node;
+
+  wait_frames ();
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  gsk_render_node_unref (node);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+static RtopWindow *
+open_window (RtopSession *session, GSettings *settings)
+{
+  RtopWindow *window = rtop_window_new (NULL, session, settings);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 860);
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < 500 && !gtk_widget_get_mapped (GTK_WIDGET (window)); i++)
+    g_main_context_iteration (NULL, TRUE);
+  wait_frames ();
+  return window;
+}
+
+/* The dump's line that starts with prefix and holds text, or NULL. */
+static char *
+find_line (RtopWindow *window, const char *prefix, const char *text)
+{
+  g_autofree char *dump = rtop_window_dump (window);
+  g_auto(GStrv) lines = g_strsplit (dump, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], prefix) && (text == NULL || strstr (lines[i], text) != NULL))
+      return g_strdup (lines[i]);
+  return NULL;
+}
+
+/* Runs the main context until the window shows it (a guard of 90 s
+ * against a hang; no time is asserted). */
+static char *
+wait_line (RtopWindow *window, const char *prefix, const char *text)
+{
+  gint64 end = g_get_monotonic_time () + 90 * G_USEC_PER_SEC;
+  char *line;
+
+  while ((line = find_line (window, prefix, text)) == NULL)
+    {
+      if (g_get_monotonic_time () > end)
+        {
+          g_autofree char *dump = rtop_window_dump (window);
+
+          g_error ("no “%s…%s” in the window:\n%s", prefix, text ? text : "", dump);
+        }
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_test_message ("%s", line);
+  return line;
+}
+
+static const GuiPortSpec one_rxe[] = {
+  { "rxe0", 1, "rxe", "roce", 4, 10, 3e9, 2e9, 250000, 230000, 0, 0, 0, FALSE },
+};
+
+static void
+feed_host (RtopHistory *history, const char *host, guint64 seq, gint32 pid)
+{
+  RtopSnapshot *s = gui_fixture_snapshot (seq, 1.0, one_rxe, 1);
+
+  gui_fixture_add_process (s, pid, "ib_write_bw", "alice", "rxe0", 2, 1, 4096);
+  s->host = g_strdup (host);
+  rtop_snapshot_seal (s);
+  rtop_history_ingest (history, s);
+  rtop_snapshot_unref (s);
+}
+
+static void
+test_grouped_by_host (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  RtopSession *session = rtop_session_new (settings);
+  RtopHistory *history = rtop_session_get_history (session);
+  RtopWindow *window = open_window (session, settings);
+  g_autofree char *here = NULL, *there = NULL, *detail = NULL, *proc = NULL;
+  g_autofree char *dump = NULL;
+
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  for (guint64 seq = 1; seq <= 3; seq++)
+    {
+      feed_host (history, "node1", seq, 7);
+      feed_host (history, NULL, seq, 7);
+    }
+  wait_frames ();
+  dump = rtop_window_dump (window);
+  g_test_message ("%s", dump);
+  /* Two rows, this computer's first, each host's own rates. */
+  here = find_line (window, "row\tport=rxe0/1\t", NULL);
+  there = find_line (window, "row\tport=node1:rxe0/1\t", NULL);
+  g_assert_nonnull (here);
+  g_assert_nonnull (there);
+  g_assert_true (strstr (dump, "row\tport=rxe0/1") < strstr (dump, "row\tport=node1:rxe0/1"));
+  g_assert_nonnull (strstr (there, "tx=3"));
+  g_assert_nonnull (find_line (window, "totals\tports=2\t", NULL));
+  screenshot (GTK_WIDGET (window), "gui-remote-grouped.png");
+
+  /* The port page says which host it is on. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-port", "s", "node1:rxe0/1"));
+  detail = wait_line (window, "detail\t", NULL);
+  g_assert_cmpstr (detail, ==, "detail\trxe0 port 1 on node1");
+
+  /* The same pid on two hosts: two processes, each with its host. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-view", "s", "processes"));
+  proc = wait_line (window, "process\t", "host=node1");
+  g_assert_nonnull (find_line (window, "process\t", "host=This computer"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  wait_frames ();
+  g_assert_null (window);
+  g_assert_finalize_object (session);
+}
+
+static RtopSource *
+remote (const char *host)
+{
+  RtopRemoteOptions o = {
+    .host = host,
+    .remote_command = g_getenv ("RDMATOP_CLI"),
+    .config_file = fx.config,
+    .interval = 0.5,
+  };
+
+  return RTOP_SOURCE (rtop_remote_source_new (&o));
+}
+
+static void
+test_hosts_over_ssh (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  RtopSession *session = NULL;
+  RtopWindow *window = NULL;
+  g_autoptr(RtopSampler) sampler = NULL;
+  g_autoptr(RtopSource) node = NULL, unknown = NULL;
+  g_autofree char *line = NULL, *state = NULL;
+
+  if (fx.sshd == NULL)
+    {
+      g_test_skip ("no sshd on this machine");
+      return;
+    }
+  g_settings_set_double (settings, "interval", 0.5);
+  g_settings_reset (settings, "last-view");
+  session = rtop_session_new (settings);
+  window = open_window (session, settings);
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  sampler = rtop_sampler_new (NULL);
+  node = remote ("node");
+  unknown = remote ("unknown-key");
+  rtop_session_add_live_source (session, RTOP_SOURCE (sampler));
+  rtop_session_add_live_source (session, node);
+  rtop_session_add_live_source (session, unknown);
+  rtop_session_start (session);
+
+  /* Each host is a card; one without RDMA or out of reach is its own
+   * state, the window still the ports page. */
+  g_free (wait_line (window, "host\tnode\tstate=Live\t", "detail=No RDMA"));
+  g_free (wait_line (window, "host\tThis computer\tstate=Live\t", NULL));
+  line = wait_line (window, "host\tunknown-key\tstate=Failed\t", "not known");
+  state = find_line (window, "state=", NULL);
+  g_assert_cmpstr (state, ==, "state=ports");
+  screenshot (GTK_WIDGET (window), "gui-remote-hosts.png");
+
+  /* The ssh session dies: lost, with when it tries again, then live. */
+  g_assert_cmpuint (kill_sessions (), >, 0);
+  g_free (wait_line (window, "host\tnode\tstate=Lost, retrying\t", "Next try in"));
+  screenshot (GTK_WIDGET (window), "gui-remote-lost.png");
+  g_free (wait_line (window, "host\tnode\tstate=Live\t", "detail=No RDMA"));
+  g_assert_cmpuint (rtop_remote_source_get_n_connections (RTOP_REMOTE_SOURCE (node)), >=, 2);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  wait_frames ();
+  g_assert_null (window);
+  rtop_session_shutdown (session, NULL);
+  g_assert_finalize_object (session);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/gui/remote/grouped-by-host", test_grouped_by_host);
+  g_test_add_func ("/gui/remote/hosts-over-ssh", test_hosts_over_ssh);
+  if (!start_sshd ())
+    g_test_message ("no %s: the ssh test is skipped", SSHD_FIXTURE_SSHD);
+  status = g_test_run ();
+  stop_sshd ();
+  return status;
+}
