@@ -35,10 +35,10 @@ path (const char *name)
 }
 
 static void
-keygen (const char *name)
+keygen_with (const char *name, const char *passphrase)
 {
   g_autofree char *file = path (name);
-  const char *argv[] = { "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", file, NULL };
+  const char *argv[] = { "ssh-keygen", "-q", "-t", "ed25519", "-N", passphrase, "-C", name, "-f", file, NULL };
 
   run_or_die (argv);
 }
@@ -82,6 +82,8 @@ write_configs (void)
   g_autofree char *host_key = path ("host_key");
   g_autofree char *user_key = path ("user_key");
   g_autofree char *other_key = path ("other_key");
+  g_autofree char *locked_key = path ("locked_key");
+  g_autofree char *asked = path ("known_hosts_asked");
   g_autofree char *authorized = path ("authorized_keys");
   g_autofree char *known = path ("known_hosts");
   g_autofree char *wrong = path ("known_hosts_wrong");
@@ -90,6 +92,8 @@ write_configs (void)
   g_autofree char *host_pub = read_text ("host_key.pub");
   g_autofree char *user_pub = read_text ("user_key.pub");
   g_autofree char *other_pub = read_text ("other_key.pub");
+  g_autofree char *locked_pub = read_text ("locked_key.pub");
+  g_autofree char *authorized_keys = g_strdup_printf ("%s\n%s\n", user_pub, locked_pub);
   g_autofree char *sshd_config = NULL, *client = NULL, *line = NULL, *bad_line = NULL;
   g_auto(GStrv) other_words = g_strsplit (other_pub, " ", 3);
 
@@ -100,20 +104,25 @@ write_configs (void)
                                  "LogLevel VERBOSE\n",
                                  fx.port, host_key, authorized, pid);
   write_text ("sshd_config", sshd_config);
-  write_text ("authorized_keys", user_pub);
+  write_text ("authorized_keys", authorized_keys);
+  write_text ("known_hosts_asked", "");
   line = g_strdup_printf ("[127.0.0.1]:%u %s\n", fx.port, host_pub);
   write_text ("known_hosts", line);
   /* The same host with another key: what a changed host key looks like. */
   bad_line = g_strdup_printf ("[127.0.0.1]:%u %s %s\n", fx.port, other_words[0], other_words[1]);
   write_text ("known_hosts_wrong", bad_line);
   write_text ("known_hosts_empty", "");
+  /* ssh takes the first value it reads: the hosts that ask come first. */
   client = g_strdup_printf (
+    "Host ask-key\n  IdentityFile %s\n  UserKnownHostsFile %s\n  StrictHostKeyChecking ask\n"
+    "Host passphrase\n  IdentityFile %s\n  UserKnownHostsFile %s\n"
     "Host *\n  HostName 127.0.0.1\n  Port %u\n  User %s\n  IdentitiesOnly yes\n"
     "  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking yes\n  UpdateHostKeys no\n"
     "Host node\n  IdentityFile %s\n  UserKnownHostsFile %s\n"
     "Host unknown-key\n  IdentityFile %s\n  UserKnownHostsFile %s\n"
     "Host changed-key\n  IdentityFile %s\n  UserKnownHostsFile %s\n"
     "Host refused\n  IdentityFile %s\n  UserKnownHostsFile %s\n",
+    user_key, asked, locked_key, known,
     fx.port, g_get_user_name (), user_key, known, user_key, empty, user_key, wrong,
     other_key, known);
   write_text ("ssh_config", client);
@@ -154,9 +163,10 @@ start_sshd (void)
     g_mkdir_with_parents ("/run/sshd", 0755);
   fx.dir = g_dir_make_tmp ("rdmatop-ssh-XXXXXX", &error);
   g_assert_no_error (error);
-  keygen ("host_key");
-  keygen ("user_key");
-  keygen ("other_key");
+  keygen_with ("host_key", "");
+  keygen_with ("user_key", "");
+  keygen_with ("other_key", "");
+  keygen_with ("locked_key", SSHD_FIXTURE_PASSPHRASE);
   fx.port = free_port ();
   write_configs ();
   config = path ("sshd_config");

@@ -6,7 +6,9 @@
  *   node          the user's key, the right known host key
  *   unknown-key   no known host key
  *   changed-key   another key for the same host (a changed host key)
- *   refused       a key the server does not accept */
+ *   refused       a key the server does not accept
+ *   passphrase    a key locked with SSHD_FIXTURE_PASSPHRASE (ssh asks for it)
+ *   ask-key       no known host key, and ssh asks whether to accept it */
 #pragma once
 
 #include <gio/gio.h>
@@ -21,6 +23,7 @@ typedef struct {
 } SshdFixture;
 
 #define SSHD_FIXTURE_SSHD "/usr/sbin/sshd"
+#define SSHD_FIXTURE_PASSPHRASE "open sesame"
 
 extern SshdFixture fx;
 

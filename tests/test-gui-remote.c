@@ -5,8 +5,10 @@
  * page's title.  Then the real thing: this computer, the build's
  * rdmatop-cli over a real sshd on 127.0.0.1 (sshd-fixture.c) and a host
  * whose key is unknown, each a card with its own state; the ssh session
- * is killed and the card shows lost, then live again.  Screenshots go to
- * the build directory. */
+ * is killed and the card shows lost, then live again.  And ssh's
+ * questions through the real rdmatop-askpass: a key's passphrase typed
+ * into the dialog connects, an unknown host key declined fails with that
+ * reason.  Screenshots go to the build directory. */
 #include "config.h"
 
 #include <math.h>
@@ -14,6 +16,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
+#include "rtop-askpass-dialog.h"
 #include "rtop-remote-source-private.h"
 #include "rtop-sampler.h"
 #include "rtop-window-private.h"
@@ -167,16 +170,24 @@ test_grouped_by_host (void)
 }
 
 static RtopSource *
-remote (const char *host)
+remote_asking (const char *host, RtopAskpass *askpass)
 {
   RtopRemoteOptions o = {
     .host = host,
     .remote_command = g_getenv ("RDMATOP_CLI"),
     .config_file = fx.config,
     .interval = 0.5,
+    .askpass = askpass != NULL ? g_getenv ("RDMATOP_ASKPASS") : NULL,
+    .environment = askpass != NULL ? rtop_askpass_get_environment (askpass) : NULL,
   };
 
   return RTOP_SOURCE (rtop_remote_source_new (&o));
+}
+
+static RtopSource *
+remote (const char *host)
+{
+  return remote_asking (host, NULL);
 }
 
 static void
@@ -230,6 +241,108 @@ test_hosts_over_ssh (void)
   g_assert_finalize_object (session);
 }
 
+typedef struct {
+  RtopWindow *window;
+  GtkWidget *dialog;           /* the newest question, while it is shown */
+  GPtrArray *prompts;
+} Asked;
+
+static void
+request_cb (RtopAskpass *askpass, RtopAskpassRequest *request, Asked *asked)
+{
+  g_ptr_array_add (asked->prompts, g_strdup (rtop_askpass_request_get_prompt (request)));
+  g_test_message ("ssh asks: %s", rtop_askpass_request_get_prompt (request));
+  asked->dialog = rtop_askpass_dialog_new (GTK_WINDOW (asked->window), request);
+  g_object_add_weak_pointer (G_OBJECT (asked->dialog), (gpointer *) &asked->dialog);
+  gtk_window_present (GTK_WINDOW (asked->dialog));
+}
+
+static void
+wait_dialog (Asked *asked)
+{
+  gint64 end = g_get_monotonic_time () + 90 * G_USEC_PER_SEC;
+
+  while (asked->dialog == NULL && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (asked->dialog);
+  wait_frames ();
+}
+
+/* The first widget of type under root (with this button label, if any). */
+static GtkWidget *
+find_widget (GtkWidget *root, GType type, const char *label)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type) &&
+      (label == NULL || g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_askpass (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RtopAskpass) askpass = NULL;
+  g_autoptr(RtopSource) locked = NULL, asking = NULL;
+  Asked asked = { NULL, NULL, g_ptr_array_new_with_free_func (g_free) };
+  RtopSession *session;
+  GtkWidget *entry, *ok;
+
+  if (fx.sshd == NULL)
+    {
+      g_test_skip ("no sshd on this machine");
+      return;
+    }
+  askpass = rtop_askpass_new (&error);
+  g_assert_no_error (error);
+  g_settings_reset (settings, "last-view");
+  session = rtop_session_new (settings);
+  asked.window = open_window (session, settings);
+  g_object_add_weak_pointer (G_OBJECT (asked.window), (gpointer *) &asked.window);
+  g_signal_connect (askpass, "request", G_CALLBACK (request_cb), &asked);
+  rtop_session_start (session);
+
+  /* A host key nobody accepts: ssh asks, the dialog is closed. */
+  asking = remote_asking ("ask-key", askpass);
+  rtop_session_add_live_source (session, asking);
+  wait_dialog (&asked);
+  g_assert_nonnull (strstr (g_ptr_array_index (asked.prompts, 0), "(yes/no"));
+  g_assert_null (find_widget (asked.dialog, GTK_TYPE_PASSWORD_ENTRY, NULL));
+  screenshot (asked.dialog, "gui-remote-host-key.png");
+  gtk_window_close (GTK_WINDOW (asked.dialog));
+  g_free (wait_line (asked.window, "host\task-key\tstate=Failed\t", "You declined"));
+
+  /* A locked key: its passphrase typed into the hidden entry connects. */
+  locked = remote_asking ("passphrase", askpass);
+  rtop_session_add_live_source (session, locked);
+  wait_dialog (&asked);
+  g_assert_nonnull (strstr (g_ptr_array_index (asked.prompts, 1), "passphrase"));
+  entry = find_widget (asked.dialog, GTK_TYPE_PASSWORD_ENTRY, NULL);
+  g_assert_nonnull (entry);
+  gtk_editable_set_text (GTK_EDITABLE (entry), SSHD_FIXTURE_PASSPHRASE);
+  screenshot (asked.dialog, "gui-remote-passphrase.png");
+  ok = find_widget (asked.dialog, GTK_TYPE_BUTTON, "_OK");
+  g_assert_nonnull (ok);
+  g_signal_emit_by_name (ok, "clicked");
+  g_free (wait_line (asked.window, "host\tpassphrase\tstate=Live\t", NULL));
+
+  gtk_window_destroy (GTK_WINDOW (asked.window));
+  wait_frames ();
+  g_assert_null (asked.window);
+  rtop_session_shutdown (session, NULL);
+  g_assert_finalize_object (session);
+  g_ptr_array_unref (asked.prompts);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -238,6 +351,7 @@ main (int argc, char **argv)
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gui/remote/grouped-by-host", test_grouped_by_host);
   g_test_add_func ("/gui/remote/hosts-over-ssh", test_hosts_over_ssh);
+  g_test_add_func ("/gui/remote/askpass", test_askpass);
   if (!start_sshd ())
     g_test_message ("no %s: the ssh test is skipped", SSHD_FIXTURE_SSHD);
   status = g_test_run ();

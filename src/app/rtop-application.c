@@ -6,6 +6,8 @@
 #include <glib-unix.h>
 
 #include "rtop-application.h"
+#include "rtop-askpass.h"
+#include "rtop-askpass-dialog.h"
 #include "rtop-connect-dialog.h"
 #include "rtop-preferences.h"
 #include "rtop-remote.h"
@@ -29,6 +31,7 @@ struct _RtopApplication {
   guint sigterm_source;
   guint sigint_source;
   GStrv hosts;               /* the "hosts" setting the session follows */
+  RtopAskpass *askpass;
 };
 
 G_DEFINE_FINAL_TYPE (RtopApplication, rtop_application, GTK_TYPE_APPLICATION)
@@ -435,6 +438,33 @@ hosts_changed_cb (RtopApplication *self)
 }
 
 static void
+askpass_request_cb (RtopAskpass *askpass, RtopAskpassRequest *request, RtopApplication *self)
+{
+  gtk_window_present (GTK_WINDOW (rtop_askpass_dialog_new (ensure_window (self), request)));
+}
+
+/* ssh never asks on a terminal nobody sees: its questions come here as
+ * dialogs.  Without the helper or the socket, ssh runs in BatchMode and
+ * a host that needs a password fails with the reason. */
+static void
+setup_askpass (RtopApplication *self)
+{
+  g_autofree char *helper = rtop_askpass_find_helper ();
+  g_autoptr(GError) error = NULL;
+
+  if (helper == NULL)
+    return;
+  self->askpass = rtop_askpass_new (&error);
+  if (self->askpass == NULL)
+    {
+      g_printerr ("rdmatop: %s\n", error->message);
+      return;
+    }
+  g_signal_connect_object (self->askpass, "request", G_CALLBACK (askpass_request_cb), self, 0);
+  rtop_session_set_askpass (self->session, helper, rtop_askpass_get_environment (self->askpass));
+}
+
+static void
 add_remembered_hosts (RtopApplication *self)
 {
   g_signal_connect_object (self->settings, "changed::hosts", G_CALLBACK (hosts_changed_cb), self,
@@ -461,6 +491,7 @@ rtop_application_startup (GApplication *app)
   self->session = rtop_session_new (self->settings);
   sampler = rtop_sampler_new (&options);
   rtop_session_add_live_source (self->session, RTOP_SOURCE (sampler));
+  setup_askpass (self);
   add_remembered_hosts (self);
   g_signal_connect_object (self->session, "error", G_CALLBACK (session_error_cb), self, 0);
   g_signal_connect_object (self->session, "recording-saved", G_CALLBACK (recording_saved_cb), self, 0);
@@ -574,6 +605,7 @@ rtop_application_dispose (GObject *object)
   g_clear_object (&self->session);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->hosts, g_strfreev);
+  g_clear_object (&self->askpass);
   G_OBJECT_CLASS (rtop_application_parent_class)->dispose (object);
 }
 

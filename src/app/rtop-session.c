@@ -30,6 +30,7 @@ struct _RtopSession {
   gboolean loading;
   gboolean started;
   char *askpass;
+  GStrv askpass_env;
 };
 
 enum {
@@ -172,6 +173,7 @@ rtop_session_add_host (RtopSession *self, const char *host, GError **error)
   options.host = host;
   options.remote_command = command != NULL && *command != '\0' ? command : NULL;
   options.askpass = self->askpass;
+  options.environment = (const char * const *) self->askpass_env;
   if (self->settings)
     options.interval = g_settings_get_double (self->settings, "interval");
   source = rtop_remote_source_new (&options);
@@ -197,12 +199,14 @@ rtop_session_remove_host (RtopSession *self, const char *host)
 }
 
 void
-rtop_session_set_askpass (RtopSession *self, const char *program)
+rtop_session_set_askpass (RtopSession *self, const char *program, const char * const *environment)
 {
   g_return_if_fail (RTOP_IS_SESSION (self));
 
   g_free (self->askpass);
   self->askpass = g_strdup (program);
+  g_strfreev (self->askpass_env);
+  self->askpass_env = g_strdupv ((char **) environment);
 }
 
 void
@@ -697,6 +701,7 @@ rtop_session_finalize (GObject *object)
   g_free (RTOP_SESSION (object)->replay_title);
   g_free (RTOP_SESSION (object)->replay_path);
   g_free (RTOP_SESSION (object)->askpass);
+  g_strfreev (RTOP_SESSION (object)->askpass_env);
   G_OBJECT_CLASS (rtop_session_parent_class)->finalize (object);
 }
 

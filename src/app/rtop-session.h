@@ -53,9 +53,11 @@ void rtop_session_add_live_source (RtopSession *self, RtopSource *source);
 gboolean rtop_session_add_host (RtopSession *self, const char *host, GError **error);
 /* Disconnects it and forgets its ports; FALSE when it was not there. */
 gboolean rtop_session_remove_host (RtopSession *self, const char *host);
-/* The program ssh gets as SSH_ASKPASS for the hosts added from now on
- * (NULL: ssh never asks, BatchMode). */
-void rtop_session_set_askpass (RtopSession *self, const char *program);
+/* The program ssh gets as SSH_ASKPASS for the hosts added from now on,
+ * with what it needs in its environment ("KEY=VALUE"); NULL: ssh never
+ * asks (BatchMode). */
+void rtop_session_set_askpass (RtopSession *self, const char *program,
+                               const char * const *environment);
 /* The host whose snapshots a source brings (as RtopSnapshot.host and the
  * history name it): NULL for this computer and recordings. */
 const char *rtop_session_source_host (RtopSource *source);

@@ -36,6 +36,7 @@ struct _RtopRemoteSource {
   GStrv devices;
   gboolean processes;
   char *askpass;
+  GStrv environment;
   char *ssh_program;
   char *config_file;
   GStrv ssh_options;
@@ -445,6 +446,22 @@ classify_ssh (RtopRemoteSource *self, Connection *c, char **reason)
 {
   g_autofree char *last = last_stderr_line (c);
 
+  /* The changed key first: ssh refuses it before it asks anything. */
+  if (stderr_says (c, "REMOTE HOST IDENTIFICATION HAS CHANGED"))
+    {
+      *reason = g_strdup_printf (_("The host key of %s has changed since it was added to your "
+                                   "known hosts, so ssh refused to connect. If the machine was "
+                                   "reinstalled, remove its old key (ssh-keygen -R)."), self->host);
+      return RTOP_SOURCE_STATE_FAILED;
+    }
+  /* The askpass helper says so when the user said no to ssh's question. */
+  if (stderr_says (c, "rdmatop-askpass: cancelled by the user"))
+    {
+      *reason = g_strdup_printf (_("You declined what ssh asked for %s, so it did not connect. "
+                                   "Connect again to answer it."), self->host);
+      return RTOP_SOURCE_STATE_FAILED;
+    }
+
   if (stderr_says (c, "REMOTE HOST IDENTIFICATION HAS CHANGED") || stderr_says (c, "host key for"))
     {
       *reason = g_strdup_printf (_("The host key of %s has changed since it was added to your "
@@ -629,6 +646,13 @@ spawn_ssh (RtopRemoteSource *self, GError **error)
       g_subprocess_launcher_unsetenv (launcher, "SSH_ASKPASS");
       g_subprocess_launcher_unsetenv (launcher, "SSH_ASKPASS_REQUIRE");
     }
+  for (guint i = 0; self->environment != NULL && self->environment[i] != NULL; i++)
+    {
+      g_auto(GStrv) pair = g_strsplit (self->environment[i], "=", 2);
+
+      if (pair[0] != NULL && pair[1] != NULL)
+        g_subprocess_launcher_setenv (launcher, pair[0], pair[1], TRUE);
+    }
   g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
   return g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, error);
 }
@@ -753,6 +777,7 @@ rtop_remote_source_new (const RtopRemoteOptions *o)
   self->devices = g_strdupv ((char **) o->devices);
   self->processes = o->processes;
   self->askpass = g_strdup (o->askpass);
+  self->environment = g_strdupv ((char **) o->environment);
   self->ssh_program = g_strdup (o->ssh_program);
   self->config_file = g_strdup (o->config_file);
   self->ssh_options = g_strdupv ((char **) o->ssh_options);
@@ -807,6 +832,7 @@ rtop_remote_source_finalize (GObject *object)
   g_free (self->remote_command);
   g_strfreev (self->devices);
   g_free (self->askpass);
+  g_strfreev (self->environment);
   g_free (self->ssh_program);
   g_free (self->config_file);
   g_strfreev (self->ssh_options);

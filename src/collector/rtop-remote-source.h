@@ -40,6 +40,7 @@ typedef struct {
   const char * const *devices;   /* --device for the remote; NULL: all */
   gboolean processes;            /* ask the remote for pids, commands and users */
   const char *askpass;           /* a program for ssh's questions; NULL: ssh never asks */
+  const char * const *environment; /* more "KEY=VALUE" for ssh (what askpass needs) */
   const char *ssh_program;       /* NULL: "ssh" from PATH */
   /* For tests and unusual setups: a client configuration file (-F) and
    * extra -o options ("UserKnownHostsFile=/tmp/k"), before the host. */
