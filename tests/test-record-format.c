@@ -268,6 +268,72 @@ test_recorder_roundtrip (gconstpointer data)
   g_rmdir (dir);
 }
 
+/* Two hosts with the same device names and clocks days apart, as the
+ * session hands them to the recorder: the file loads back with both
+ * hosts' ports apart ("node1:" before a remote host's devices), on one
+ * time line that spans what was recorded. */
+static void
+test_two_hosts (gconstpointer data)
+{
+  const RtopRecordFormatInfo *info = data;
+  const gint64 other_clock = G_GINT64_CONSTANT (7) * 24 * 3600 * G_USEC_PER_SEC;
+  g_autoptr(RecSynth) here = rec_synth_new (&synth_options);
+  g_autoptr(RecSynth) there = rec_synth_new (&synth_options);
+  g_autofree char *dir = g_dir_make_tmp ("rdmatop-format-XXXXXX", NULL);
+  g_autofree char *path = file_name (dir, "two-hosts", info);
+  g_autofree char *device = rec_synth_device_name (0);
+  g_autofree char *remote_device = g_strdup_printf ("node1:%s", device);
+  g_autoptr(RtopRecorder) recorder = NULL;
+  g_autoptr(RtopRecording) rec = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean saw_here = FALSE, saw_there = FALSE;
+  RtopSnapshot *first, *last;
+  gint64 span_written = 0;
+
+  recorder = rtop_recorder_new (path, info->id, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < N_SNAPSHOTS; i++)
+    {
+      RtopSnapshot *a = rec_synth_next (here);
+      RtopSnapshot *b = rec_synth_next (there);
+
+      b->host = g_strdup ("node1");
+      b->monotonic_us += other_clock;
+      for (guint e = 0; e < b->events->len; e++)
+        ((RtopEvent *) g_ptr_array_index (b->events, e))->monotonic_us += other_clock;
+      if (i == 0)
+        span_written = -a->monotonic_us;
+      if (i == N_SNAPSHOTS - 1)
+        span_written += a->monotonic_us;
+      rtop_recorder_add (recorder, a);
+      rtop_recorder_add (recorder, b);
+      rtop_snapshot_unref (a);
+      rtop_snapshot_unref (b);
+    }
+  g_assert_true (rtop_recorder_close (recorder, &error));
+  g_assert_no_error (error);
+
+  rec = rtop_recording_load (path, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < rtop_recording_get_n_snapshots (rec); i++)
+    {
+      RtopSnapshot *snap = rtop_recording_get_snapshot (rec, i);
+
+      saw_here |= rtop_snapshot_find_device (snap, device) != NULL;
+      saw_there |= rtop_snapshot_find_device (snap, remote_device) != NULL;
+    }
+  g_assert_true (saw_here);
+  g_assert_true (saw_there);
+  first = rtop_recording_get_snapshot (rec, 0);
+  last = rtop_recording_get_snapshot (rec, rtop_recording_get_n_snapshots (rec) - 1);
+  /* Not a week: the remote clock was placed by the wall clocks. */
+  g_assert_cmpint (last->monotonic_us - first->monotonic_us, <=, span_written + 2 * G_USEC_PER_SEC);
+
+  g_clear_object (&recorder);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* A file cut short after n intervals, as a crash leaves it: written through
  * the sink and the shared file writer, never completed. */
 static char *
@@ -358,8 +424,12 @@ add_row_tests (void)
       g_autofree char *roundtrip = g_strdup_printf ("/recording/format/%s/roundtrip", formats[i].name);
       g_autofree char *cut_short = g_strdup_printf ("/recording/format/%s/cut-short", formats[i].name);
 
+      g_autofree char *two_hosts = g_strdup_printf ("/recording/format/%s/two-hosts", formats[i].name);
+
       if (formats[i].sink != NULL)
         g_test_add_data_func (roundtrip, &formats[i], test_recorder_roundtrip);
+      if (formats[i].sink != NULL)
+        g_test_add_data_func (two_hosts, &formats[i], test_two_hosts);
       g_test_add_data_func (cut_short, &formats[i], test_cut_short);
     }
 }

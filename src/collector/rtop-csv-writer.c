@@ -9,7 +9,9 @@
 struct _RtopCsvWriter {
   gboolean begun;
   gint64 first_monotonic_us;
+  gint64 first_realtime_us;
   gboolean have_first;
+  GHashTable *clock_offsets;   /* host ("" here) -> gint64*: its monotonic clock to ours */
 };
 
 /* The fixed columns before the metric columns. */
@@ -39,13 +41,39 @@ rtop_csv_header (void)
 RtopCsvWriter *
 rtop_csv_writer_new (void)
 {
-  return g_new0 (RtopCsvWriter, 1);
+  RtopCsvWriter *self = g_new0 (RtopCsvWriter, 1);
+
+  self->clock_offsets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  return self;
 }
 
 void
 rtop_csv_writer_free (RtopCsvWriter *self)
 {
+  if (self == NULL)
+    return;
+  g_hash_table_unref (self->clock_offsets);
   g_free (self);
+}
+
+/* As the trace writer does: each host's monotonic clock is placed on the
+ * recording's time line by the wall clocks at its first snapshot. */
+static gint64
+clock_offset (RtopCsvWriter *self, const RtopSnapshot *snapshot)
+{
+  const char *host = snapshot->host != NULL ? snapshot->host : "";
+  gint64 *offset = g_hash_table_lookup (self->clock_offsets, host);
+
+  if (offset == NULL)
+    {
+      offset = g_new (gint64, 1);
+      *offset = g_hash_table_size (self->clock_offsets) == 0
+                ? 0
+                : self->first_monotonic_us + (snapshot->realtime_us - self->first_realtime_us)
+                  - snapshot->monotonic_us;
+      g_hash_table_insert (self->clock_offsets, g_strdup (host), offset);
+    }
+  return *offset;
 }
 
 static void
@@ -104,11 +132,20 @@ append_row (RtopCsvWriter *self, const RtopSnapshot *snapshot,
             const RtopDevice *dev, const RtopPort *port, GString *out)
 {
   char port_text[16];
+  gint64 mono = snapshot->monotonic_us + clock_offset (self, snapshot);
 
-  g_string_append_printf (out, "%" G_GINT64_FORMAT ",", snapshot->monotonic_us);
-  rtop_json_append_double (out, (snapshot->monotonic_us - self->first_monotonic_us) / 1e6);
+  g_string_append_printf (out, "%" G_GINT64_FORMAT ",", mono);
+  rtop_json_append_double (out, (mono - self->first_monotonic_us) / 1e6);
   append_realtime (out, snapshot->realtime_us);
-  append_field (out, dev->name);
+  if (snapshot->host != NULL)
+    {
+      /* A remote host's rows say whose they are, as the window's keys do. */
+      g_autofree char *name = g_strdup_printf ("%s:%s", snapshot->host, dev->name);
+
+      append_field (out, name);
+    }
+  else
+    append_field (out, dev->name);
   g_snprintf (port_text, sizeof port_text, "%u", port->index);
   append_field (out, port_text);
   append_field (out, dev->provider);
@@ -138,6 +175,7 @@ rtop_csv_writer_add (RtopCsvWriter *self, const RtopSnapshot *snapshot,
     {
       self->have_first = TRUE;
       self->first_monotonic_us = snapshot->monotonic_us;
+      self->first_realtime_us = snapshot->realtime_us;
     }
 
   for (guint i = 0; i < snapshot->devices->len; i++)

@@ -268,6 +268,22 @@ port_for_pid (TraceReader *r, gint64 pid)
   return g_ptr_array_index (r->ports, pid - 2);
 }
 
+/* A remote host's device, as the window keys it: "node1:rxe0".  The
+ * recording's snapshots are one machine's view, so the host stays in the
+ * name (transfer full; NULL without a device). */
+static char *
+device_with_host (JsonObject *args)
+{
+  const char *device = rtop_trace_get_string (args, "device");
+  const char *host = rtop_trace_get_string (args, "host");
+
+  if (device == NULL)
+    return NULL;
+  if (host == NULL || *host == '\0')
+    return g_strdup (device);
+  return g_strdup_printf ("%s:%s", host, device);
+}
+
 static void
 on_process_name (TraceReader *r, gint64 pid, JsonObject *args)
 {
@@ -286,7 +302,7 @@ on_process_name (TraceReader *r, gint64 pid, JsonObject *args)
     return;   /* first name wins: a pid is one port for the whole recording */
 
   p = g_new0 (PortState, 1);
-  p->device = g_strdup (device);
+  p->device = device_with_host (args);
   p->port = (guint32) port;
   p->dev_index = (guint32) dev_index;
   p->provider = g_strdup (rtop_trace_get_string (args, "provider"));
@@ -367,6 +383,7 @@ on_instant (TraceReader *r, gint64 ts, const char *name, JsonObject *args)
   RtopEventKind kind;
   RtopEvent *event;
   gint64 port = 0;
+  g_autofree char *device = NULL;
 
   if (g_strcmp0 (name, RTOP_TRACE_END_NAME) == 0 && rtop_trace_get_string (args, "kind") == NULL)
     return;
@@ -376,9 +393,9 @@ on_instant (TraceReader *r, gint64 ts, const char *name, JsonObject *args)
     return;
   r->events_total++;
   rtop_trace_get_int (args, "port", 0, G_MAXUINT32, &port);
+  device = device_with_host (args);
   event = rtop_event_new (kind, severity_from_string (rtop_trace_get_string (args, "severity")),
-                          rtop_trace_get_string (args, "device"), (guint32) port,
-                          rtop_trace_get_string (args, "message"));
+                          device, (guint32) port, rtop_trace_get_string (args, "message"));
   event->monotonic_us = (gint64) r->header.start_monotonic_us + ts;
   event->realtime_us = (gint64) r->header.start_realtime_us + ts;
   event->counter = g_strdup (rtop_trace_get_string (args, "counter"));
@@ -421,7 +438,7 @@ on_slice_begin (TraceReader *r, gint64 tid, JsonObject *args)
   s->comm = g_strdup (rtop_trace_get_string (args, "comm"));
   s->user = g_strdup (rtop_trace_get_string (args, "user"));
   s->cmdline = g_strdup (rtop_trace_get_string (args, "cmdline"));
-  s->device = g_strdup (device);
+  s->device = device_with_host (args);
   g_hash_table_replace (r->slices, GINT_TO_POINTER ((gint) tid), s);
 }
 

@@ -48,7 +48,8 @@ enum {
 #define N_TRACKS (G_N_ELEMENTS (counter_table) + EXTRA_N)
 
 typedef struct {
-  char *key;                 /* "device/port" */
+  char *key;                 /* "device/port", "host:device/port" for a remote host's */
+  char *host;                /* NULL: the recording computer */
   char *device;
   guint32 port;
   guint pid;
@@ -60,12 +61,15 @@ typedef struct {
   guint pid;                 /* the port group the slice is drawn in */
   guint tid;
   guint generation;          /* last interval it was seen in */
+  char *host;                /* whose snapshots say whether it still runs */
 } Slice;
 
 struct _RtopTraceWriter {
   gboolean begun;
   gboolean ended;
   gint64 first_monotonic_us;
+  gint64 first_realtime_us;
+  GHashTable *clock_offsets; /* host ("" here) -> gint64*: its monotonic clock to ours */
   gint64 last_ts;            /* latest ts written, to keep ts monotonic */
   guint next_pid;
   guint next_tid;
@@ -96,8 +100,18 @@ port_track_free (gpointer data)
   PortTrack *track = data;
 
   g_free (track->key);
+  g_free (track->host);
   g_free (track->device);
   g_free (track);
+}
+
+static void
+slice_free (gpointer data)
+{
+  Slice *slice = data;
+
+  g_free (slice->host);
+  g_free (slice);
 }
 
 RtopTraceWriter *
@@ -109,7 +123,8 @@ rtop_trace_writer_new (void)
   self->next_tid = FIRST_TID;
   self->ports = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, port_track_free);
   self->port_order = g_ptr_array_new ();
-  self->slices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->slices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, slice_free);
+  self->clock_offsets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   return self;
 }
 
@@ -121,6 +136,7 @@ rtop_trace_writer_free (RtopTraceWriter *self)
   g_ptr_array_unref (self->port_order);
   g_hash_table_unref (self->ports);
   g_hash_table_unref (self->slices);
+  g_hash_table_unref (self->clock_offsets);
   g_free (self);
 }
 
@@ -228,6 +244,7 @@ trace_writer_begin (RtopTraceWriter *self, const RtopSnapshot *first, GString *o
 
   self->begun = TRUE;
   self->first_monotonic_us = first != NULL ? first->monotonic_us : 0;
+  self->first_realtime_us = first != NULL ? first->realtime_us : g_get_real_time ();
   g_string_append_printf (out,
                           "{\"otherData\":{\"producer\":\"%s\",\"version\":\"%s\","
                           "\"rdmatop_format\":%d,\"start_monotonic_us\":%" G_GINT64_FORMAT
@@ -248,7 +265,12 @@ track_natural_cmp (gconstpointer a, gconstpointer b)
 {
   const PortTrack *ta = *(PortTrack * const *) a;
   const PortTrack *tb = *(PortTrack * const *) b;
-  int c = rtop_natural_compare (ta->device, tb->device);
+  int c;
+
+  /* Grouped by host, the recording computer's first. */
+  if (g_strcmp0 (ta->host, tb->host) != 0)
+    return ta->host == NULL ? -1 : tb->host == NULL ? 1 : rtop_natural_compare (ta->host, tb->host);
+  c = rtop_natural_compare (ta->device, tb->device);
 
   return c != 0 ? c : (ta->port > tb->port) - (ta->port < tb->port);
 }
@@ -288,6 +310,7 @@ append_port_name (GString *out, PortTrack *track, const RtopDevice *dev,
   g_string_append (out, ",\"device\":");
   append_string_max (out, dev->name, NAME_MAX_CHARS);
   g_string_append_printf (out, ",\"port\":%u,\"dev_index\":%u", port->index, dev->index);
+  append_optional_string (out, "host", track->host, NAME_MAX_CHARS);
   append_optional_string (out, "provider", dev->provider, NAME_MAX_CHARS);
   append_optional_string (out, "protocol", dev->protocol, NAME_MAX_CHARS);
   append_optional_string (out, "netdev", port->netdev, NAME_MAX_CHARS);
@@ -308,11 +331,20 @@ append_port_name (GString *out, PortTrack *track, const RtopDevice *dev,
   event_close (out);
 }
 
+/* Two hosts' rxe0/1 are two tracks. */
+static char *
+track_key (const char *host, const char *device, guint32 port)
+{
+  if (host != NULL)
+    return g_strdup_printf ("%s:%s/%u", host, device, port);
+  return g_strdup_printf ("%s/%u", device, port);
+}
+
 static PortTrack *
-ensure_port_track (RtopTraceWriter *self, const RtopDevice *dev,
+ensure_port_track (RtopTraceWriter *self, const char *host, const RtopDevice *dev,
                    const RtopPort *port, GString *out, gboolean *added)
 {
-  g_autofree char *key = g_strdup_printf ("%s/%u", dev->name, port->index);
+  g_autofree char *key = track_key (host, dev->name, port->index);
   PortTrack *track = g_hash_table_lookup (self->ports, key);
 
   if (track != NULL)
@@ -320,6 +352,7 @@ ensure_port_track (RtopTraceWriter *self, const RtopDevice *dev,
 
   track = g_new0 (PortTrack, 1);
   track->key = g_steal_pointer (&key);
+  track->host = g_strdup (host);
   track->device = g_strdup (dev->name);
   track->port = port->index;
   track->pid = self->next_pid++;
@@ -416,7 +449,7 @@ write_ports (RtopTraceWriter *self, const RtopSnapshot *snapshot, gint64 ts,
       for (guint j = 0; j < dev->ports->len; j++)
         {
           const RtopPort *port = g_ptr_array_index (dev->ports, j);
-          PortTrack *track = ensure_port_track (self, dev, port, out, &added);
+          PortTrack *track = ensure_port_track (self, snapshot->host, dev, port, out, &added);
 
           track->present = TRUE;
           n_present++;
@@ -426,10 +459,11 @@ write_ports (RtopTraceWriter *self, const RtopSnapshot *snapshot, gint64 ts,
   if (added)
     append_sort_indexes (self, out);
 
+  /* Only a host's own snapshot says that one of its ports is gone. */
   for (guint i = 0; i < self->port_order->len; i++)
     {
       PortTrack *track = g_ptr_array_index (self->port_order, i);
-      if (!track->present)
+      if (!track->present && g_strcmp0 (track->host, snapshot->host) == 0)
         write_port_gone (track, ts, out);
     }
   return n_present;
@@ -452,11 +486,33 @@ event_is_global (RtopEventKind kind)
 }
 
 static PortTrack *
-find_track (RtopTraceWriter *self, const char *device, guint32 port)
+find_track (RtopTraceWriter *self, const char *host, const char *device, guint32 port)
 {
-  g_autofree char *key = g_strdup_printf ("%s/%u", device, port);
+  g_autofree char *key = track_key (host, device, port);
 
   return g_hash_table_lookup (self->ports, key);
+}
+
+/* Each host's monotonic clock is its own: the first snapshot of a host
+ * places it on the recording's time line by the wall clocks, its own
+ * clock runs on from there.  The recording computer (the first host of a
+ * recording) keeps offset 0. */
+static gint64
+clock_offset (RtopTraceWriter *self, const RtopSnapshot *snapshot)
+{
+  const char *host = snapshot->host != NULL ? snapshot->host : "";
+  gint64 *offset = g_hash_table_lookup (self->clock_offsets, host);
+
+  if (offset == NULL)
+    {
+      offset = g_new (gint64, 1);
+      *offset = g_hash_table_size (self->clock_offsets) == 0
+                ? 0
+                : self->first_monotonic_us + (snapshot->realtime_us - self->first_realtime_us)
+                  - snapshot->monotonic_us;
+      g_hash_table_insert (self->clock_offsets, g_strdup (host), offset);
+    }
+  return *offset;
 }
 
 static gint64
@@ -468,15 +524,15 @@ clamp_ts (RtopTraceWriter *self, gint64 monotonic_us, gint64 low, gint64 high)
 }
 
 static void
-write_event (RtopTraceWriter *self, const RtopEvent *event, gint64 low,
-             gint64 high, GString *out)
+write_event (RtopTraceWriter *self, const RtopSnapshot *snapshot, const RtopEvent *event,
+             gint64 low, gint64 high, GString *out)
 {
   PortTrack *track = NULL;
   const char *kind = rtop_event_kind_to_string (event->kind);
-  gint64 ts = clamp_ts (self, event->monotonic_us, low, high);
+  gint64 ts = clamp_ts (self, event->monotonic_us + clock_offset (self, snapshot), low, high);
 
   if (!event_is_global (event->kind) && event->device != NULL && event->port != 0)
-    track = find_track (self, event->device, event->port);
+    track = find_track (self, snapshot->host, event->device, event->port);
 
   event_open (out, "i", track != NULL ? track->pid : RTOP_TRACE_OWN_PID, ts);
   g_string_append_printf (out, ",\"s\":\"%s\",\"name\":", track != NULL ? "p" : "g");
@@ -484,6 +540,7 @@ write_event (RtopTraceWriter *self, const RtopEvent *event, gint64 low,
   g_string_append_printf (out, ",\"args\":{\"kind\":\"%s\",\"severity\":\"%s\"",
                           kind != NULL ? kind : "", rtop_severity_to_string (event->severity));
   append_optional_string (out, "device", event->device, NAME_MAX_CHARS);
+  append_optional_string (out, "host", snapshot->host, NAME_MAX_CHARS);
   if (event->port != 0)
     g_string_append_printf (out, ",\"port\":%u", event->port);
   append_optional_string (out, "counter", event->counter, NAME_MAX_CHARS);
@@ -503,11 +560,12 @@ write_event (RtopTraceWriter *self, const RtopEvent *event, gint64 low,
 /* Process slices ---------------------------------------------------------- */
 
 static char *
-slice_key (const RtopProcess *proc, const char *device)
+slice_key (const char *host, const RtopProcess *proc, const char *device)
 {
-  return g_strdup_printf ("%d/%" G_GUINT64_FORMAT "/%c/%s@%s", proc->pid,
+  return g_strdup_printf ("%d/%" G_GUINT64_FORMAT "/%c/%s@%s%s%s", proc->pid,
                           proc->start_time, proc->kernel ? 'k' : 'u',
-                          proc->comm != NULL ? proc->comm : "", device);
+                          proc->comm != NULL ? proc->comm : "", device,
+                          host != NULL ? "@" : "", host != NULL ? host : "");
 }
 
 static PortTrack *
@@ -520,7 +578,7 @@ first_port_of (RtopTraceWriter *self, const RtopSnapshot *snapshot,
   if (dev == NULL || dev->ports->len == 0)
     return NULL;
   port = g_ptr_array_index (dev->ports, 0);
-  return find_track (self, dev->name, port->index);
+  return find_track (self, snapshot->host, dev->name, port->index);
 }
 
 static void
@@ -539,6 +597,7 @@ write_slice_begin (Slice *slice, const RtopProcess *proc,
   g_string_append_printf (out, ",\"args\":{\"pid\":%d,\"kernel\":%s,\"device\":",
                           proc->pid, proc->kernel ? "true" : "false");
   append_string_max (out, pd->device, NAME_MAX_CHARS);
+  append_optional_string (out, "host", slice->host, NAME_MAX_CHARS);
   g_string_append (out, ",\"comm\":");
   append_string_max (out, comm, NAME_MAX_CHARS);
   append_optional_string (out, "user", proc->user, NAME_MAX_CHARS);
@@ -574,7 +633,7 @@ write_processes (RtopTraceWriter *self, const RtopSnapshot *snapshot, gint64 ts,
       for (guint j = 0; j < proc->devices->len; j++)
         {
           const RtopProcessDevice *pd = &g_array_index (proc->devices, RtopProcessDevice, j);
-          char *key = slice_key (proc, pd->device);
+          char *key = slice_key (snapshot->host, proc, pd->device);
           Slice *slice = g_hash_table_lookup (self->slices, key);
           PortTrack *track;
 
@@ -594,6 +653,7 @@ write_processes (RtopTraceWriter *self, const RtopSnapshot *snapshot, gint64 ts,
           slice->pid = track->pid;
           slice->tid = self->next_tid++;
           slice->generation = self->generation;
+          slice->host = g_strdup (snapshot->host);
           g_hash_table_insert (self->slices, key, slice);
           write_slice_begin (slice, proc, pd, ts, out);
         }
@@ -604,7 +664,7 @@ write_processes (RtopTraceWriter *self, const RtopSnapshot *snapshot, gint64 ts,
     {
       Slice *slice = value;
 
-      if (slice->generation == self->generation)
+      if (slice->generation == self->generation || g_strcmp0 (slice->host, snapshot->host) != 0)
         continue;
       write_slice_end (slice, ts, out);
       g_hash_table_iter_remove (&iter);
@@ -629,13 +689,14 @@ rtop_trace_writer_add (RtopTraceWriter *self, const RtopSnapshot *snapshot,
 
   /* Per-track timestamps must not go backwards even if a caller hands in an
    * older snapshot. */
-  ts = MAX (snapshot->monotonic_us - self->first_monotonic_us, previous_ts);
+  ts = MAX (snapshot->monotonic_us + clock_offset (self, snapshot) - self->first_monotonic_us,
+             previous_ts);
   ts = MAX (ts, 0);
   self->last_ts = ts;
 
   n_ports = write_ports (self, snapshot, ts, out);
   for (guint i = 0; i < snapshot->events->len; i++)
-    write_event (self, g_ptr_array_index (snapshot->events, i), previous_ts, ts, out);
+    write_event (self, snapshot, g_ptr_array_index (snapshot->events, i), previous_ts, ts, out);
   self->last_ts = ts;
   write_processes (self, snapshot, ts, out);
 

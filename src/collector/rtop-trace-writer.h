@@ -40,6 +40,12 @@
  *   or at close) on a thread track of its own under the device's first
  *   port; args hold pid, command, user.
  * - ts is in microseconds since the first snapshot (monotonic).
+ * - A remote host's snapshot (RtopSnapshot.host) gives its ports, events
+ *   and slices a "host" arg and its port groups the name
+ *   "<host>:<device>/<port>", sorted after the recording computer's; its
+ *   own monotonic clock is placed on the time line by the wall clocks at
+ *   its first snapshot, and only its own snapshots mark its ports gone.
+ *   The reader names such devices "<host>:<device>".
  * - Every interval ends with the counter event "rdmatop"/"ports" on pid 1;
  *   the reader treats it as "this interval is complete".  Every line but
  *   the last event ends in ",", so a closed file is strict JSON and a file
