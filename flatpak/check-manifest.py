@@ -40,6 +40,10 @@ EXPECTED_FINISH_ARGS = {
     # can write there too.  Another folder picked in the GUI comes through
     # the file chooser portal and needs no permission.
     "--filesystem=xdg-documents/rdmatop:create",
+    # Remote hosts: the runtime's own ssh reads the user's ssh configuration,
+    # keys and known hosts (read only) and talks to their agent.
+    "--filesystem=~/.ssh:ro",
+    "--socket=ssh-auth",
 }
 
 # Broad permissions that must never appear, even if someone also edits
