@@ -46,7 +46,9 @@ screenshot (GtkWidget *window, const char *name)
   GtkSnapshot *snapshot = gtk_snapshot_new ();
   int w = gtk_widget_get_width (window), h = gtk_widget_get_height (window);
   GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (window));
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
+  const char *dir = g_getenv ("RDMATOP_SCREENSHOT_DIR");
+  g_autofree char *path = dir != NULL ? g_build_filename (dir, name, NULL)
+                                      : g_test_build_filename (G_TEST_BUILT, name, NULL);
   g_autoptr(GdkTexture) texture = NULL;
   GskRenderNode *node;
 
@@ -343,6 +345,117 @@ test_askpass (void)
   g_ptr_array_unref (asked.prompts);
 }
 
+/* The value of field key= in a dump line (tab-separated). */
+static char *
+field (const char *line, const char *key)
+{
+  g_auto(GStrv) parts = g_strsplit (line, "\t", -1);
+  g_autofree char *prefix = g_strconcat (key, "=", NULL);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (g_str_has_prefix (parts[i], prefix))
+      return g_strdup (parts[i] + strlen (prefix));
+  return NULL;
+}
+
+/* The guest's rxe0/1 row shows transmit traffic: a rate that is not 0. */
+static gboolean
+row_moves (RtopWindow *window, const char *key)
+{
+  g_autofree char *prefix = g_strdup_printf ("row\tport=%s\t", key);
+  g_autofree char *line = find_line (window, prefix, NULL);
+  g_autofree char *tx = line != NULL ? field (line, "tx") : NULL;
+  g_autofree char *pps = line != NULL ? field (line, "pps") : NULL;
+
+  return tx != NULL && pps != NULL && g_ascii_isdigit (pps[0]) && !g_str_has_prefix (pps, "0 ");
+}
+
+static void
+wait_moving (RtopWindow *window, const char *key)
+{
+  gint64 end = g_get_monotonic_time () + 240 * G_USEC_PER_SEC;
+
+  while (!row_moves (window, key))
+    {
+      if (g_get_monotonic_time () > end)
+        {
+          g_autofree char *dump = rtop_window_dump (window);
+
+          g_error ("%s shows no traffic:\n%s", key, dump);
+        }
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+static void
+request (const char *name)
+{
+  g_autofree char *file = g_build_filename (g_getenv ("RDMATOP_GUEST_RESULTS"), name, NULL);
+
+  g_assert_true (g_file_set_contents (file, "", 0, NULL));
+}
+
+/* The Soft-RoCE guest (tests/vm/scenario-remote.sh) over real SSH through
+ * QEMU's port forwarding, beside this machine over SSH (no RDMA here):
+ * live non-zero rates during ib_write_bw, then the guest's sshd sessions
+ * killed: lost with no rate shown, then live and moving again. */
+static void
+test_guest (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(RtopSource) guest = NULL, node = NULL;
+  RtopRemoteOptions o = {
+    .host = "guest",
+    .remote_command = g_getenv ("RDMATOP_CLI"),
+    .config_file = g_getenv ("RDMATOP_GUEST_SSH_CONFIG"),
+    .interval = 1.0,
+  };
+  RtopSession *session;
+  RtopWindow *window;
+  g_autofree char *lost_row = NULL, *lost_tx = NULL;
+
+  if (o.config_file == NULL || fx.sshd == NULL)
+    {
+      g_test_skip ("only with the Soft-RoCE guest (tests/vm/scenario-remote.sh) and an sshd here");
+      return;
+    }
+  g_settings_reset (settings, "last-view");
+  g_settings_set_double (settings, "interval", 1.0);
+  session = rtop_session_new (settings);
+  window = open_window (session, settings);
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  guest = RTOP_SOURCE (rtop_remote_source_new (&o));
+  node = remote ("node");
+  rtop_session_add_live_source (session, guest);
+  rtop_session_add_live_source (session, node);
+  rtop_session_start (session);
+
+  g_free (wait_line (window, "host\tnode\tstate=Live\t", "detail=No RDMA"));
+  wait_moving (window, "guest:rxe0/1");
+  g_free (wait_line (window, "host\tguest\tstate=Live\t", "ports on"));
+  screenshot (GTK_WIDGET (window), "remote-guest-live.png");
+
+  /* The guest's sshd sessions are killed: lost, and no rate from before. */
+  request ("cut-request");
+  g_free (wait_line (window, "host\tguest\tstate=Lost, retrying\t", NULL));
+  lost_row = find_line (window, "row\tport=guest:rxe0/1\t", NULL);
+  g_assert_nonnull (lost_row);
+  lost_tx = field (lost_row, "tx");
+  g_test_message ("while lost: tx=%s", lost_tx);
+  g_assert_false (g_ascii_isdigit (lost_tx[0]));
+  screenshot (GTK_WIDGET (window), "remote-guest-lost.png");
+  g_free (wait_line (window, "host\tguest\tstate=Live\t", NULL));
+  wait_moving (window, "guest:rxe0/1");
+  g_assert_cmpuint (rtop_remote_source_get_n_connections (RTOP_REMOTE_SOURCE (guest)), >=, 2);
+  screenshot (GTK_WIDGET (window), "remote-guest-back.png");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  wait_frames ();
+  g_assert_null (window);
+  rtop_session_shutdown (session, NULL);
+  g_assert_finalize_object (session);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -352,6 +465,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/remote/grouped-by-host", test_grouped_by_host);
   g_test_add_func ("/gui/remote/hosts-over-ssh", test_hosts_over_ssh);
   g_test_add_func ("/gui/remote/askpass", test_askpass);
+  g_test_add_func ("/gui/remote/guest", test_guest);
   if (!start_sshd ())
     g_test_message ("no %s: the ssh test is skipped", SSHD_FIXTURE_SSHD);
   status = g_test_run ();

@@ -398,6 +398,40 @@ def section_ssh(results, out):
                    f" / at its default: {fmt_ratio(base['rdmatop'] / base['gsm-100ms']) if base.get('gsm-100ms') else '-'}")
 
 
+def section_remote(results, out):
+    out.append("7. A remote host in the window (rdmatop --host): the snapshot stream over a real")
+    out.append("   ssh connection (sshd on 127.0.0.1), every byte counted by the same relay as 6")
+    reason = not_measured(results, "remote")
+    lines = read_lines(os.path.join(results, "remote", "remote.txt")) or []
+    fields = {}
+    for line in lines:
+        if not line.startswith("#"):
+            fields.update(kv(line))
+    if reason or not fields:
+        out.append(f"   not measured: {reason or 'no remote.txt'}")
+        return
+    rows = []
+    for tag, label in [("synth16", "rdmatop --host, 16 busy ports, 1 s (stream-synth-serve)"),
+                       ("serve", "rdmatop --host, this machine's rdmatop-cli serve --stdio")]:
+        down = num(fields, f"{tag}_wire_down_bytes_per_s")
+        up = num(fields, f"{tag}_wire_up_bytes_per_s")
+        stream = num(fields, f"{tag}_stream_bytes_per_s")
+        if down is None:
+            continue
+        rows.append([label, f"{(down + (up or 0)) / 1024:.2f}", f"{down / 1024:.2f}",
+                     f"{stream / 1024:.2f}" if stream is not None else "-"])
+    if not rows:
+        out.append("   not measured: no figures")
+        return
+    out.append(table(rows, ["program", "KiB/s total", "KiB/s to client", "stream KiB/s"]))
+    gui = gui_records(read_lines(os.path.join(results, "gui", "gui.txt")) or [])
+    x = pick(gui, "ssh", "rdmatop")
+    gsm = pick(gui, "ssh", "gsm-1s")
+    if x and gsm:
+        out.append(f"   beside 6: ssh -X of the window {num(x[0], 'bytes_per_s') / 1024:.1f} KiB/s,"
+                   f" System Monitor {num(gsm[0], 'bytes_per_s') / 1024:.1f} KiB/s")
+
+
 def main():
     results = sys.argv[1]
     elapsed = None
@@ -417,6 +451,8 @@ def main():
     section_startup(results, out)
     out.append("")
     section_ssh(results, out)
+    out.append("")
+    section_remote(results, out)
     print("\n".join(out))
     return 0
 

@@ -9,7 +9,7 @@
 #   --builddir DIR  build to use (default: build-benchmarks in the source
 #                   tree, set up and built when missing)
 #   --no-build      neither install packages nor build (meson benchmark())
-#   --parts LIST    comma-separated subset of: sampling,gui,draw,recording
+#   --parts LIST    comma-separated subset of: sampling,gui,draw,recording,remote
 #                   (default: all)
 #
 # Where it runs: the sampling (1, 2), GUI CPU, start-up and ssh -X (3, 5, 6)
@@ -34,7 +34,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 bench="$top/tests/bench"
 builddir="$top/build-benchmarks"
 build=1
-parts=sampling,gui,draw,recording
+parts=sampling,gui,draw,recording,remote
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -46,8 +46,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-case ",$parts," in *,sampling,*|*,gui,*|*,draw,*|*,recording,*) ;;
-  *) echo "run-benchmarks: --parts takes sampling,gui,draw,recording" >&2; exit 2 ;;
+case ",$parts," in *,sampling,*|*,gui,*|*,draw,*|*,recording,*|*,remote,*) ;;
+  *) echo "run-benchmarks: --parts takes sampling,gui,draw,recording,remote" >&2; exit 2 ;;
 esac
 want () { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
 
@@ -96,7 +96,7 @@ in_guest () {
   fi
 }
 
-for part in sampling gui draw recording; do
+for part in sampling gui draw recording remote; do
   want "$part" || not_measured "$part" "left out (--parts $parts)"
 done
 
@@ -149,6 +149,20 @@ if want recording; then
     if ! timeout 900 "$builddir/tests/bench/rec-memory" "${RDMATOP_BENCH_REC_SNAPSHOTS:-36000}" \
          >"$results/recording/rec-memory.txt" 2>"$results/recording/rec-memory.err"; then
       not_measured recording "rec-memory failed: $(tail -n 2 "$results/recording/rec-memory.err" | tr '\n' ' ')"
+    fi
+  fi
+fi
+
+# --- 7: a remote host over SSH (native: sshd on 127.0.0.1) -------------------
+if want remote; then
+  mkdir -p "$results/remote"
+  if [ ! -x "$builddir/tests/bench/remote-bytes" ] || [ ! -x /usr/sbin/sshd ]; then
+    not_measured remote "tests/bench/remote-bytes or /usr/sbin/sshd is missing"
+  else
+    note "remote: the stream of 16 busy ports over a real ssh connection, 1 s interval"
+    if ! timeout 600 "$bench/ssh-stream-bytes.sh" "$builddir" "${RDMATOP_BENCH_REMOTE_S:-60}" \
+         >"$results/remote/remote.txt" 2>"$results/remote/remote.err"; then
+      not_measured remote "ssh-stream-bytes.sh failed: $(tail -n 2 "$results/remote/remote.err" | tr '\n' ' ')"
     fi
   fi
 fi

@@ -3,8 +3,17 @@
 # system shared read-only, runs one scenario script in the guest, and exits
 # with the script's status.  See tests/vm/README.md.
 #
-# Usage: vm-run.sh [--builddir DIR] [--timeout SECONDS] SCENARIO [ARGS...]
+# Usage: vm-run.sh [--builddir DIR] [--timeout SECONDS] [--ssh-forward PORT]
+#                  [--host-side PROGRAM] SCENARIO [ARGS...]
 #        vm-run.sh --prepare     (fetch kernel, build initramfs, print paths)
+#
+# --ssh-forward PORT  QEMU user networking: the guest's eth0 (virtio), its
+#                     port 22 reachable from here on 127.0.0.1:PORT ("auto":
+#                     a free one)
+# --host-side PROGRAM runs PROGRAM here while the guest runs, with
+#                     VM_RESULTS_DIR (the results folder the guest writes,
+#                     shared both ways) and VM_SSH_PORT; its exit status
+#                     counts as one more check, its output is host-side.log
 #
 # Environment:
 #   RDMATOP_VM_CACHE    cache directory (default: tests/vm/cache)
@@ -25,6 +34,8 @@ vm_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${RDMATOP_VM_CACHE:-$vm_dir/cache}
 timeout_s=${RDMATOP_VM_TIMEOUT:-280}
 builddir=""
+ssh_forward=""
+host_side=""
 
 die () {
   echo "vm-run: error: $*" >&2
@@ -175,7 +186,7 @@ prepare_kernel () {
 
 # Modules the scenarios load, stored decompressed: the guest's kmod
 # decompresses .ko.xz in emulated code, which cost about 8 s per boot.
-GUEST_MODULES="rdma_rxe ib_uverbs rdma_ucm dummy veth sch_netem"
+GUEST_MODULES="rdma_rxe ib_uverbs rdma_ucm dummy veth sch_netem virtio_net"
 
 decompress_guest_modules () {
   local kver=$1 moddir="$cache/$1/lib/modules/$1" m changed=0
@@ -226,7 +237,10 @@ prepare () {
 
 run_guest () {
   local script=$1; shift
-  local results log rc qemu_rc tail_pid qemu_pid
+  local results log rc qemu_rc tail_pid qemu_pid side_pid="" side_rc=0
+  local -a nic=()
+  [ -z "$ssh_forward" ] ||
+    nic=(-nic "user,model=virtio-net-pci,hostfwd=tcp:127.0.0.1:$ssh_forward-:22")
   results=$(mktemp -d "${TMPDIR:-/tmp}/rdmatop-vm.XXXXXX")
   chmod 777 "$results"
   log="$results/console.log"
@@ -240,6 +254,7 @@ run_guest () {
     echo "RDMATOP_VM_DIR=$vm_dir"
     echo "RDMATOP_BROKEN=${RDMATOP_BROKEN:-}"
     echo "RDMATOP_GUEST_TIMEOUT=$((timeout_s - 25))"
+    echo "RDMATOP_NET=${ssh_forward:+user}"
   } >"$results/env"
   # Under software emulation the guest kernel now and then panics while it
   # boots (an int3 oops during text patching, an IO-APIC timer check),
@@ -249,7 +264,7 @@ run_guest () {
   local attempt start
   for attempt in 1 2 3; do
   : >"$log"
-  rm -f "$results/rc"
+  rm -f "$results/rc" "$results/guest-ready" "$results/host-done"
 
   note "booting $kver (timeout ${timeout_s}s): $(basename "$script") $*"
   start=$SECONDS
@@ -264,14 +279,26 @@ run_guest () {
     -device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
     -fsdev local,id=results,path="$results",security_model=none \
     -device virtio-9p-pci,fsdev=results,mount_tag=results \
+    "${nic[@]}" \
     </dev/null >/dev/null 2>"$results/qemu.stderr" &
   qemu_pid=$!
+  if [ -n "$host_side" ]; then
+    VM_RESULTS_DIR=$results VM_SSH_PORT=$ssh_forward RDMATOP_BUILDDIR=$builddir \
+      timeout -k 10 "$timeout_s" "$host_side" >"$results/host-side.log" 2>&1 &
+    side_pid=$!
+  fi
   tail -n +1 -f --pid="$qemu_pid" "$log" &
   tail_pid=$!
   qemu_rc=0
   wait "$qemu_pid" || qemu_rc=$?
   wait "$tail_pid" 2>/dev/null || true
   note "guest ran $((SECONDS - start))s"
+  if [ -n "$side_pid" ]; then
+    # The guest is gone: whatever the host side still waits for will not come.
+    touch "$results/guest-gone"
+    wait "$side_pid" || side_rc=$?
+    side_pid=""
+  fi
   if [ ! -f "$results/rc" ] && ! grep -q '^guest-init:' "$log" &&
      grep -q 'Kernel panic' "$log" && [ "$attempt" -lt 3 ]; then
     note "the emulated kernel panicked while booting (attempt $attempt), before the scenario started: booting again"
@@ -293,6 +320,11 @@ run_guest () {
   else
     note "FAIL: guest powered off without reporting a result (qemu status $qemu_rc)"
     rc=1
+  fi
+  if [ -n "$host_side" ]; then
+    note "host side ($(basename "$host_side")), exit status $side_rc:"
+    sed 's/^/  /' "$results/host-side.log" >&2
+    if [ "$side_rc" -eq 0 ]; then echo ok >>"$results/tally"; else echo fail >>"$results/tally"; fi
   fi
   run_host_checks "$results" || rc=1
   if [ -n "${RDMATOP_VM_RESULTS:-}" ]; then
@@ -334,6 +366,11 @@ main () {
     case "$1" in
       --builddir) builddir=$(cd "$2" && pwd); shift 2 ;;
       --timeout) timeout_s=$2; shift 2 ;;
+      --ssh-forward) ssh_forward=$2; shift 2
+        # "auto": a port free on 127.0.0.1 now.
+        [ "$ssh_forward" != auto ] || ssh_forward=$(python3 -c \
+          'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') ;;
+      --host-side) host_side=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
       --prepare) prepare; echo "kernel=$kdir/boot/vmlinuz-$kver"; echo "initrd=$kdir/initrd.img"; exit 0 ;;
       -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
       --) shift; break ;;
