@@ -23,6 +23,10 @@ vm_rxe_pair rxe0 v0 10.220.0.1 rxe1 v1 10.220.0.2
 vm_perftest write rxe1 rxe0 10.220.0.2 400
 vm_log "traffic running"
 
+# sshd runs the remote command through root's bash, which reads
+# ~/.bashrc: the machine's own (a pyenv setup, say) would cost a minute
+# under emulation.  The guest's root is a tmpfs overlay: this stays here.
+: >/root/.bashrc
 mkdir -p "$S" /run/sshd "$R/ssh"
 chmod 700 "$S"
 ssh-keygen -q -t ed25519 -N "" -C guest-host -f "$S/host_key" || vm_die "host key"
@@ -60,6 +64,13 @@ if [ -e "$R/cut-request" ]; then
   done
   touch "$R/cut-done"
   vm_log "sshd sessions killed"
+  # What serves the host after the cut (for the artifacts).
+  for t in 10 30 60; do
+    sleep 10
+    [ -e "$R/host-done" ] && break
+    { echo "--- after about ${t}s"; ps -eo pid,ppid,etime,stat,args | grep -E "rdmatop-cli|sshd" | grep -v grep; } \
+      >>"$O/after-cut.txt" 2>&1
+  done
 fi
 vm_wait_for "the host side to finish" 300 test -e "$R/host-done"
 n=$(logins)
