@@ -44,6 +44,7 @@ struct _RtopPortDetail {
   GtkLabel *title;
   GtkLabel *subtitle;
   GtkDropDown *window_dropdown;
+  GtkWidget *compare_button;
   RtopGraph *throughput_graph;
   RtopGraph *packets_graph;
   RtopGraph *rdma_graph;
@@ -462,6 +463,10 @@ rtop_port_detail_set_port (RtopPortDetail *self, RtopPortItem *port)
   gtk_filter_changed (GTK_FILTER (self->process_filter), GTK_FILTER_CHANGE_DIFFERENT);
   if (port == NULL)
     return;
+  /* The target first: the action takes a port key. */
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (self->compare_button), "s",
+                                    rtop_port_item_get_key (port));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->compare_button), "win.compare-with");
   self->port_updated_id = g_signal_connect_object (port, "updated", G_CALLBACK (port_updated_cb),
                                                    self, G_CONNECT_SWAPPED);
   port_updated_cb (self);
@@ -672,6 +677,7 @@ rtop_port_detail_class_init (RtopPortDetailClass *klass)
   g_type_ensure (RTOP_TYPE_GRAPH);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-port-detail.ui");
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, banner);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, compare_button);
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, banner_label);
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, title);
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, subtitle);

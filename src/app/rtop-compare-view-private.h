@@ -1,0 +1,12 @@
+/* rtop-compare-view-private.h: what only rtop-compare-view.c and the tests use. */
+#pragma once
+
+#include "rtop-compare-view.h"
+#include "rtop-graph.h"
+
+G_BEGIN_DECLS
+
+RtopGraph *rtop_compare_view_get_graph (RtopCompareView *self);
+GtkListView *rtop_compare_view_get_port_list (RtopCompareView *self);
+
+G_END_DECLS
