@@ -60,7 +60,7 @@ feed (RtopHistory *history, guint n)
             RtopProcess *pp = gui_fixture_add_process (s, 4300, "ibv_rc_pingpong", "bob", "rxe0", 3, 1, 4096);
             RtopDevice *rxe0 = rtop_snapshot_find_device (s, "rxe0");
             RtopQp qps[3] = {
-              { rxe0->name, 1, 17, 18, TRUE, 2, 3 },   /* RC, RTS, peer 18 */
+              { rxe0->name, 1, 17, 18, TRUE, 2, 3, "192.0.2.2:40001" },   /* RC, RTS, peer 18, rdma_cm */
               { rxe0->name, 1, 19, 20, TRUE, 2, RTOP_QP_STATE_ERR },
               { rxe0->name, 1, 21, 0, FALSE, 4, 3 },   /* UD: no peer */
             };
@@ -801,9 +801,9 @@ test_process_page (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (dump, "process-page\tibv_rc_pingpong"));
   g_assert_nonnull (strstr (dump, "process-error\t1 queue pair is in the error state"));
   g_assert_nonnull (strstr (dump, "process-port\trxe0/1"));
-  g_assert_nonnull (strstr (dump, "qp\tqpn=17\ttype=RC\tstate=RTS\tport=rxe0/1\tpeer=18"));
-  g_assert_nonnull (strstr (dump, "qp\tqpn=19\ttype=RC\tstate=⚠ ERR\tport=rxe0/1\tpeer=20"));
-  g_assert_nonnull (strstr (dump, "qp\tqpn=21\ttype=UD\tstate=RTS\tport=rxe0/1\tpeer=—"));
+  g_assert_nonnull (strstr (dump, "qp\tqpn=17\ttype=RC\tstate=RTS\tport=rxe0/1\tpeer=18\tpeer-addr=192.0.2.2:40001"));
+  g_assert_nonnull (strstr (dump, "qp\tqpn=19\ttype=RC\tstate=⚠ ERR\tport=rxe0/1\tpeer=20\tpeer-addr=—"));
+  g_assert_nonnull (strstr (dump, "qp\tqpn=21\ttype=UD\tstate=RTS\tport=rxe0/1\tpeer=—\tpeer-addr=—"));
   screenshot (GTK_WIDGET (f->window), "gui-process-page.png");
 
   /* Its port link opens the port. */

@@ -6,6 +6,8 @@
 
 G_BEGIN_DECLS
 
+/* What the metric menu sets. */
+void rtop_compare_view_set_metric (RtopCompareView *self, RtopPortChannel channel);
 RtopGraph *rtop_compare_view_get_graph (RtopCompareView *self);
 GtkListView *rtop_compare_view_get_port_list (RtopCompareView *self);
 

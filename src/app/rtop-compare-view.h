@@ -25,6 +25,5 @@ guint rtop_compare_view_set_ports (RtopCompareView *self, const char * const *ke
 /* Checks or unchecks one port; FALSE when the limit is reached. */
 gboolean rtop_compare_view_set_port_checked (RtopCompareView *self, const char *key,
                                              gboolean checked);
-void rtop_compare_view_set_metric (RtopCompareView *self, RtopPortChannel channel);
 
 G_END_DECLS

@@ -98,12 +98,28 @@ peer_text (gpointer item)
   return g_strdup (C_("peer", "—"));
 }
 
+static char *
+peer_addr_text (gpointer item)
+{
+  const char *addr = rtop_qp_item_get_peer_addr (item);
+
+  /* Translators: a QP whose peer address the kernel does not report */
+  return g_strdup (addr ? addr : C_("peer", "—"));
+}
+
+static const char *
+peer_addr_key (gpointer item)
+{
+  return rtop_qp_item_get_peer_addr (item);
+}
+
 static const RtopColumnDef qp_columns[] = {
   { "qpn", N_("QP"), N_("Queue pair number"), qpn_text, qpn_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
   { "type", N_("Type"), NULL, type_text, NULL, type_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
   { "state", N_("State"), NULL, qp_state_text, qp_state_key, NULL, qp_state_css, NULL, NULL, FALSE, FALSE, 0 },
   { "port", N_("Port"), N_("Device and port the QP is bound to"), location_text, NULL, location_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
   { "peer", N_("Peer QP"), N_("The remote queue pair, where the kernel reports one"), peer_text, NULL, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "peer-addr", N_("Peer address"), N_("Where rdma_cm connected the queue pair (address and port), where the kernel reports it"), peer_addr_text, NULL, peer_addr_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
 };
 
 /* ---- header, ports, error banner --------------------------------------------- */
