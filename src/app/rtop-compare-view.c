@@ -39,7 +39,6 @@ static const char * const slot_classes[RTOP_COMPARE_MAX_PORTS] = {
 struct _RtopCompareView {
   RtopSection parent_instance;
 
-  RtopHistory *history;
   char *keys[RTOP_COMPARE_MAX_PORTS];            /* by colour slot; NULL: free */
   RtopPortItem *items[RTOP_COMPARE_MAX_PORTS];   /* what each slot shows */
   guint metric;                                  /* index in metrics[] */
@@ -91,7 +90,8 @@ clear_slot (RtopCompareView *self, guint slot)
 static gboolean
 add_slot (RtopCompareView *self, const char *key)
 {
-  RtopPortItem *item = self->history ? rtop_history_find_port_by_key (self->history, key) : NULL;
+  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
+  RtopPortItem *item = history ? rtop_history_find_port_by_key (history, key) : NULL;
   int free_slot = find_slot (self, NULL);
 
   if (find_slot (self, key) >= 0)
@@ -346,7 +346,8 @@ history_updated_cb (RtopCompareView *self)
 
       if (self->keys[i] == NULL)
         continue;
-      item = rtop_history_find_port_by_key (self->history, self->keys[i]);
+      item = rtop_history_find_port_by_key (rtop_section_get_history (RTOP_SECTION (self)),
+                                            self->keys[i]);
       if (item && item != self->items[i])
         {
           g_set_object (&self->items[i], item);
@@ -363,26 +364,18 @@ static void
 rtop_compare_view_bind (RtopSection *section, RtopSession *session)
 {
   RtopCompareView *self = RTOP_COMPARE_VIEW (section);
-  RtopHistory *history = session ? rtop_session_get_history (session) : NULL;
+  g_autoptr(GtkNoSelection) model = NULL;
 
-  if (self->history)
+  if (session == NULL)
     {
-      g_signal_handlers_disconnect_by_data (self->history, self);
       gtk_list_view_set_model (self->port_list, NULL);
-      g_clear_object (&self->history);
+      /* Ports of another session's history are not these. */
       rtop_compare_view_set_ports (self, NULL);
+      return;
     }
-  if (history == NULL)
-    return;
-  self->history = g_object_ref (history);
-  {
-    g_autoptr(GtkNoSelection) model =
-      gtk_no_selection_new (g_object_ref (rtop_history_get_ports (history)));
-
-    gtk_list_view_set_model (self->port_list, GTK_SELECTION_MODEL (model));
-  }
-  g_signal_connect_object (history, "updated", G_CALLBACK (history_updated_cb), self,
-                           G_CONNECT_SWAPPED);
+  model = gtk_no_selection_new (g_object_ref (rtop_history_get_ports (rtop_section_get_history (section))));
+  gtk_list_view_set_model (self->port_list, GTK_SELECTION_MODEL (model));
+  rtop_section_connect_history (section, "updated", G_CALLBACK (history_updated_cb));
 }
 
 static void
@@ -421,9 +414,6 @@ rtop_compare_view_dispose (GObject *object)
 {
   RtopCompareView *self = RTOP_COMPARE_VIEW (object);
 
-  if (self->history)
-    g_signal_handlers_disconnect_by_data (self->history, self);
-  g_clear_object (&self->history);
   for (guint i = 0; i < RTOP_COMPARE_MAX_PORTS; i++)
     clear_slot (self, i);
   G_OBJECT_CLASS (rtop_compare_view_parent_class)->dispose (object);

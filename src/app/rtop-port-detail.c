@@ -23,7 +23,6 @@ static const int window_minutes[] = { 1, 5, 15, 60, 0 };
 struct _RtopPortDetail {
   RtopSection parent_instance;
 
-  RtopHistory *history;
   RtopPortItem *port;
   gulong port_updated_id;
   double window_s;
@@ -477,20 +476,15 @@ static void
 rtop_port_detail_bind (RtopSection *section, RtopSession *session)
 {
   RtopPortDetail *self = RTOP_PORT_DETAIL (section);
-  RtopHistory *history = session ? rtop_session_get_history (session) : NULL;
 
-  if (self->history)
+  if (session == NULL)
     {
-      g_signal_handlers_disconnect_by_data (self->history, self);
       gtk_filter_list_model_set_model (self->processes_filtered, NULL);
-      g_clear_object (&self->history);
+      return;
     }
-  if (history == NULL)
-    return;
-  self->history = g_object_ref (history);
-  gtk_filter_list_model_set_model (self->processes_filtered, rtop_history_get_processes (history));
-  g_signal_connect_object (history, "updated", G_CALLBACK (history_updated_cb), self,
-                           G_CONNECT_SWAPPED);
+  gtk_filter_list_model_set_model (self->processes_filtered,
+                                   rtop_history_get_processes (rtop_section_get_history (section)));
+  rtop_section_connect_history (section, "updated", G_CALLBACK (history_updated_cb));
 }
 
 GListModel *
@@ -606,7 +600,6 @@ rtop_port_detail_dispose (GObject *object)
   if (self->port)
     g_clear_signal_handler (&self->port_updated_id, self->port);
   g_clear_object (&self->port);
-  g_clear_object (&self->history);
   G_OBJECT_CLASS (rtop_port_detail_parent_class)->dispose (object);
 }
 

@@ -11,7 +11,6 @@
 struct _RtopProcessPage {
   RtopSection parent_instance;
 
-  RtopHistory *history;
   RtopProcessItem *process;
   gulong process_updated_id;
   GtkSortListModel *sorted;
@@ -128,7 +127,8 @@ static void
 update_ports (RtopProcessPage *self)
 {
   GtkWidget *child = gtk_widget_get_first_child (self->ports_box);
-  GListModel *ports = self->history ? rtop_history_get_ports (self->history) : NULL;
+  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
+  GListModel *ports = history ? rtop_history_get_ports (history) : NULL;
   guint n_links = 0;
 
   /* The first child is the "Ports:" label. */
@@ -251,16 +251,6 @@ rtop_process_page_set_process (RtopProcessPage *self, RtopProcessItem *process)
 /* ---- section ------------------------------------------------------------ */
 
 static void
-rtop_process_page_bind (RtopSection *section, RtopSession *session)
-{
-  RtopProcessPage *self = RTOP_PROCESS_PAGE (section);
-
-  g_clear_object (&self->history);
-  if (session)
-    self->history = g_object_ref (rtop_session_get_history (session));
-}
-
-static void
 rtop_process_page_focus (RtopSection *section)
 {
   gtk_widget_grab_focus (GTK_WIDGET (RTOP_PROCESS_PAGE (section)->qps_view));
@@ -301,7 +291,6 @@ rtop_process_page_dispose (GObject *object)
   if (self->process)
     g_clear_signal_handler (&self->process_updated_id, self->process);
   g_clear_object (&self->process);
-  g_clear_object (&self->history);
   G_OBJECT_CLASS (rtop_process_page_parent_class)->dispose (object);
 }
 
@@ -320,7 +309,6 @@ rtop_process_page_class_init (RtopProcessPageClass *klass)
 
   object_class->dispose = rtop_process_page_dispose;
   object_class->finalize = rtop_process_page_finalize;
-  RTOP_SECTION_CLASS (klass)->bind = rtop_process_page_bind;
   RTOP_SECTION_CLASS (klass)->focus = rtop_process_page_focus;
   RTOP_SECTION_CLASS (klass)->dump = rtop_process_page_dump;
   /* A page of its own, reached from a process: no tab. */
