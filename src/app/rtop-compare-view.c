@@ -136,8 +136,11 @@ update_graph_label (RtopCompareView *self)
   for (guint i = 0; i < RTOP_COMPARE_MAX_PORTS; i++)
     if (self->keys[i])
       g_string_append_printf (names, "%s%s", names->len ? ", " : "", self->keys[i]);
-  /* Translators: the comparison chart's accessible name, "TX throughput of rxe0/1, rxe1/1" */
-  label = g_strdup_printf (_("%s of %s"), _(metrics[self->metric].label), names->str);
+  if (names->len == 0)
+    label = g_strdup (_("Comparison chart, no ports checked"));
+  else
+    /* Translators: the comparison chart's accessible name, "TX throughput of rxe0/1, rxe1/1" */
+    label = g_strdup_printf (_("%s of %s"), _(metrics[self->metric].label), names->str);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->graph),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }

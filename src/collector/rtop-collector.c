@@ -1730,9 +1730,9 @@ cm_id_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
 static void
 add_peer_addresses (RtopCollector *self, const RtopDevice *dev, GHashTable *owners)
 {
-  g_autoptr(GHashTable) wanted = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GHashTable) wanted = NULL;
   g_autoptr(GError) error = NULL;
-  PeerData pd = { dev, wanted };
+  PeerData pd = { dev, NULL };
   GHashTableIter iter;
   RtopProcess *proc;
 
@@ -1745,12 +1745,15 @@ add_peer_addresses (RtopCollector *self, const RtopDevice *dev, GHashTable *owne
 
         if (!qp->has_rqpn || qp->peer_addr != NULL || g_strcmp0 (qp->device, dev->name) != 0)
           continue;
+        if (wanted == NULL)
+          wanted = g_hash_table_new_full (NULL, NULL, NULL, g_free);
         slot = g_new (PeerSlot, 1);
         *slot = (PeerSlot) { proc, i };
         g_hash_table_replace (wanted, GUINT_TO_POINTER (qp->lqpn), slot);
       }
-  if (g_hash_table_size (wanted) == 0)
+  if (wanted == NULL)
     return;
+  pd.wanted = wanted;
   /* Peer addresses add to the list; without them (a kernel without
    * rdma_cm IDs in netlink, a dump that fails) it is still complete. */
   if (!rtop_nl_query (self->nl, RDMA_NLDEV_CMD_RES_CM_ID_GET, TRUE, dev->index, 0, cm_id_cb,
