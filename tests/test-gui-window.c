@@ -488,11 +488,22 @@ test_close_while_recording (void)
   g_assert_nonnull (window);
   dialog = find_dialog (GTK_WINDOW (window));
   g_assert_nonnull (dialog);
+  {
+    /* The dump says the question is asked (the guest scenario reads it). */
+    g_autofree char *question = dump_line (window, "question\t");
+    g_assert_nonnull (question);
+    g_assert_true (g_str_has_prefix (question, "Save the Recording Before Closing?\t"));
+    g_assert_nonnull (strstr (question, path));
+  }
   gtk_dialog_response (dialog, GTK_RESPONSE_CANCEL);
   spin ();
   g_assert_nonnull (window);
   g_assert_null (find_dialog (GTK_WINDOW (window)));
   g_assert_true (rtop_session_get_recording (session));
+  {
+    g_autofree char *question = dump_line (window, "question\t");
+    g_assert_null (question);
+  }
 
   gtk_window_close (GTK_WINDOW (window));
   spin ();

@@ -35,6 +35,7 @@ struct _RtopWindow {
   gboolean shared_scale;
   char *message_path;           /* the file the message bar is about */
   gboolean closing;             /* close once the recording is saved */
+  GtkWidget *close_question;    /* Save / Discard / Cancel, while it is shown */
 
   GtkWidget *back_button;
   GtkToggleButton *record_button;
@@ -806,6 +807,14 @@ rtop_window_dump (RtopWindow *self)
     g_string_append_printf (out, "message\t%s\n", gtk_label_get_label (self->message_label));
   if (gtk_widget_get_visible (GTK_WIDGET (self->mode_label)))
     g_string_append_printf (out, "mode\t%s\n", gtk_label_get_label (self->mode_label));
+  if (self->close_question)
+    {
+      g_autofree char *text = NULL;
+      g_autofree char *secondary = NULL;
+
+      g_object_get (self->close_question, "text", &text, "secondary-text", &secondary, NULL);
+      g_string_append_printf (out, "question\t%s\t%s\n", text, secondary ? secondary : "");
+    }
   for (guint i = 0; i < sections->len; i++)
     {
       g_autofree char *text = rtop_section_dump (g_ptr_array_index (sections, i));
@@ -945,6 +954,8 @@ ask_before_closing (RtopWindow *self)
                           _("_Save and Close"), RESPONSE_SAVE, NULL);
   gtk_dialog_set_default_response (GTK_DIALOG (dialog), RESPONSE_SAVE);
   g_signal_connect (dialog, "response", G_CALLBACK (close_response_cb), self);
+  self->close_question = dialog;
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &self->close_question);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
@@ -1001,6 +1012,9 @@ rtop_window_dispose (GObject *object)
   if (self->recorder)
     g_signal_handlers_disconnect_by_data (self->recorder, self);
   g_clear_object (&self->recorder);
+  if (self->close_question)
+    g_object_remove_weak_pointer (G_OBJECT (self->close_question), (gpointer *) &self->close_question);
+  self->close_question = NULL;
   if (self->session)
     bind_sections (self, NULL);
   g_clear_object (&self->session);
