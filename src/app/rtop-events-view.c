@@ -113,8 +113,9 @@ filter_func (gpointer item, gpointer user_data)
 static void
 update_count (RtopEventsView *self)
 {
+  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
-  guint total = rtop_section_get_history (RTOP_SECTION (self)) ? g_list_model_get_n_items (rtop_history_get_events (rtop_section_get_history (RTOP_SECTION (self)))) : 0;
+  guint total = history ? g_list_model_get_n_items (rtop_history_get_events (history)) : 0;
   g_autofree char *text = NULL;
 
   /* Translators: "3 of 12 events (the log keeps the newest 10000)" */
@@ -167,7 +168,8 @@ device_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, RtopEventsView *se
 static void
 devices_changed_cb (RtopEventsView *self)
 {
-  const char * const *names = rtop_history_get_device_names (rtop_section_get_history (RTOP_SECTION (self)));
+  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
+  const char * const *names = rtop_history_get_device_names (history);
   guint old = g_list_model_get_n_items (G_LIST_MODEL (self->devices));
   g_autofree char *keep = g_strdup (self->device);
 
@@ -205,10 +207,10 @@ rtop_events_view_get_model (RtopEventsView *self)
 static char *
 rtop_events_view_dump (RtopSection *section)
 {
-  RtopEventsView *self = RTOP_EVENTS_VIEW (section);
+  RtopHistory *history = rtop_section_get_history (section);
 
-  return g_strdup_printf ("events=%u\n", rtop_section_get_history (RTOP_SECTION (self))
-                          ? g_list_model_get_n_items (rtop_history_get_events (rtop_section_get_history (RTOP_SECTION (self)))) : 0);
+  return g_strdup_printf ("events=%u\n",
+                          history ? g_list_model_get_n_items (rtop_history_get_events (history)) : 0);
 }
 
 /* ---- following the newest events ------------------------------------------ */

@@ -388,11 +388,12 @@ show_unavailable (RtopOverview *self, RtopSnapshot *snapshot)
 static void
 update_totals (RtopOverview *self)
 {
+  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
   RtopTotals t;
   g_autofree char *ports = NULL, *ports_caption = NULL, *tx = NULL, *rx = NULL;
   g_autofree char *pps = NULL, *problems = NULL;
 
-  rtop_history_get_totals (rtop_section_get_history (RTOP_SECTION (self)), &t);
+  rtop_history_get_totals (history, &t);
   ports = g_strdup_printf ("%u", t.n_ports);
   ports_caption = g_strdup_printf (ngettext ("port on %u device, %u active",
                                              "ports on %u devices, %u active", t.n_devices),
@@ -411,7 +412,7 @@ update_totals (RtopOverview *self)
   gtk_label_set_label (self->total_problems, problems);
   if (t.n_problem_ports > 0)
     {
-      g_autofree char *caption = rtop_history_dup_problems_text (rtop_section_get_history (RTOP_SECTION (self)));
+      g_autofree char *caption = rtop_history_dup_problems_text (history);
       g_autofree char *signed_caption = g_strdup_printf ("⚠ %s", caption);
 
       gtk_label_set_label (self->total_problems_caption, signed_caption);

@@ -196,8 +196,9 @@ filter_func (gpointer item, gpointer user_data)
 static void
 update_count (RtopProcessesView *self)
 {
+  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
-  guint total = rtop_section_get_history (RTOP_SECTION (self)) ? g_list_model_get_n_items (rtop_history_get_processes (rtop_section_get_history (RTOP_SECTION (self)))) : 0;
+  guint total = history ? g_list_model_get_n_items (rtop_history_get_processes (history)) : 0;
   g_autofree char *text = NULL;
 
   if (shown == total)
