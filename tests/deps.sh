@@ -10,7 +10,7 @@ BUILD_PKGS="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev libgtk-4-d
 RUN_PKGS="iproute2"
 TEST_PKGS="python3 clang libclang-rt-14-dev llvm xvfb xauth dbus dbus-daemon dbus-x11 at-spi2-core
   desktop-file-utils appstream libglib2.0-bin gettext-base groff-base x11-utils
-  python3 python3-gi gir1.2-atspi-2.0 imagemagick flatpak-builder
+  python3 python3-gi gir1.2-atspi-2.0 imagemagick xdotool flatpak-builder
   qemu-system-x86 busybox-static kmod cpio xz-utils zstd
   rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest
   prometheus prometheus-node-exporter python3-prometheus-client nodejs

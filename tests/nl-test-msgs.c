@@ -9,6 +9,9 @@
 #include "uapi/rdma/rdma_netlink.h"
 
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 void *
 nl_test_next (struct nlmsghdr *nlh)
@@ -196,6 +199,66 @@ nl_test_res_mr (void *buf, guint32 seq, guint32 portid, guint32 index, const cha
       mnl_attr_put_u64 (nlh, RDMA_NLDEV_ATTR_RES_MRLEN, mr_len);
       mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_RES_MRN, first_id + i);
       mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_RES_PDN, 4);
+      put_owner (nlh, pid);
+      mnl_attr_nest_end (nlh, entry);
+    }
+  mnl_attr_nest_end (nlh, table);
+  return nlh;
+}
+
+/* A struct sockaddr_storage as the kernel copies it: the family in host
+ * order, port and address in network order, the rest zero. */
+static void
+put_sockaddr (struct nlmsghdr *nlh, guint16 type, const char *text, guint16 port)
+{
+  struct sockaddr_storage ss;
+
+  memset (&ss, 0, sizeof ss);
+  if (strchr (text, ':') != NULL)
+    {
+      struct sockaddr_in6 *in6 = (struct sockaddr_in6 *) &ss;
+
+      in6->sin6_family = AF_INET6;
+      in6->sin6_port = htons (port);
+      g_assert_cmpint (inet_pton (AF_INET6, text, &in6->sin6_addr), ==, 1);
+    }
+  else
+    {
+      struct sockaddr_in *in = (struct sockaddr_in *) &ss;
+
+      in->sin_family = AF_INET;
+      in->sin_port = htons (port);
+      g_assert_cmpint (inet_pton (AF_INET, text, &in->sin_addr), ==, 1);
+    }
+  mnl_attr_put (nlh, type, sizeof ss, &ss);
+}
+
+struct nlmsghdr *
+nl_test_res_cm_id (void *buf, guint32 seq, guint32 portid, guint32 index, const char *name,
+                   const NlTestCmId *ids, guint n, guint32 pid)
+{
+  struct nlmsghdr *nlh = nl_test_header (buf, RDMA_NLDEV_CMD_RES_CM_ID_GET, seq, portid, TRUE);
+  struct nlattr *table;
+
+  nl_test_put_handle (nlh, index, name);
+  table = mnl_attr_nest_start (nlh, RDMA_NLDEV_ATTR_RES_CM_ID);
+  for (guint i = 0; i < n; i++)
+    {
+      struct nlattr *entry = mnl_attr_nest_start (nlh, RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY);
+
+      mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+      if (ids[i].lqpn != 0)
+        {
+          mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_RES_LQPN, ids[i].lqpn);
+          mnl_attr_put_u8 (nlh, RDMA_NLDEV_ATTR_RES_TYPE, 2);   /* RC */
+        }
+      mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_RES_PS, 0x0106);   /* RDMA_PS_TCP */
+      mnl_attr_put_u8 (nlh, RDMA_NLDEV_ATTR_RES_STATE, ids[i].lqpn != 0 ? 9 : 7);   /* CONNECT, LISTEN */
+      if (ids[i].src != NULL)
+        put_sockaddr (nlh, RDMA_NLDEV_ATTR_RES_SRC_ADDR, ids[i].src, ids[i].src_port);
+      if (ids[i].dst != NULL)
+        put_sockaddr (nlh, RDMA_NLDEV_ATTR_RES_DST_ADDR, ids[i].dst, ids[i].dst_port);
+      mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_RES_CM_IDN, ids[i].cm_idn);
       put_owner (nlh, pid);
       mnl_attr_nest_end (nlh, entry);
     }

@@ -54,6 +54,20 @@ struct nlmsghdr *nl_test_res_ctx (void *buf, guint32 seq, guint32 portid, guint3
 struct nlmsghdr *nl_test_res_mr (void *buf, guint32 seq, guint32 portid, guint32 index,
                                  const char *name, guint32 first_id, guint n, guint32 pid,
                                  guint64 mr_len);
+/* One rdma_cm ID per entry, as fill_res_cm_id_entry() writes it: lqpns[i]
+ * its QP (0: none, a listening ID), the addresses as "a.b.c.d" or an IPv6
+ * text with their ports (NULL dst: none, as before the ID resolves). */
+typedef struct {
+  guint32 cm_idn;
+  guint32 lqpn;
+  const char *src;
+  guint16 src_port;
+  const char *dst;
+  guint16 dst_port;
+} NlTestCmId;
+struct nlmsghdr *nl_test_res_cm_id (void *buf, guint32 seq, guint32 portid, guint32 index,
+                                    const char *name, const NlTestCmId *ids, guint n,
+                                    guint32 pid);
 struct nlmsghdr *nl_test_sys (void *buf, guint32 seq, guint32 portid, guint8 monitor_mode);
 struct nlmsghdr *nl_test_event (void *buf, guint8 event_type, guint32 index,
                                 const char *name, guint32 port, const char *ndev);

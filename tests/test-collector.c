@@ -17,6 +17,7 @@
 
 #include "nl-test-msgs.h"
 #include "rtop-collector-private.h"
+#include "rtop-json.h"
 #include "rtop-nl-private.h"
 #include "rtop-snapshot-private.h"
 #include "uapi/rdma/rdma_netlink.h"
@@ -36,6 +37,7 @@ typedef struct {
   int res_errno;             /* answer the RES_* dumps with this error */
   guint qps;                 /* owned by this process */
   gboolean qps_failed;       /* its first message's QPs are in the error state */
+  gboolean cm_ids;           /* rdma_cm connected its first two QPs (else RES_CM_ID_GET fails) */
 } FakeDev;
 
 typedef struct {
@@ -44,6 +46,7 @@ typedef struct {
   guint n_devs;
   int get_errno;             /* answer the device dump with this error */
   guint kernel_qps;          /* owned by the kernel (ib_core) on the first device */
+  guint cm_id_dumps;         /* RES_CM_ID_GET requests seen */
   int fd;
   GThread *thread;
   RtopCollector *collector;
@@ -196,6 +199,31 @@ answer_res (Fixture *f, guint32 seq, guint16 cmd, guint32 index)
   answer_done (f, seq);
 }
 
+/* A listener, the first two QPs connected (one over IPv6) and an ID of
+ * a QP the process does not list. */
+static void
+answer_cm_ids (Fixture *f, guint32 seq, guint32 index)
+{
+  const FakeDev *d = find_dev (f, index);
+  NlTestCmId ids[] = {
+    { 1, 0, "0.0.0.0", 18515, NULL, 0 },
+    { 2, 100, "192.0.2.1", 18515, "192.0.2.2", 40001 },
+    { 3, 101, "2001:db8::1", 18515, "2001:db8::2", 40002 },
+    { 4, 5000, "192.0.2.1", 18515, "192.0.2.9", 40003 },
+  };
+  NlTestBuf b = { { 0 } };
+
+  f->cm_id_dumps++;
+  if (d == NULL || !d->cm_ids)
+    {
+      answer_error (f, seq, d == NULL ? ENODEV : EOPNOTSUPP);
+      return;
+    }
+  reply (f, nl_test_res_cm_id (b.bytes, seq, PORTID, d->index, d->name, ids, G_N_ELEMENTS (ids),
+                               getpid ()), b.bytes);
+  answer_done (f, seq);
+}
+
 static void
 answer (Fixture *f, const struct nlmsghdr *req)
 {
@@ -227,6 +255,9 @@ answer (Fixture *f, const struct nlmsghdr *req)
     case RDMA_NLDEV_CMD_RES_CTX_GET:
     case RDMA_NLDEV_CMD_RES_MR_GET:
       answer_res (f, req->nlmsg_seq, cmd, index);
+      break;
+    case RDMA_NLDEV_CMD_RES_CM_ID_GET:
+      answer_cm_ids (f, req->nlmsg_seq, index);
       break;
     default:
       answer_error (f, req->nlmsg_seq, EOPNOTSUPP);
@@ -847,6 +878,53 @@ test_processes (Fixture *f, gconstpointer data)
   }
 }
 
+/* The peer address of a QP rdma_cm connected comes from its CM ID; the
+ * CM IDs are asked for only where a listed QP has a peer, and a kernel
+ * that cannot list them leaves the process list complete. */
+static void
+test_peer_addresses (Fixture *f, gconstpointer data)
+{
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      g_autoptr(RtopSnapshot) snap = NULL;
+      RtopProcess *me;
+      guint dumps;
+
+      LOCKED (f, f->devs[1].qps = 3; f->devs[1].cm_ids = TRUE; f->cm_id_dumps = 0);
+      snap = rtop_collector_sample (f->collector, 1.0);
+      LOCKED (f, dumps = f->cm_id_dumps);
+      g_assert_cmpuint (dumps, ==, 1);      /* rxe0 only: no other device has QPs */
+      me = rtop_snapshot_find_process (snap, getpid ());
+      g_assert_nonnull (me);
+      g_assert_cmpuint (me->qp_list->len, ==, 3);
+      g_assert_cmpstr (g_array_index (me->qp_list, RtopQp, 0).peer_addr, ==, "192.0.2.2:40001");
+      g_assert_cmpstr (g_array_index (me->qp_list, RtopQp, 1).peer_addr, ==, "[2001:db8::2]:40002");
+      g_assert_null (g_array_index (me->qp_list, RtopQp, 2).peer_addr);
+      g_assert_cmpuint (me->qp_addrs->len, ==, 2);
+      g_assert_null (snap->processes_error);
+      /* In the JSON as "peer_addr". */
+      {
+        g_autofree char *json = rtop_json_snapshot_to_string (snap, FALSE);
+
+        g_assert_nonnull (strstr (json, "\"peer_addr\":\"192.0.2.2:40001\""));
+        g_assert_nonnull (strstr (json, "\"peer_addr\":null"));
+      }
+    }
+
+  /* Without CM IDs (an older kernel): no addresses, no error. */
+  {
+    g_autoptr(RtopSnapshot) snap = NULL;
+    RtopProcess *me;
+
+    LOCKED (f, f->devs[1].cm_ids = FALSE);
+    snap = rtop_collector_sample (f->collector, 1.0);
+    me = rtop_snapshot_find_process (snap, getpid ());
+    g_assert_null (g_array_index (me->qp_list, RtopQp, 0).peer_addr);
+    g_assert_null (me->qp_addrs);
+    g_assert_null (snap->processes_error);
+  }
+}
+
 static void
 test_device_removed_and_readded (Fixture *f, gconstpointer data)
 {
@@ -976,6 +1054,7 @@ main (int argc, char **argv)
   ADD ("discovery", test_discovery);
   ADD ("rates", test_rates_second_pass);
   ADD ("processes", test_processes);
+  ADD ("peer-addresses", test_peer_addresses);
   ADD ("device-removed-and-readded", test_device_removed_and_readded);
   ADD ("port-failure-contained", test_port_failure_is_contained);
   ADD ("permission-error", test_permission_error);

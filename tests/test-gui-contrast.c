@@ -61,6 +61,10 @@ static const char * const text_classes[][3] = {
   { "state-ok", NULL }, { "state-warn", NULL }, { "state-bad", NULL },
   { "problem", NULL }, { "rising", NULL },
   { "info", NULL }, { "warning", NULL }, { "error", NULL },
+  /* The compare chart's legend: each port's name in its line's colour. */
+  { "compare-0", "compare-legend" }, { "compare-1", "compare-legend" },
+  { "compare-2", "compare-legend" }, { "compare-3", "compare-legend" },
+  { "compare-4", "compare-legend" }, { "compare-5", "compare-legend" },
 };
 
 static void

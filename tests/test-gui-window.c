@@ -9,6 +9,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
+#include "rtop-compare-view-private.h"
 #include "rtop-graph-private.h"
 #include "rtop-record-sink.h"
 #include "rtop-history-private.h"
@@ -59,7 +60,7 @@ feed (RtopHistory *history, guint n)
             RtopProcess *pp = gui_fixture_add_process (s, 4300, "ibv_rc_pingpong", "bob", "rxe0", 3, 1, 4096);
             RtopDevice *rxe0 = rtop_snapshot_find_device (s, "rxe0");
             RtopQp qps[3] = {
-              { rxe0->name, 1, 17, 18, TRUE, 2, 3 },   /* RC, RTS, peer 18 */
+              { rxe0->name, 1, 17, 18, TRUE, 2, 3, "192.0.2.2:40001" },   /* RC, RTS, peer 18, rdma_cm */
               { rxe0->name, 1, 19, 20, TRUE, 2, RTOP_QP_STATE_ERR },
               { rxe0->name, 1, 21, 0, FALSE, 4, 3 },   /* UD: no peer */
             };
@@ -487,11 +488,22 @@ test_close_while_recording (void)
   g_assert_nonnull (window);
   dialog = find_dialog (GTK_WINDOW (window));
   g_assert_nonnull (dialog);
+  {
+    /* The dump says the question is asked (the guest scenario reads it). */
+    g_autofree char *question = dump_line (window, "question\t");
+    g_assert_nonnull (question);
+    g_assert_true (g_str_has_prefix (question, "Save the Recording Before Closing?\t"));
+    g_assert_nonnull (strstr (question, path));
+  }
   gtk_dialog_response (dialog, GTK_RESPONSE_CANCEL);
   spin ();
   g_assert_nonnull (window);
   g_assert_null (find_dialog (GTK_WINDOW (window)));
   g_assert_true (rtop_session_get_recording (session));
+  {
+    g_autofree char *question = dump_line (window, "question\t");
+    g_assert_null (question);
+  }
 
   gtk_window_close (GTK_WINDOW (window));
   spin ();
@@ -800,9 +812,9 @@ test_process_page (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (dump, "process-page\tibv_rc_pingpong"));
   g_assert_nonnull (strstr (dump, "process-error\t1 queue pair is in the error state"));
   g_assert_nonnull (strstr (dump, "process-port\trxe0/1"));
-  g_assert_nonnull (strstr (dump, "qp\tqpn=17\ttype=RC\tstate=RTS\tport=rxe0/1\tpeer=18"));
-  g_assert_nonnull (strstr (dump, "qp\tqpn=19\ttype=RC\tstate=⚠ ERR\tport=rxe0/1\tpeer=20"));
-  g_assert_nonnull (strstr (dump, "qp\tqpn=21\ttype=UD\tstate=RTS\tport=rxe0/1\tpeer=—"));
+  g_assert_nonnull (strstr (dump, "qp\tqpn=17\ttype=RC\tstate=RTS\tport=rxe0/1\tpeer=18\tpeer-addr=192.0.2.2:40001"));
+  g_assert_nonnull (strstr (dump, "qp\tqpn=19\ttype=RC\tstate=⚠ ERR\tport=rxe0/1\tpeer=20\tpeer-addr=—"));
+  g_assert_nonnull (strstr (dump, "qp\tqpn=21\ttype=UD\tstate=RTS\tport=rxe0/1\tpeer=—\tpeer-addr=—"));
   screenshot (GTK_WIDGET (f->window), "gui-process-page.png");
 
   /* Its port link opens the port. */
@@ -810,6 +822,118 @@ test_process_page (Fixture *f, gconstpointer data)
   g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "detail");
   activate (f, "back", NULL);
   g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "processes");
+}
+
+/* The hover readout of the compare chart at its newest column lists
+ * every port with the value its item holds. */
+static void
+assert_readout (RtopGraph *graph, RtopHistory *history, const char * const *keys,
+                RtopPortChannel channel, RtopUnit unit)
+{
+  g_autofree char *readout = rtop_graph_describe_at (graph, gtk_widget_get_width (GTK_WIDGET (graph)) - 11);
+
+  g_assert_nonnull (readout);
+  g_test_message ("%s", readout);
+  for (guint i = 0; keys[i]; i++)
+    {
+      RtopPortItem *item = rtop_history_find_port_by_key (history, keys[i]);
+      g_autofree char *value = rtop_format_rate (rtop_port_item_get_rate (item, channel), unit);
+      g_autofree char *line = g_strdup_printf ("\n%s: %s", keys[i], value);
+
+      g_assert_nonnull (strstr (readout, line));
+    }
+}
+
+/* Several ports in one chart: one line each on one scale, a colour per
+ * port that it keeps, the legend and the hover readout giving each
+ * port's value; the list's keyboard path (activate) checks and unchecks. */
+static void
+test_compare (Fixture *f, gconstpointer data)
+{
+  const char *asked[] = { "mlx5_0/1", "mlx5_1/1", "rxe0/1", "nope/9", NULL };
+  const char *shown[] = { "mlx5_0/1", "mlx5_1/1", "rxe0/1", NULL };
+  const char *after[] = { "rxe1/1", "mlx5_1/1", "rxe0/1", NULL };
+  RtopCompareView *view;
+  RtopGraph *graph;
+  RtopGraphFrameStats st;
+  double expected_max = 0;
+  g_autofree char *line = NULL;
+
+  feed (f->history, 120);
+  activate (f, "compare-ports", g_variant_new_strv (asked, -1));
+  g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "compare");
+  view = RTOP_COMPARE_VIEW (find_of_type (GTK_WIDGET (f->window), RTOP_TYPE_COMPARE_VIEW));
+  graph = rtop_compare_view_get_graph (view);
+  g_assert_cmpuint (rtop_graph_get_n_channels (graph), ==, 3);
+  wait_frames ();
+
+  /* One scale: the axis reaches the busiest of the three over the window. */
+  rtop_graph_get_frame_stats (graph, &st);
+  for (guint i = 0; shown[i]; i++)
+    {
+      RtopSeries *series = rtop_port_item_get_series (rtop_history_find_port_by_key (f->history, shown[i]));
+      gint64 last;
+      double lo, hi;
+
+      g_assert_true (rtop_series_get_time_range (series, NULL, &last));
+      g_assert_true (rtop_series_get_extremes (series, RTOP_PORT_CH_TX_BPS,
+                                               last - 300 * G_USEC_PER_SEC, last + 1, &lo, &hi));
+      expected_max = MAX (expected_max, hi);
+    }
+  g_assert_cmpfloat_with_epsilon (st.data_max, expected_max, expected_max * 1e-9);
+  g_assert_cmpfloat (st.axis_max, >=, expected_max);
+  assert_readout (graph, f->history, shown, RTOP_PORT_CH_TX_BPS, RTOP_UNIT_BITS_PER_S);
+  {
+    RtopPortItem *rxe0 = rtop_history_find_port_by_key (f->history, "rxe0/1");
+    g_autofree char *want = g_strdup_printf ("compared\tport=rxe0/1\tcolour=2\trate=%.17g",
+                                             rtop_port_item_get_rate (rxe0, RTOP_PORT_CH_TX_BPS));
+    line = dump_line (f->window, "compare\t");
+    g_assert_cmpstr (line, ==, "metric=tx-bps\tports=3");
+    g_free (line);
+    line = rtop_window_dump (f->window);
+    g_assert_nonnull (strstr (line, want));
+  }
+  screenshot (GTK_WIDGET (f->window), "gui-compare.png");
+
+  /* Another metric: the same ports, its unit. */
+  rtop_compare_view_set_metric (view, RTOP_PORT_CH_RETRANS);
+  wait_frames ();
+  assert_readout (graph, f->history, shown, RTOP_PORT_CH_RETRANS, RTOP_UNIT_EVENTS_PER_S);
+  g_clear_pointer (&line, g_free);
+  line = dump_line (f->window, "compare\t");
+  g_assert_cmpstr (line, ==, "metric=retransmits\tports=3");
+
+  /* Unchecked from the keyboard (row 0 is mlx5_0/1), then rxe1/1 checked
+   * (row 3): it takes the free colour, the others keep theirs. */
+  g_signal_emit_by_name (rtop_compare_view_get_port_list (view), "activate", 0);
+  g_assert_cmpuint (rtop_graph_get_n_channels (graph), ==, 2);
+  g_signal_emit_by_name (rtop_compare_view_get_port_list (view), "activate", 3);
+  g_assert_cmpuint (rtop_graph_get_n_channels (graph), ==, 3);
+  g_clear_pointer (&line, g_free);
+  line = rtop_window_dump (f->window);
+  g_assert_nonnull (strstr (line, "compared\tport=rxe1/1\tcolour=0"));
+  g_assert_nonnull (strstr (line, "compared\tport=mlx5_1/1\tcolour=1"));
+  g_assert_nonnull (strstr (line, "compared\tport=rxe0/1\tcolour=2"));
+  wait_frames ();
+  assert_readout (graph, f->history, after, RTOP_PORT_CH_RETRANS, RTOP_UNIT_EVENTS_PER_S);
+
+  /* Clear: nothing to draw, the page says what to do. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "compare.clear", NULL));
+  g_assert_cmpuint (rtop_graph_get_n_channels (graph), ==, 0);
+  g_clear_pointer (&line, g_free);
+  line = dump_line (f->window, "compare\t");
+  g_assert_cmpstr (line, ==, "metric=retransmits\tports=0");
+
+  /* A port's page adds its port; Back leaves, Ctrl+4's action returns to
+   * the same chart. */
+  activate (f, "show-port", g_variant_new_string ("rxe1/1"));
+  activate (f, "compare-with", g_variant_new_string ("rxe1/1"));
+  g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "compare");
+  activate (f, "back", NULL);
+  g_assert_cmpstr (rtop_window_get_visible_view (f->window), !=, "compare");
+  activate (f, "compare", NULL);
+  g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "compare");
+  g_assert_cmpuint (rtop_graph_get_n_channels (graph), ==, 1);
 }
 
 static void
@@ -852,6 +976,8 @@ main (int argc, char *argv[])
               test_small_window, fixture_teardown);
   g_test_add ("/gui/window/shared-scale", Fixture, NULL, fixture_setup,
               test_shared_scale, fixture_teardown);
+  g_test_add ("/gui/window/compare", Fixture, NULL, fixture_setup,
+              test_compare, fixture_teardown);
   g_test_add ("/gui/window/process-page", Fixture, NULL, fixture_setup,
               test_process_page, fixture_teardown);
   g_test_add_func ("/gui/window/two-windows-one-session", test_two_windows);

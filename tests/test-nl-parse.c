@@ -562,6 +562,112 @@ test_res_mr (void)
   g_assert_cmpuint (r->pid, ==, 1234);
 }
 
+/* rdma_cm IDs: the QP each names and the addresses, formatted as people
+ * write them; a listening ID has no QP and no peer. */
+static void
+test_res_cm_id (void)
+{
+  static const NlTestCmId ids[] = {
+    { 3, 0, "0.0.0.0", 18515, NULL, 0 },
+    { 4, 17, "192.0.2.1", 18515, "192.0.2.2", 40001 },
+    { 5, 18, "2001:db8::1", 4791, "2001:db8::2", 18515 },
+  };
+  NlTestBuf buf = { { 0 } };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) cms = res_array ();
+  char text[64];
+  RtopNlRes *r;
+
+  nl_test_res_cm_id (buf.bytes, SEQ, PORTID, 1, "rxe0", ids, G_N_ELEMENTS (ids), 1234);
+  g_assert_true (rtop_nl_parse_res (&buf.align, RTOP_NL_RES_CM_ID, cms, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cms->len, ==, 3);
+
+  r = &g_array_index (cms, RtopNlRes, 0);
+  g_assert_cmpint (r->kind, ==, RTOP_NL_RES_CM_ID);
+  g_assert_cmpuint (r->id, ==, 3);
+  g_assert_false (r->has_lqpn);
+  g_assert_cmpuint (r->ps, ==, 0x0106);
+  g_assert_null (r->dst_addr);
+  g_assert_true (rtop_nl_format_sockaddr (r->src_addr, text, sizeof text));
+  g_assert_cmpstr (text, ==, "0.0.0.0:18515");
+
+  r = &g_array_index (cms, RtopNlRes, 1);
+  g_assert_true (r->has_lqpn);
+  g_assert_cmpuint (r->lqpn, ==, 17);
+  g_assert_cmpuint (r->pid, ==, 1234);
+  g_assert_cmpuint (r->port, ==, 1);
+  g_assert_true (rtop_nl_format_sockaddr (r->dst_addr, text, sizeof text));
+  g_assert_cmpstr (text, ==, "192.0.2.2:40001");
+
+  r = &g_array_index (cms, RtopNlRes, 2);
+  g_assert_cmpuint (r->lqpn, ==, 18);
+  g_assert_true (rtop_nl_format_sockaddr (r->dst_addr, text, sizeof text));
+  g_assert_cmpstr (text, ==, "[2001:db8::2]:18515");
+  g_assert_true (rtop_nl_format_sockaddr (r->src_addr, text, sizeof text));
+  g_assert_cmpstr (text, ==, "[2001:db8::1]:4791");
+
+  /* A QP entry's own number is its lqpn too. */
+  {
+    g_autoptr(GArray) qps = res_array ();
+
+    memset (&buf, 0, sizeof buf);
+    nl_test_res_qp (buf.bytes, SEQ, PORTID, 1, "rxe0", 17, 1, 1234);
+    g_assert_true (rtop_nl_parse_res (&buf.align, RTOP_NL_RES_QP, qps, &error));
+    g_assert_true (g_array_index (qps, RtopNlRes, 0).has_lqpn);
+    g_assert_cmpuint (g_array_index (qps, RtopNlRes, 0).lqpn, ==, 17);
+    g_assert_null (g_array_index (qps, RtopNlRes, 0).dst_addr);
+  }
+}
+
+/* An address of another size than the kernel's struct, or of a family
+ * that is not IP, is refused or not formatted; never read past. */
+static void
+test_res_cm_id_malformed (void)
+{
+  NlTestBuf buf = { { 0 } };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) cms = res_array ();
+  struct nlmsghdr *nlh;
+  struct nlattr *table, *entry;
+  guint8 short_addr[16] = { AF_INET, 0 };
+  guint8 other[RTOP_NL_SOCKADDR_SIZE] = { 0 };
+  char text[64];
+
+  nlh = nl_test_header (buf.bytes, RDMA_NLDEV_CMD_RES_CM_ID_GET, SEQ, PORTID, TRUE);
+  nl_test_put_handle (nlh, 1, "rxe0");
+  table = mnl_attr_nest_start (nlh, RDMA_NLDEV_ATTR_RES_CM_ID);
+  entry = mnl_attr_nest_start (nlh, RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY);
+  mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_RES_LQPN, 17);
+  mnl_attr_put (nlh, RDMA_NLDEV_ATTR_RES_DST_ADDR, sizeof short_addr, short_addr);
+  mnl_attr_put_u32 (nlh, RDMA_NLDEV_ATTR_RES_CM_IDN, 1);
+  mnl_attr_nest_end (nlh, entry);
+  mnl_attr_nest_end (nlh, table);
+  g_assert_false (rtop_nl_parse_res (nlh, RTOP_NL_RES_CM_ID, cms, &error));
+  g_assert_error (error, RTOP_ERROR, RTOP_ERROR_MALFORMED);
+  g_assert_nonnull (strstr (error->message, "RES_DST_ADDR"));
+  g_assert_cmpuint (cms->len, ==, 0);
+
+  /* AF_IB (27) and an unset family: no text. */
+  other[0] = 27;
+  g_assert_false (rtop_nl_format_sockaddr (other, text, sizeof text));
+  other[0] = 0;
+  g_assert_false (rtop_nl_format_sockaddr (other, text, sizeof text));
+  g_assert_false (rtop_nl_format_sockaddr (NULL, text, sizeof text));
+  /* A buffer too small for the text is not overrun. */
+  {
+    static const NlTestCmId id = { 1, 2, "192.0.2.1", 1, "192.0.2.2", 65535 };
+    g_autoptr(GArray) ok = res_array ();
+    char tiny[8];
+
+    memset (&buf, 0, sizeof buf);
+    nl_test_res_cm_id (buf.bytes, SEQ, PORTID, 1, "rxe0", &id, 1, 0);
+    g_clear_error (&error);
+    g_assert_true (rtop_nl_parse_res (&buf.align, RTOP_NL_RES_CM_ID, ok, &error));
+    g_assert_false (rtop_nl_format_sockaddr (g_array_index (ok, RtopNlRes, 0).dst_addr, tiny, sizeof tiny));
+  }
+}
+
 static void
 test_res_empty_list (void)
 {
@@ -1308,6 +1414,8 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/netlink/res-ctx", test_res_ctx);
   g_test_add_func ("/collector/netlink/res-mr", test_res_mr);
   g_test_add_func ("/collector/netlink/res-empty-list", test_res_empty_list);
+  g_test_add_func ("/collector/netlink/res-cm-id", test_res_cm_id);
+  g_test_add_func ("/collector/netlink/malformed/res-cm-id", test_res_cm_id_malformed);
   g_test_add_func ("/collector/netlink/sys", test_sys);
   g_test_add_func ("/collector/netlink/events", test_events);
   g_test_add_func ("/collector/netlink/event-without-device", test_event_without_device);

@@ -128,6 +128,37 @@ test_replay_source (void)
   g_hash_table_unref (seen.counts);
 }
 
+static gboolean
+always_busy_cb (gpointer data)
+{
+  (*(guint *) data)++;
+  return G_SOURCE_CONTINUE;
+}
+
+/* A main loop that is never idle (a window redrawing all the time, as
+ * GDK's redraw at priority 120 does on a slow display) still plays a
+ * replay to its end, while the busy source keeps running too. */
+static void
+test_replay_busy_loop (void)
+{
+  g_autoptr(RtopRecording) recording = make_recording (200, 2, 1);
+  g_autoptr(RtopReplaySource) replay = rtop_replay_source_new (recording, "busy.json");
+  g_autoptr(RtopSourceList) list = rtop_source_list_new ();
+  Seen seen = { g_hash_table_new (NULL, NULL), list, NULL, NULL, 0 };
+  guint busy_runs = 0;
+  guint busy = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 20, always_busy_cb, &busy_runs, NULL);
+
+  g_signal_connect (list, "snapshot", G_CALLBACK (list_snapshot_cb), &seen);
+  rtop_source_list_add (list, RTOP_SOURCE (replay));
+  rtop_source_list_start (list);
+  spin_until_finished (list);
+  g_source_remove (busy);
+  g_assert_cmpint (rtop_source_get_state (RTOP_SOURCE (replay)), ==, RTOP_SOURCE_STATE_FINISHED);
+  g_assert_cmpuint (count (&seen, replay), ==, rtop_recording_get_n_snapshots (recording));
+  g_assert_cmpuint (busy_runs, >, 0);
+  g_hash_table_unref (seen.counts);
+}
+
 /* Sources come and go while the list runs: an added source starts at
  * once, a removed one is stopped and not heard from again (even when it
  * is removed from inside the snapshot handler), and the model says so. */
@@ -277,6 +308,7 @@ main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sources/replay", test_replay_source);
+  g_test_add_func ("/sources/replay/busy-loop", test_replay_busy_loop);
   g_test_add_func ("/sources/list/add-remove-running", test_list_add_remove_running);
   g_test_add_func ("/sources/list/stopped", test_list_stopped);
   g_test_add_func ("/sources/sampler", test_sampler_source);

@@ -11,7 +11,6 @@
 struct _RtopEventsView {
   RtopSection parent_instance;
 
-  RtopHistory *history;
   GtkFilterListModel *filtered;
   GtkSortListModel *sorted;
   GtkCustomFilter *filter;
@@ -114,8 +113,9 @@ filter_func (gpointer item, gpointer user_data)
 static void
 update_count (RtopEventsView *self)
 {
+  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
-  guint total = self->history ? g_list_model_get_n_items (rtop_history_get_events (self->history)) : 0;
+  guint total = history ? g_list_model_get_n_items (rtop_history_get_events (history)) : 0;
   g_autofree char *text = NULL;
 
   /* Translators: "3 of 12 events (the log keeps the newest 10000)" */
@@ -168,7 +168,8 @@ device_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, RtopEventsView *se
 static void
 devices_changed_cb (RtopEventsView *self)
 {
-  const char * const *names = rtop_history_get_device_names (self->history);
+  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
+  const char * const *names = rtop_history_get_device_names (history);
   guint old = g_list_model_get_n_items (G_LIST_MODEL (self->devices));
   g_autofree char *keep = g_strdup (self->device);
 
@@ -183,22 +184,16 @@ static void
 rtop_events_view_bind (RtopSection *section, RtopSession *session)
 {
   RtopEventsView *self = RTOP_EVENTS_VIEW (section);
-  RtopHistory *history = session ? rtop_session_get_history (session) : NULL;
 
-  if (self->history)
+  if (session == NULL)
     {
-      g_signal_handlers_disconnect_by_data (self->history, self);
       gtk_filter_list_model_set_model (self->filtered, NULL);
-      g_clear_object (&self->history);
+      return;
     }
-  if (history == NULL)
-    return;
-  self->history = g_object_ref (history);
-  gtk_filter_list_model_set_model (self->filtered, rtop_history_get_events (history));
-  g_signal_connect_object (history, "devices-changed", G_CALLBACK (devices_changed_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (history, "updated", G_CALLBACK (update_count), self,
-                           G_CONNECT_SWAPPED);
+  gtk_filter_list_model_set_model (self->filtered,
+                                   rtop_history_get_events (rtop_section_get_history (section)));
+  rtop_section_connect_history (section, "devices-changed", G_CALLBACK (devices_changed_cb));
+  rtop_section_connect_history (section, "updated", G_CALLBACK (update_count));
   devices_changed_cb (self);
   update_count (self);
 }
@@ -212,10 +207,10 @@ rtop_events_view_get_model (RtopEventsView *self)
 static char *
 rtop_events_view_dump (RtopSection *section)
 {
-  RtopEventsView *self = RTOP_EVENTS_VIEW (section);
+  RtopHistory *history = rtop_section_get_history (section);
 
-  return g_strdup_printf ("events=%u\n", self->history
-                          ? g_list_model_get_n_items (rtop_history_get_events (self->history)) : 0);
+  return g_strdup_printf ("events=%u\n",
+                          history ? g_list_model_get_n_items (rtop_history_get_events (history)) : 0);
 }
 
 /* ---- following the newest events ------------------------------------------ */
@@ -292,7 +287,6 @@ rtop_events_view_dispose (GObject *object)
   if (self->sorted)
     g_signal_handlers_disconnect_by_data (self->sorted, self);
   g_clear_handle_id (&self->follow_idle, g_source_remove);
-  g_clear_object (&self->history);
   G_OBJECT_CLASS (rtop_events_view_parent_class)->dispose (object);
 }
 

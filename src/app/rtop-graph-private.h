@@ -7,6 +7,8 @@ G_BEGIN_DECLS
 
 void rtop_graph_set_unit (RtopGraph *self, RtopUnit unit);
 
+guint rtop_graph_get_n_channels (RtopGraph *self);
+
 void rtop_graph_get_frame_stats (RtopGraph *self, RtopGraphFrameStats *stats);
 
 /* The text a hover at x (widget coordinates) shows, NULL outside the plot. */

@@ -7,12 +7,12 @@
 
 #include "rtop-graph-private.h"
 
-static void rtop_graph_clear_channels (RtopGraph *self);
-
 typedef struct {
   guint channel;
   char *label;
   char *color_name;
+  RtopSeries *series;            /* a series of its own (several ports in one chart); NULL: the graph's */
+  gulong changed_id;
 } Channel;
 
 struct _RtopGraph {
@@ -25,6 +25,7 @@ struct _RtopGraph {
   RtopUnit unit;
   double window_s;
   gboolean compact;
+  gboolean hide_legend;          /* the caller shows the channels itself */
   double fixed_max;              /* > 0: the y axis reaches this, shared with other graphs */
   gint64 view_end;               /* series time the right edge shows; 0: the newest */
 
@@ -62,6 +63,12 @@ static const struct {
   { "rtop_retrans_color", { 0.90, 0.65, 0.04, 1 } },
   { "rtop_drop_color", { 0.75, 0.38, 0.16, 1 } },
   { "rtop_error_color", { 0.88, 0.11, 0.14, 1 } },
+  { "rtop_compare_0", { 0.10, 0.37, 0.71, 1 } },
+  { "rtop_compare_1", { 0.64, 0.24, 0.00, 1 } },
+  { "rtop_compare_2", { 0.09, 0.48, 0.24, 1 } },
+  { "rtop_compare_3", { 0.51, 0.24, 0.61, 1 } },
+  { "rtop_compare_4", { 0.04, 0.43, 0.47, 1 } },
+  { "rtop_compare_5", { 0.48, 0.35, 0.00, 1 } },
 };
 
 static void
@@ -84,6 +91,35 @@ static void
 series_changed_cb (RtopGraph *self)
 {
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static RtopSeries *
+channel_series (RtopGraph *self, guint c)
+{
+  return self->channels[c].series ? self->channels[c].series : self->series;
+}
+
+/* The newest sample time over every channel's series. */
+static gboolean
+get_newest_time (RtopGraph *self, gint64 *last_us)
+{
+  gboolean any = FALSE;
+
+  *last_us = 0;
+  if (self->series && rtop_series_get_time_range (self->series, NULL, last_us))
+    any = TRUE;
+  for (guint c = 0; c < self->n_channels; c++)
+    {
+      gint64 last;
+
+      if (self->channels[c].series &&
+          rtop_series_get_time_range (self->channels[c].series, NULL, &last))
+        {
+          *last_us = any ? MAX (*last_us, last) : last;
+          any = TRUE;
+        }
+    }
+  return any;
 }
 
 void
@@ -120,13 +156,51 @@ rtop_graph_add_channel (RtopGraph *self, guint channel, const char *label,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-static void
+void
+rtop_graph_add_series_channel (RtopGraph *self, RtopSeries *series, guint channel,
+                               const char *label, const char *color_name)
+{
+  Channel *c;
+
+  g_return_if_fail (RTOP_IS_GRAPH (self));
+  g_return_if_fail (RTOP_IS_SERIES (series));
+  g_return_if_fail (self->n_channels < RTOP_GRAPH_MAX_CHANNELS);
+
+  rtop_graph_add_channel (self, channel, label, color_name);
+  c = &self->channels[self->n_channels - 1];
+  c->series = g_object_ref (series);
+  c->changed_id = g_signal_connect_object (series, "changed", G_CALLBACK (series_changed_cb),
+                                           self, G_CONNECT_SWAPPED);
+}
+
+guint
+rtop_graph_get_n_channels (RtopGraph *self)
+{
+  g_return_val_if_fail (RTOP_IS_GRAPH (self), 0);
+  return self->n_channels;
+}
+
+void
+rtop_graph_set_show_legend (RtopGraph *self, gboolean show)
+{
+  g_return_if_fail (RTOP_IS_GRAPH (self));
+  self->hide_legend = !show;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
 rtop_graph_clear_channels (RtopGraph *self)
 {
+  g_return_if_fail (RTOP_IS_GRAPH (self));
   for (guint i = 0; i < self->n_channels; i++)
     {
-      g_clear_pointer (&self->channels[i].label, g_free);
-      g_clear_pointer (&self->channels[i].color_name, g_free);
+      Channel *c = &self->channels[i];
+
+      if (c->series)
+        g_clear_signal_handler (&c->changed_id, c->series);
+      g_clear_object (&c->series);
+      g_clear_pointer (&c->label, g_free);
+      g_clear_pointer (&c->color_name, g_free);
     }
   self->n_channels = 0;
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -298,7 +372,9 @@ decimate_all (RtopGraph *self, guint columns)
       double *mins = self->mins + (gsize) c * columns;
       double *maxs = self->maxs + (gsize) c * columns;
 
-      self->stats.cells_read += rtop_series_decimate (self->series, self->channels[c].channel,
+      if (channel_series (self, c) == NULL)
+        continue;
+      self->stats.cells_read += rtop_series_decimate (channel_series (self, c), self->channels[c].channel,
                                                       self->frame_start, self->frame_end + 1,
                                                       columns, mins, maxs);
       for (guint i = 0; i < columns; i++)
@@ -379,13 +455,13 @@ draw_time_axis (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg)
  * (sampling stopped, device absent) rather than columns narrower than the
  * sampling interval. */
 static guint
-max_bridge_columns (RtopGraph *self, guint columns)
+max_bridge_columns (RtopGraph *self, RtopSeries *series, guint columns)
 {
   gint64 first, last;
-  guint len = rtop_series_get_length (self->series);
+  guint len = rtop_series_get_length (series);
   double spacing_us, col_us = (double) (self->frame_end - self->frame_start) / columns;
 
-  if (len < 2 || !rtop_series_get_time_range (self->series, &first, &last) || col_us <= 0)
+  if (len < 2 || !rtop_series_get_time_range (series, &first, &last) || col_us <= 0)
     return 1;
   spacing_us = (double) (last - first) / (len - 1);
   return (guint) ceil (3 * spacing_us / col_us) + 1;
@@ -525,32 +601,35 @@ draw_bars (RtopGraph *self, cairo_t *cr, const double *mins, const double *maxs,
 }
 
 static gboolean
-is_dense (RtopGraph *self, guint columns)
+is_dense (RtopGraph *self, RtopSeries *series, guint columns)
 {
   gint64 first, last;
-  guint len = rtop_series_get_length (self->series);
+  guint len = rtop_series_get_length (series);
   double col_us = (double) (self->frame_end - self->frame_start) / columns;
 
-  if (len < 2 || !rtop_series_get_time_range (self->series, &first, &last))
+  if (len < 2 || !rtop_series_get_time_range (series, &first, &last))
     return FALSE;
   return (double) (last - first) / (len - 1) < col_us;
 }
 
 static void
-draw_channel (RtopGraph *self, cairo_t *cr, guint c, guint columns, double axis_max,
-              guint bridge)
+draw_channel (RtopGraph *self, cairo_t *cr, guint c, guint columns, double axis_max)
 {
   const double *mins = self->mins + (gsize) c * columns;
   const double *maxs = self->maxs + (gsize) c * columns;
+  RtopSeries *series = channel_series (self, c);
   GdkRGBA color;
 
+  if (series == NULL)
+    return;
   lookup_color (GTK_WIDGET (self), self->channels[c].color_name, &color);
   cairo_set_line_width (cr, self->compact ? 1.25 : 1.5);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_BEVEL);
-  if (is_dense (self, columns))
+  if (is_dense (self, series, columns))
     draw_bars (self, cr, mins, maxs, columns, axis_max, &color);
   else
-    draw_line (self, cr, mins, maxs, columns, axis_max, bridge, &color);
+    draw_line (self, cr, mins, maxs, columns, axis_max,
+               max_bridge_columns (self, series, columns), &color);
 }
 
 static void
@@ -560,7 +639,9 @@ draw_legend (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg)
 
   for (guint c = 0; c < self->n_channels; c++)
     {
-      double last = rtop_series_get_last (self->series, self->channels[c].channel);
+      double last = channel_series (self, c)
+                    ? rtop_series_get_last (channel_series (self, c), self->channels[c].channel)
+                    : NAN;
       g_autofree char *value = rtop_format_rate (last, self->unit);
       g_autofree char *text = g_strdup_printf ("%s  %s", self->channels[c].label, value);
       g_autoptr(PangoLayout) layout = make_layout (self, text);
@@ -582,11 +663,12 @@ char *
 rtop_graph_describe_at (RtopGraph *self, double x)
 {
   const graphene_rect_t *p = &self->plot;
+  RtopSeries *first_series = self->n_channels > 0 ? channel_series (self, 0) : self->series;
   GString *text;
-  gint64 t, sample_t = 0;
+  gint64 t, sample_t = 0, first_t = 0;
   g_autofree char *when = NULL;
 
-  if (self->series == NULL || self->frame_end <= self->frame_start ||
+  if (first_series == NULL || self->frame_end <= self->frame_start ||
       x < p->origin.x || x > p->origin.x + p->size.width)
     return NULL;
   t = self->frame_start + (gint64) ((x - p->origin.x) / p->size.width *
@@ -597,18 +679,18 @@ rtop_graph_describe_at (RtopGraph *self, double x)
   {
     gint64 col_us = (gint64) ((self->frame_end - self->frame_start) / MAX (p->size.width, 1));
     gint64 nearest = 0, first = 0, last = 0;
-    guint n = rtop_series_get_length (self->series);
+    guint n = rtop_series_get_length (first_series);
     gint64 step_us;
     double v;
 
-    rtop_series_get_time_range (self->series, &first, &last);
+    rtop_series_get_time_range (first_series, &first, &last);
     step_us = n > 1 ? (last - first) / (n - 1) : 0;
 
     if (self->n_channels > 0 &&
-        (!rtop_series_sample_at (self->series, self->channels[0].channel, t, &nearest, &v) ||
+        (!rtop_series_sample_at (first_series, self->channels[0].channel, t, &nearest, &v) ||
          ABS (nearest - t) > MAX (2 * col_us, 2 * step_us)))
       {
-        when = rtop_format_time (rtop_series_to_realtime (self->series, t), FALSE);
+        when = rtop_format_time (rtop_series_to_realtime (first_series, t), FALSE);
         /* Translators: the hover readout of a graph where it has no samples */
         return g_strdup_printf (_("%s\nNo data"), when);
       }
@@ -619,14 +701,23 @@ rtop_graph_describe_at (RtopGraph *self, double x)
       double v;
       g_autofree char *value = NULL;
 
-      if (!rtop_series_sample_at (self->series, self->channels[c].channel, t, &sample_t, &v))
-        break;
+      RtopSeries *series = channel_series (self, c);
+
+      /* A chart of several series: one without a sample here says so. */
+      if (series == NULL || !rtop_series_sample_at (series, self->channels[c].channel, t, &sample_t, &v))
+        {
+          if (c == 0 || self->channels[c].series == NULL)
+            break;
+          v = NAN;
+        }
+      else if (c == 0)
+        first_t = sample_t;
       value = rtop_format_rate (v, self->unit);
       g_string_append_printf (text, "\n%s: %s", self->channels[c].label, value);
     }
   if (text->len == 0)
     return (g_string_free (text, TRUE), NULL);
-  when = rtop_format_time (rtop_series_to_realtime (self->series, sample_t), TRUE);
+  when = rtop_format_time (rtop_series_to_realtime (first_series, first_t), TRUE);
   g_string_prepend (text, when);
   return g_string_free (text, FALSE);
 }
@@ -680,14 +771,14 @@ draw (RtopGraph *self, cairo_t *cr, double width, double height)
 {
   GtkWidget *widget = GTK_WIDGET (self);
   int scale = gtk_widget_get_scale_factor (widget);
-  guint columns, bridge;
+  guint columns;
   double step, axis_max, data_max;
   GdkRGBA fg;
 
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
   compute_layout (self, width, height);
 
-  if (self->series == NULL || !rtop_series_get_time_range (self->series, NULL, &self->frame_end))
+  if (!get_newest_time (self, &self->frame_end))
     {
       memset (&self->stats, 0, sizeof self->stats);
       self->frame_start = self->frame_end = 0;
@@ -715,15 +806,15 @@ draw (RtopGraph *self, cairo_t *cr, double width, double height)
   if (!self->compact)
     {
       draw_time_axis (self, cr, &fg);
-      draw_legend (self, cr, &fg);
+      if (!self->hide_legend)
+        draw_legend (self, cr, &fg);
     }
   cairo_save (cr);
   cairo_rectangle (cr, self->plot.origin.x, self->plot.origin.y - 1,
                    self->plot.size.width, self->plot.size.height + 2);
   cairo_clip (cr);
-  bridge = max_bridge_columns (self, columns);
   for (guint c = 0; c < self->n_channels; c++)
-    draw_channel (self, cr, c, columns, axis_max, bridge);
+    draw_channel (self, cr, c, columns, axis_max);
   cairo_restore (cr);
   if (self->compact)
     draw_peak (self, cr, &fg, data_max);

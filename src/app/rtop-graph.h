@@ -13,7 +13,8 @@
 
 G_BEGIN_DECLS
 
-#define RTOP_GRAPH_MAX_CHANNELS 4
+/* A port's channels, or one channel of each port compared in one chart. */
+#define RTOP_GRAPH_MAX_CHANNELS 8
 /* The widest time window: a replayed recording's whole length. */
 #define RTOP_GRAPH_MAX_WINDOW_S (14.0 * 24 * 3600)
 
@@ -25,6 +26,13 @@ void rtop_graph_set_series (RtopGraph *self, RtopSeries *series);
 /* color_name is a colour defined in the CSS with @define-color. */
 void rtop_graph_add_channel (RtopGraph *self, guint channel, const char *label,
                              const char *color_name);
+/* A channel of another series than the graph's: several ports in one
+ * chart, one line each.  The time axis follows the newest of them. */
+void rtop_graph_add_series_channel (RtopGraph *self, RtopSeries *series, guint channel,
+                                    const char *label, const char *color_name);
+void rtop_graph_clear_channels (RtopGraph *self);
+/* FALSE: no legend in the plot (the caller shows the channels itself). */
+void rtop_graph_set_show_legend (RtopGraph *self, gboolean show);
 void rtop_graph_set_window (RtopGraph *self, double seconds);
 /* The series time (monotonic microseconds) at the right edge; 0 follows
  * the newest sample.  Property "view-end". */

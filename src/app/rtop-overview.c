@@ -17,7 +17,6 @@
 struct _RtopOverview {
   RtopSection parent_instance;
 
-  RtopHistory *history;
   GtkSortListModel *sorted;
   GtkSliceListModel *recent;
   double window_s;
@@ -391,11 +390,12 @@ show_unavailable (RtopOverview *self, RtopSnapshot *snapshot)
 static void
 update_totals (RtopOverview *self)
 {
+  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
   RtopTotals t;
   g_autofree char *ports = NULL, *ports_caption = NULL, *tx = NULL, *rx = NULL;
   g_autofree char *pps = NULL, *problems = NULL;
 
-  rtop_history_get_totals (self->history, &t);
+  rtop_history_get_totals (history, &t);
   ports = g_strdup_printf ("%u", t.n_ports);
   ports_caption = g_strdup_printf (ngettext ("port on %u device, %u active",
                                              "ports on %u devices, %u active", t.n_devices),
@@ -414,7 +414,7 @@ update_totals (RtopOverview *self)
   gtk_label_set_label (self->total_problems, problems);
   if (t.n_problem_ports > 0)
     {
-      g_autofree char *caption = rtop_history_dup_problems_text (self->history);
+      g_autofree char *caption = rtop_history_dup_problems_text (history);
       g_autofree char *signed_caption = g_strdup_printf ("⚠ %s", caption);
 
       gtk_label_set_label (self->total_problems_caption, signed_caption);
@@ -472,7 +472,8 @@ update_sources_status (RtopOverview *self, RtopSnapshot *snapshot, guint n_ports
 static void
 update_shared_max (RtopOverview *self)
 {
-  GListModel *ports = self->history ? rtop_history_get_ports (self->history) : NULL;
+  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
+  GListModel *ports = history ? rtop_history_get_ports (history) : NULL;
   double top = 0;
 
   for (guint i = 0; self->shared_scale && ports && i < g_list_model_get_n_items (ports); i++)
@@ -502,8 +503,9 @@ update_shared_max (RtopOverview *self)
 static void
 history_updated_cb (RtopOverview *self)
 {
-  RtopSnapshot *snapshot = rtop_history_get_latest (self->history);
-  guint n_ports = g_list_model_get_n_items (rtop_history_get_ports (self->history));
+  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
+  RtopSnapshot *snapshot = rtop_history_get_latest (history);
+  guint n_ports = g_list_model_get_n_items (rtop_history_get_ports (history));
 
   /* With several hosts, one without RDMA (or not there yet) is its own
    * card's state, beside the others' ports, never the whole window. */
@@ -530,24 +532,19 @@ static void
 rtop_overview_bind (RtopSection *section, RtopSession *session)
 {
   RtopOverview *self = RTOP_OVERVIEW (section);
-  RtopHistory *history = session ? rtop_session_get_history (session) : NULL;
+  RtopHistory *history = rtop_section_get_history (section);
 
   rtop_host_strip_bind (self->host_strip, session);
-  if (self->history)
+  if (session == NULL)
     {
-      g_signal_handlers_disconnect_by_data (self->history, self);
       gtk_sort_list_model_set_model (self->sorted, NULL);
       gtk_slice_list_model_set_model (self->recent, NULL);
-      g_clear_object (&self->history);
+      return;
     }
-  if (history == NULL)
-    return;
-  self->history = g_object_ref (history);
   gtk_sort_list_model_set_model (self->sorted, rtop_history_get_ports (history));
   /* Ranked: an Error stays in the short list while Info and Warning pass. */
   gtk_slice_list_model_set_model (self->recent, rtop_history_get_recent_events (history));
-  g_signal_connect_object (history, "updated", G_CALLBACK (history_updated_cb), self,
-                           G_CONNECT_SWAPPED);
+  rtop_section_connect_history (section, "updated", G_CALLBACK (history_updated_cb));
   history_updated_cb (self);
 }
 
@@ -622,7 +619,6 @@ rtop_overview_dispose (GObject *object)
   RtopOverview *self = RTOP_OVERVIEW (object);
 
   g_clear_handle_id (&self->narrow_idle, g_source_remove);
-  g_clear_object (&self->history);
   G_OBJECT_CLASS (rtop_overview_parent_class)->dispose (object);
 }
 

@@ -23,7 +23,6 @@ static const int window_minutes[] = { 1, 5, 15, 60, 0 };
 struct _RtopPortDetail {
   RtopSection parent_instance;
 
-  RtopHistory *history;
   RtopPortItem *port;
   gulong port_updated_id;
   double window_s;
@@ -44,6 +43,7 @@ struct _RtopPortDetail {
   GtkLabel *title;
   GtkLabel *subtitle;
   GtkDropDown *window_dropdown;
+  GtkWidget *compare_button;
   RtopGraph *throughput_graph;
   RtopGraph *packets_graph;
   RtopGraph *rdma_graph;
@@ -462,6 +462,10 @@ rtop_port_detail_set_port (RtopPortDetail *self, RtopPortItem *port)
   gtk_filter_changed (GTK_FILTER (self->process_filter), GTK_FILTER_CHANGE_DIFFERENT);
   if (port == NULL)
     return;
+  /* The target first: the action takes a port key. */
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (self->compare_button), "s",
+                                    rtop_port_item_get_key (port));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->compare_button), "win.compare-with");
   self->port_updated_id = g_signal_connect_object (port, "updated", G_CALLBACK (port_updated_cb),
                                                    self, G_CONNECT_SWAPPED);
   port_updated_cb (self);
@@ -472,20 +476,15 @@ static void
 rtop_port_detail_bind (RtopSection *section, RtopSession *session)
 {
   RtopPortDetail *self = RTOP_PORT_DETAIL (section);
-  RtopHistory *history = session ? rtop_session_get_history (session) : NULL;
 
-  if (self->history)
+  if (session == NULL)
     {
-      g_signal_handlers_disconnect_by_data (self->history, self);
       gtk_filter_list_model_set_model (self->processes_filtered, NULL);
-      g_clear_object (&self->history);
+      return;
     }
-  if (history == NULL)
-    return;
-  self->history = g_object_ref (history);
-  gtk_filter_list_model_set_model (self->processes_filtered, rtop_history_get_processes (history));
-  g_signal_connect_object (history, "updated", G_CALLBACK (history_updated_cb), self,
-                           G_CONNECT_SWAPPED);
+  gtk_filter_list_model_set_model (self->processes_filtered,
+                                   rtop_history_get_processes (rtop_section_get_history (section)));
+  rtop_section_connect_history (section, "updated", G_CALLBACK (history_updated_cb));
 }
 
 GListModel *
@@ -601,7 +600,6 @@ rtop_port_detail_dispose (GObject *object)
   if (self->port)
     g_clear_signal_handler (&self->port_updated_id, self->port);
   g_clear_object (&self->port);
-  g_clear_object (&self->history);
   G_OBJECT_CLASS (rtop_port_detail_parent_class)->dispose (object);
 }
 
@@ -672,6 +670,7 @@ rtop_port_detail_class_init (RtopPortDetailClass *klass)
   g_type_ensure (RTOP_TYPE_GRAPH);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-port-detail.ui");
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, banner);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, compare_button);
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, banner_label);
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, title);
   gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, subtitle);

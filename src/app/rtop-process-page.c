@@ -11,7 +11,6 @@
 struct _RtopProcessPage {
   RtopSection parent_instance;
 
-  RtopHistory *history;
   RtopProcessItem *process;
   gulong process_updated_id;
   GtkSortListModel *sorted;
@@ -98,12 +97,28 @@ peer_text (gpointer item)
   return g_strdup (C_("peer", "—"));
 }
 
+static char *
+peer_addr_text (gpointer item)
+{
+  const char *addr = rtop_qp_item_get_peer_addr (item);
+
+  /* Translators: a QP whose peer address the kernel does not report */
+  return g_strdup (addr ? addr : C_("peer", "—"));
+}
+
+static const char *
+peer_addr_key (gpointer item)
+{
+  return rtop_qp_item_get_peer_addr (item);
+}
+
 static const RtopColumnDef qp_columns[] = {
   { "qpn", N_("QP"), N_("Queue pair number"), qpn_text, qpn_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
   { "type", N_("Type"), NULL, type_text, NULL, type_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
   { "state", N_("State"), NULL, qp_state_text, qp_state_key, NULL, qp_state_css, NULL, NULL, FALSE, FALSE, 0 },
   { "port", N_("Port"), N_("Device and port the QP is bound to"), location_text, NULL, location_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
   { "peer", N_("Peer QP"), N_("The remote queue pair, where the kernel reports one"), peer_text, NULL, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
+  { "peer-addr", N_("Peer address"), N_("Where rdma_cm connected the queue pair (address and port), where the kernel reports it"), peer_addr_text, NULL, peer_addr_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
 };
 
 /* ---- header, ports, error banner --------------------------------------------- */
@@ -112,7 +127,8 @@ static void
 update_ports (RtopProcessPage *self)
 {
   GtkWidget *child = gtk_widget_get_first_child (self->ports_box);
-  GListModel *ports = self->history ? rtop_history_get_ports (self->history) : NULL;
+  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
+  GListModel *ports = history ? rtop_history_get_ports (history) : NULL;
   guint n_links = 0;
 
   /* The first child is the "Ports:" label. */
@@ -235,16 +251,6 @@ rtop_process_page_set_process (RtopProcessPage *self, RtopProcessItem *process)
 /* ---- section ------------------------------------------------------------ */
 
 static void
-rtop_process_page_bind (RtopSection *section, RtopSession *session)
-{
-  RtopProcessPage *self = RTOP_PROCESS_PAGE (section);
-
-  g_clear_object (&self->history);
-  if (session)
-    self->history = g_object_ref (rtop_session_get_history (session));
-}
-
-static void
 rtop_process_page_focus (RtopSection *section)
 {
   gtk_widget_grab_focus (GTK_WIDGET (RTOP_PROCESS_PAGE (section)->qps_view));
@@ -285,7 +291,6 @@ rtop_process_page_dispose (GObject *object)
   if (self->process)
     g_clear_signal_handler (&self->process_updated_id, self->process);
   g_clear_object (&self->process);
-  g_clear_object (&self->history);
   G_OBJECT_CLASS (rtop_process_page_parent_class)->dispose (object);
 }
 
@@ -304,7 +309,6 @@ rtop_process_page_class_init (RtopProcessPageClass *klass)
 
   object_class->dispose = rtop_process_page_dispose;
   object_class->finalize = rtop_process_page_finalize;
-  RTOP_SECTION_CLASS (klass)->bind = rtop_process_page_bind;
   RTOP_SECTION_CLASS (klass)->focus = rtop_process_page_focus;
   RTOP_SECTION_CLASS (klass)->dump = rtop_process_page_dump;
   /* A page of its own, reached from a process: no tab. */

@@ -12,7 +12,6 @@
 struct _RtopProcessesView {
   RtopSection parent_instance;
 
-  RtopHistory *history;
   GtkFilterListModel *filtered;
   GtkSortListModel *sorted;
   GtkCustomFilter *filter;
@@ -219,8 +218,9 @@ filter_func (gpointer item, gpointer user_data)
 static void
 update_count (RtopProcessesView *self)
 {
+  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
-  guint total = self->history ? g_list_model_get_n_items (rtop_history_get_processes (self->history)) : 0;
+  guint total = history ? g_list_model_get_n_items (rtop_history_get_processes (history)) : 0;
   g_autofree char *text = NULL;
 
   if (shown == total)
@@ -250,11 +250,12 @@ search_changed_cb (GtkSearchEntry *entry, RtopProcessesView *self)
 static void
 history_updated_cb (RtopProcessesView *self)
 {
-  RtopSnapshot *snapshot = rtop_history_get_latest (self->history);
+  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
+  RtopSnapshot *snapshot = rtop_history_get_latest (history);
 
   gtk_widget_set_visible (self->hidden_banner, snapshot && snapshot->pids_hidden);
   /* Which host a process runs on matters once there is more than one. */
-  rtop_column_view_set_column_visible (self->view, "host", rtop_history_get_n_hosts (self->history) > 1);
+  rtop_column_view_set_column_visible (self->view, "host", rtop_history_get_n_hosts (history) > 1);
   rtop_column_view_resort (self->view);
   update_count (self);
 }
@@ -263,20 +264,15 @@ static void
 rtop_processes_view_bind (RtopSection *section, RtopSession *session)
 {
   RtopProcessesView *self = RTOP_PROCESSES_VIEW (section);
-  RtopHistory *history = session ? rtop_session_get_history (session) : NULL;
 
-  if (self->history)
+  if (session == NULL)
     {
-      g_signal_handlers_disconnect_by_data (self->history, self);
       gtk_filter_list_model_set_model (self->filtered, NULL);
-      g_clear_object (&self->history);
+      return;
     }
-  if (history == NULL)
-    return;
-  self->history = g_object_ref (history);
-  gtk_filter_list_model_set_model (self->filtered, rtop_history_get_processes (history));
-  g_signal_connect_object (history, "updated", G_CALLBACK (history_updated_cb), self,
-                           G_CONNECT_SWAPPED);
+  gtk_filter_list_model_set_model (self->filtered,
+                                   rtop_history_get_processes (rtop_section_get_history (section)));
+  rtop_section_connect_history (section, "updated", G_CALLBACK (history_updated_cb));
   history_updated_cb (self);
 }
 
@@ -319,7 +315,6 @@ rtop_processes_view_dispose (GObject *object)
   /* Destroying the column view re-sorts; nothing of ours may listen then. */
   if (self->sorted)
     g_signal_handlers_disconnect_by_data (self->sorted, self);
-  g_clear_object (&self->history);
   G_OBJECT_CLASS (rtop_processes_view_parent_class)->dispose (object);
 }
 

@@ -18,6 +18,7 @@ rtop_qp_item_finalize (GObject *object)
   RtopQpItem *self = RTOP_QP_ITEM (object);
 
   g_free ((char *) self->qp.device);
+  g_free ((char *) self->qp.peer_addr);
   g_free (self->location);
   G_OBJECT_CLASS (rtop_qp_item_parent_class)->finalize (object);
 }
@@ -40,6 +41,7 @@ rtop_qp_item_new (const RtopQp *qp)
 
   self->qp = *qp;
   self->qp.device = g_strdup (qp->device != NULL ? qp->device : "");
+  self->qp.peer_addr = g_strdup (qp->peer_addr);
   self->location = qp->port != 0 ? g_strdup_printf ("%s/%u", self->qp.device, qp->port)
                                  : g_strdup (self->qp.device);
   return self;
@@ -79,6 +81,12 @@ rtop_qp_item_get_peer_qpn (RtopQpItem *self, guint32 *qpn)
   return self->qp.has_rqpn;
 }
 
+const char *
+rtop_qp_item_get_peer_addr (RtopQpItem *self)
+{
+  return self->qp.peer_addr;
+}
+
 gboolean
 rtop_qp_item_get_in_error (RtopQpItem *self)
 {
@@ -91,5 +99,6 @@ rtop_qp_item_equals (RtopQpItem *self, const RtopQp *qp)
   return self->qp.lqpn == qp->lqpn && self->qp.port == qp->port &&
          self->qp.rqpn == qp->rqpn && self->qp.has_rqpn == qp->has_rqpn &&
          self->qp.type == qp->type && self->qp.state == qp->state &&
-         g_strcmp0 (self->qp.device, qp->device) == 0;
+         g_strcmp0 (self->qp.device, qp->device) == 0 &&
+         g_strcmp0 (self->qp.peer_addr, qp->peer_addr) == 0;
 }

@@ -20,6 +20,9 @@ const char *rtop_qp_item_get_type_name (RtopQpItem *self);
 const char *rtop_qp_item_get_state_name (RtopQpItem *self);
 /* The peer QP number; FALSE when the kernel reports none (UD, unconnected). */
 gboolean rtop_qp_item_get_peer_qpn (RtopQpItem *self, guint32 *qpn);
+/* "192.0.2.2:18515" where rdma_cm connected the QP; NULL when the kernel
+ * names no address (a QP connected without rdma_cm, UD). */
+const char *rtop_qp_item_get_peer_addr (RtopQpItem *self);
 gboolean rtop_qp_item_get_in_error (RtopQpItem *self);
 /* TRUE when the item shows this QP as it is. */
 gboolean rtop_qp_item_equals (RtopQpItem *self, const RtopQp *qp);

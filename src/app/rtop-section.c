@@ -9,6 +9,7 @@ static RtopSession *rtop_section_get_session (RtopSection *self);
 
 typedef struct {
   RtopSession *session;
+  RtopHistory *history;      /* the session's, while bound */
 } RtopSectionPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (RtopSection, rtop_section, GTK_TYPE_BOX)
@@ -47,13 +48,38 @@ rtop_section_set_session (RtopSection *self, RtopSession *session)
   if (priv->session == session)
     return;
   klass = RTOP_SECTION_GET_CLASS (self);
-  /* Unbind first, so a section never holds models of two sessions. */
+  /* Unbind first, so a section never holds models of two sessions; its
+   * handlers go before its models, so none runs on a half-unbound view. */
+  if (priv->history)
+    g_signal_handlers_disconnect_by_data (priv->history, self);
   if (priv->session && klass->bind)
     klass->bind (self, NULL);
+  g_clear_object (&priv->history);
   g_set_object (&priv->session, session);
+  if (session)
+    priv->history = g_object_ref (rtop_session_get_history (session));
   if (session && klass->bind)
     klass->bind (self, session);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SESSION]);
+}
+
+RtopHistory *
+rtop_section_get_history (RtopSection *self)
+{
+  RtopSectionPrivate *priv = rtop_section_get_instance_private (self);
+
+  g_return_val_if_fail (RTOP_IS_SECTION (self), NULL);
+  return priv->history;
+}
+
+void
+rtop_section_connect_history (RtopSection *self, const char *signal, GCallback callback)
+{
+  RtopSectionPrivate *priv = rtop_section_get_instance_private (self);
+
+  g_return_if_fail (RTOP_IS_SECTION (self));
+  g_return_if_fail (priv->history != NULL);
+  g_signal_connect_object (priv->history, signal, callback, self, G_CONNECT_SWAPPED);
 }
 
 const char *
@@ -106,6 +132,9 @@ rtop_section_dispose (GObject *object)
   RtopSectionPrivate *priv = rtop_section_get_instance_private (RTOP_SECTION (object));
 
   /* The subclass's dispose, which ran first, let go of its models. */
+  if (priv->history)
+    g_signal_handlers_disconnect_by_data (priv->history, object);
+  g_clear_object (&priv->history);
   g_clear_object (&priv->session);
   G_OBJECT_CLASS (rtop_section_parent_class)->dispose (object);
 }

@@ -4,6 +4,8 @@
  * a session (the overview, processes, events, a port's page).  The window
  * lists its sections in its template and hands each the session; a section
  * binds its models in bind() and lets go of them when bound to NULL.  The
+ * base holds the session's history for it and disconnects the handlers it
+ * connected with rtop_section_connect_history() before the unbind.  The
  * class says what the window shows for it (page name, title, icon), so a
  * new view is its own files and one line in the window's template.
  *
@@ -26,7 +28,10 @@ struct _RtopSectionClass {
   const char *page_title;     /* translatable, with a mnemonic; NULL: no tab */
   const char *icon_name;
 
-  /* The session changed (NULL: unbound).  Chain up is not needed. */
+  /* The session changed (NULL: unbound).  rtop_section_get_history() is
+   * the new session's history here; on unbind it is still the old one,
+   * with the section's history handlers already gone.  Chain up is not
+   * needed. */
   void (*bind) (RtopSection *self, RtopSession *session);
   /* Moves the keyboard focus to the section's search or main list. */
   void (*focus) (RtopSection *self);
@@ -40,6 +45,11 @@ void rtop_section_class_set_page (RtopSectionClass *klass, const char *name,
                                   const char *title, const char *icon_name);
 
 void rtop_section_set_session (RtopSection *self, RtopSession *session);
+/* The bound session's history; NULL while unbound.  Transfer none. */
+RtopHistory *rtop_section_get_history (RtopSection *self);
+/* Connects callback (swapped: it gets the section) to a signal of the
+ * history for as long as the section is bound to this session. */
+void rtop_section_connect_history (RtopSection *self, const char *signal, GCallback callback);
 const char *rtop_section_get_page_name (RtopSection *self);
 /* Translated, or NULL. */
 const char *rtop_section_get_page_title (RtopSection *self);

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "rtop-a11y.h"
+#include "rtop-compare-view.h"
 #include "rtop-events-view.h"
 #include "rtop-overview.h"
 #include "rtop-port-detail.h"
@@ -34,6 +35,7 @@ struct _RtopWindow {
   gboolean shared_scale;
   char *message_path;           /* the file the message bar is about */
   gboolean closing;             /* close once the recording is saved */
+  GtkWidget *close_question;    /* Save / Discard / Cancel, while it is shown */
 
   GtkWidget *back_button;
   GtkToggleButton *record_button;
@@ -51,6 +53,7 @@ struct _RtopWindow {
   GtkStack *views_stack;
   RtopOverview *overview;
   RtopPortDetail *port_detail;
+  RtopCompareView *compare_view;
   RtopProcessPage *process_page;
 };
 
@@ -80,6 +83,7 @@ get_sections (RtopWindow *self)
       g_ptr_array_add (sections, child);
   g_ptr_array_add (sections, self->port_detail);
   g_ptr_array_add (sections, self->process_page);
+  g_ptr_array_add (sections, self->compare_view);
   return sections;
 }
 
@@ -125,6 +129,8 @@ get_visible_section (RtopWindow *self)
     return RTOP_SECTION (self->port_detail);
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "process") == 0)
     return RTOP_SECTION (self->process_page);
+  if (gtk_stack_get_visible_child (self->main_stack) == GTK_WIDGET (self->compare_view))
+    return RTOP_SECTION (self->compare_view);
   child = gtk_stack_get_visible_child (self->views_stack);
   return RTOP_IS_SECTION (child) ? RTOP_SECTION (child) : NULL;
 }
@@ -157,6 +163,34 @@ show_view_action (GtkWidget *widget, const char *name, GVariant *param)
     return;
   gtk_stack_set_visible_child_name (self->views_stack, view);
   show_views (self);
+}
+
+static void
+show_compare (RtopWindow *self)
+{
+  gtk_label_set_label (self->detail_title, _("Compare Ports"));
+  gtk_stack_set_visible_child_name (self->title_stack, "detail");
+  gtk_stack_set_visible_child (self->main_stack, GTK_WIDGET (self->compare_view));
+  gtk_widget_set_visible (self->back_button, TRUE);
+  rtop_section_focus (RTOP_SECTION (self->compare_view));
+}
+
+/* Several ports in one chart: as checked before (win.compare), with one
+ * more (win.compare-with, from a port's page) or exactly these. */
+static void
+compare_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  RtopWindow *self = RTOP_WINDOW (widget);
+
+  if (g_str_equal (name, "win.compare-ports"))
+    {
+      g_autofree const char **keys = g_variant_get_strv (param, NULL);
+
+      rtop_compare_view_set_ports (self->compare_view, keys);
+    }
+  else if (g_str_equal (name, "win.compare-with"))
+    rtop_compare_view_set_port_checked (self->compare_view, g_variant_get_string (param, NULL), TRUE);
+  show_compare (self);
 }
 
 static void
@@ -773,6 +807,14 @@ rtop_window_dump (RtopWindow *self)
     g_string_append_printf (out, "message\t%s\n", gtk_label_get_label (self->message_label));
   if (gtk_widget_get_visible (GTK_WIDGET (self->mode_label)))
     g_string_append_printf (out, "mode\t%s\n", gtk_label_get_label (self->mode_label));
+  if (self->close_question)
+    {
+      g_autofree char *text = NULL;
+      g_autofree char *secondary = NULL;
+
+      g_object_get (self->close_question, "text", &text, "secondary-text", &secondary, NULL);
+      g_string_append_printf (out, "question\t%s\t%s\n", text, secondary ? secondary : "");
+    }
   for (guint i = 0; i < sections->len; i++)
     {
       g_autofree char *text = rtop_section_dump (g_ptr_array_index (sections, i));
@@ -838,6 +880,8 @@ bind_settings (RtopWindow *self)
                            G_CALLBACK (time_window_setting_cb), self, G_CONNECT_SWAPPED);
   time_window_setting_cb (self);
   g_settings_bind_with_mapping (self->settings, "time-window", self->overview, "time-window",
+                                G_SETTINGS_BIND_GET, minutes_to_seconds, NULL, NULL, NULL);
+  g_settings_bind_with_mapping (self->settings, "time-window", self->compare_view, "time-window",
                                 G_SETTINGS_BIND_GET, minutes_to_seconds, NULL, NULL, NULL);
   g_settings_bind_with_mapping (self->settings, "time-window", self->port_detail, "time-window",
                                 G_SETTINGS_BIND_DEFAULT, minutes_to_seconds, seconds_to_minutes,
@@ -910,6 +954,8 @@ ask_before_closing (RtopWindow *self)
                           _("_Save and Close"), RESPONSE_SAVE, NULL);
   gtk_dialog_set_default_response (GTK_DIALOG (dialog), RESPONSE_SAVE);
   g_signal_connect (dialog, "response", G_CALLBACK (close_response_cb), self);
+  self->close_question = dialog;
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &self->close_question);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
@@ -966,6 +1012,9 @@ rtop_window_dispose (GObject *object)
   if (self->recorder)
     g_signal_handlers_disconnect_by_data (self->recorder, self);
   g_clear_object (&self->recorder);
+  if (self->close_question)
+    g_object_remove_weak_pointer (G_OBJECT (self->close_question), (gpointer *) &self->close_question);
+  self->close_question = NULL;
   if (self->session)
     bind_sections (self, NULL);
   g_clear_object (&self->session);
@@ -1040,6 +1089,9 @@ install_actions (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
   gtk_widget_class_install_action (widget_class, "win.show-port", "s", show_port_action);
+  gtk_widget_class_install_action (widget_class, "win.compare", NULL, compare_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-with", "s", compare_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-ports", "as", compare_action);
   gtk_widget_class_install_action (widget_class, "win.show-process", "s", show_process_action);
   gtk_widget_class_install_action (widget_class, "win.back", NULL, back_action);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
@@ -1062,6 +1114,7 @@ install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_CONTROL_MASK, "win.show-view", "s", "overview");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_CONTROL_MASK, "win.show-view", "s", "processes");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_CONTROL_MASK, "win.show-view", "s", "events");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_4, GDK_CONTROL_MASK, "win.compare", NULL);
   /* Ctrl+Plus samples more often, Ctrl+Minus less often, as the keys read. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "win.interval-faster", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "win.interval-faster", NULL);
@@ -1107,6 +1160,7 @@ rtop_window_class_init (RtopWindowClass *klass)
   g_type_ensure (RTOP_TYPE_OVERVIEW);
   g_type_ensure (RTOP_TYPE_PROCESSES_VIEW);
   g_type_ensure (RTOP_TYPE_EVENTS_VIEW);
+  g_type_ensure (RTOP_TYPE_COMPARE_VIEW);
   g_type_ensure (RTOP_TYPE_PORT_DETAIL);
   g_type_ensure (RTOP_TYPE_PROCESS_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-window.ui");
@@ -1126,6 +1180,7 @@ rtop_window_class_init (RtopWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, views_stack);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, overview);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, port_detail);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, compare_view);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, process_page);
   install_actions (widget_class);
 }

@@ -1613,6 +1613,8 @@ account (RtopProcess *proc, guint pd_index, RtopNlResKind kind, guint64 count, g
       pd->mr_bytes += mr_bytes;
       proc->mr_bytes += mr_bytes;
       break;
+    case RTOP_NL_RES_CM_ID:
+      break;             /* read for QPs' peer addresses, counted nowhere */
     }
 }
 
@@ -1682,6 +1684,83 @@ dump_resources (RtopCollector *self, const RtopDevice *dev, GHashTable *owners,
     }
 }
 
+/* Peer addresses: RES_QP has none, but the rdma_cm ID of a QP that
+ * rdma_cm connected names its QP and the address it connects to.  Asked
+ * for only on a device where a listed QP has a peer, and kept only for
+ * listed QPs, so memory follows the bounded QP lists. */
+typedef struct {
+  const RtopDevice *dev;
+  GHashTable *wanted;        /* lqpn -> PeerSlot */
+} PeerData;
+
+typedef struct {
+  RtopProcess *proc;
+  guint index;               /* in proc->qp_list */
+} PeerSlot;
+
+static gboolean
+cm_id_entry_cb (const RtopNlRes *r, gpointer user_data, GError **error)
+{
+  PeerData *pd = user_data;
+  const PeerSlot *slot;
+  RtopQp *qp;
+  char text[64];
+
+  if (r->dev_index != pd->dev->index || !r->has_lqpn || r->dst_addr == NULL)
+    return TRUE;
+  slot = g_hash_table_lookup (pd->wanted, GUINT_TO_POINTER (r->lqpn));
+  if (slot == NULL || !rtop_nl_format_sockaddr (r->dst_addr, text, sizeof text))
+    return TRUE;
+  qp = &g_array_index (slot->proc->qp_list, RtopQp, slot->index);
+  if (qp->peer_addr != NULL)
+    return TRUE;
+  if (slot->proc->qp_addrs == NULL)
+    slot->proc->qp_addrs = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (slot->proc->qp_addrs, g_strdup (text));
+  qp->peer_addr = g_ptr_array_index (slot->proc->qp_addrs, slot->proc->qp_addrs->len - 1);
+  return TRUE;
+}
+
+static gboolean
+cm_id_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
+{
+  return rtop_nl_parse_res_foreach (nlh, RTOP_NL_RES_CM_ID, cm_id_entry_cb, user_data, error);
+}
+
+static void
+add_peer_addresses (RtopCollector *self, const RtopDevice *dev, GHashTable *owners)
+{
+  g_autoptr(GHashTable) wanted = NULL;
+  g_autoptr(GError) error = NULL;
+  PeerData pd = { dev, NULL };
+  GHashTableIter iter;
+  RtopProcess *proc;
+
+  g_hash_table_iter_init (&iter, owners);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &proc))
+    for (guint i = 0; proc->qp_list != NULL && i < proc->qp_list->len; i++)
+      {
+        const RtopQp *qp = &g_array_index (proc->qp_list, RtopQp, i);
+        PeerSlot *slot;
+
+        if (!qp->has_rqpn || qp->peer_addr != NULL || g_strcmp0 (qp->device, dev->name) != 0)
+          continue;
+        if (wanted == NULL)
+          wanted = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+        slot = g_new (PeerSlot, 1);
+        *slot = (PeerSlot) { proc, i };
+        g_hash_table_replace (wanted, GUINT_TO_POINTER (qp->lqpn), slot);
+      }
+  if (wanted == NULL)
+    return;
+  pd.wanted = wanted;
+  /* Peer addresses add to the list; without them (a kernel without
+   * rdma_cm IDs in netlink, a dump that fails) it is still complete. */
+  if (!rtop_nl_query (self->nl, RDMA_NLDEV_CMD_RES_CM_ID_GET, TRUE, dev->index, 0, cm_id_cb,
+                      &pd, &error))
+    g_debug ("No rdma_cm IDs on %s: %s", dev->name, error->message);
+}
+
 static void
 collect_processes (RtopCollector *self, RtopSnapshot *snap)
 {
@@ -1690,7 +1769,10 @@ collect_processes (RtopCollector *self, RtopSnapshot *snap)
   RtopProcess *proc;
 
   for (guint i = 0; i < snap->devices->len; i++)
-    dump_resources (self, g_ptr_array_index (snap->devices, i), owners, snap);
+    {
+      dump_resources (self, g_ptr_array_index (snap->devices, i), owners, snap);
+      add_peer_addresses (self, g_ptr_array_index (snap->devices, i), owners);
+    }
 
   rtop_proc_cache_begin_pass (self->procs);
   g_hash_table_iter_init (&iter, owners);

@@ -219,6 +219,7 @@ add_qps (JsonBuilder *b, const RtopProcess *proc)
         json_builder_add_int_value (b, qp->rqpn);
       else
         json_builder_add_null_value (b);
+      add_string_or_null (b, "peer_addr", qp->peer_addr);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

@@ -16,8 +16,11 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 #include <libmnl/libmnl.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
+#include <linux/socket.h>
 
 /* The attributes rdmatop reads, with the type the kernel puts them as
  * (drivers/infiniband/core/nldev.c).  Everything else is skipped.  Parsed
@@ -57,7 +60,13 @@
   X (RES_CTX, RDMA_NLDEV_ATTR_RES_CTX, MNL_TYPE_NESTED) \
   X (RES_CTX_ENTRY, RDMA_NLDEV_ATTR_RES_CTX_ENTRY, MNL_TYPE_NESTED) \
   X (EVENT_TYPE, RDMA_NLDEV_ATTR_EVENT_TYPE, MNL_TYPE_U8) \
-  X (SYS_ATTR_MONITOR_MODE, RDMA_NLDEV_SYS_ATTR_MONITOR_MODE, MNL_TYPE_U8)
+  X (SYS_ATTR_MONITOR_MODE, RDMA_NLDEV_SYS_ATTR_MONITOR_MODE, MNL_TYPE_U8) \
+  X (RES_CM_ID, RDMA_NLDEV_ATTR_RES_CM_ID, MNL_TYPE_NESTED) \
+  X (RES_CM_ID_ENTRY, RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY, MNL_TYPE_NESTED) \
+  X (RES_CM_IDN, RDMA_NLDEV_ATTR_RES_CM_IDN, MNL_TYPE_U32) \
+  X (RES_PS, RDMA_NLDEV_ATTR_RES_PS, MNL_TYPE_U32) \
+  X (RES_SRC_ADDR, RDMA_NLDEV_ATTR_RES_SRC_ADDR, MNL_TYPE_BINARY) \
+  X (RES_DST_ADDR, RDMA_NLDEV_ATTR_RES_DST_ADDR, MNL_TYPE_BINARY)
 
 typedef enum {
 #define SLOT_ENUM(name, attr, type) SLOT_##name,
@@ -176,6 +185,10 @@ attr_is_valid (const struct nlattr *attr, enum mnl_attr_data_type type)
     case MNL_TYPE_NUL_STRING:
       /* Strings end up in labels and JSON: only valid UTF-8 gets through. */
       return string_is_valid (attr_data (attr), len);
+    case MNL_TYPE_BINARY:
+      /* The only binary attributes read are socket addresses, which the
+       * kernel puts whole (nla_put of a struct sockaddr_storage). */
+      return len == sizeof (struct __kernel_sockaddr_storage);
     default:
       return FALSE;
     }
@@ -640,6 +653,8 @@ static const struct {
                         RDMA_NLDEV_ATTR_RES_CTX_ENTRY, SLOT_RES_CTXN },
   [RTOP_NL_RES_MR] = { RDMA_NLDEV_CMD_RES_MR_GET, SLOT_RES_MR,
                        RDMA_NLDEV_ATTR_RES_MR_ENTRY, SLOT_RES_MRN },
+  [RTOP_NL_RES_CM_ID] = { RDMA_NLDEV_CMD_RES_CM_ID_GET, SLOT_RES_CM_ID,
+                          RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY, SLOT_RES_CM_IDN },
 };
 
 typedef struct {
@@ -674,6 +689,18 @@ res_entry_cb (const struct nlattr *entry, gpointer data, GError **error)
         }
       else if (slot == SLOT_PORT_INDEX)
         r.port = attr_u32 (attr);
+      else if (slot == SLOT_RES_LQPN)
+        {
+          /* A CM ID's QP (QP entries have it as their id). */
+          r.lqpn = attr_u32 (attr);
+          r.has_lqpn = TRUE;
+        }
+      else if (slot == SLOT_RES_PS)
+        r.ps = attr_u32 (attr);
+      else if (slot == SLOT_RES_SRC_ADDR)
+        r.src_addr = (const guint8 *) attr_data (attr);
+      else if (slot == SLOT_RES_DST_ADDR)
+        r.dst_addr = (const guint8 *) attr_data (attr);
       else if (slot == SLOT_RES_TYPE)
         r.qp_type = (guint8) attr_data (attr)[0];
       else if (slot == SLOT_RES_STATE)
@@ -699,6 +726,11 @@ res_entry_cb (const struct nlattr *entry, gpointer data, GError **error)
   if (!has_id)
     return missing (id_slot, error);
   r.kind = ctx->kind;
+  if (r.kind == RTOP_NL_RES_QP)
+    {
+      r.lqpn = r.id;
+      r.has_lqpn = TRUE;
+    }
   r.dev_index = ctx->dev_index;
   r.dev_name = (char *) ctx->dev_name;
   return ctx->func (&r, ctx->user_data, error);
@@ -735,6 +767,8 @@ append_res_cb (const RtopNlRes *res, gpointer user_data, GError **error)
 
   r.dev_name = g_strdup (res->dev_name);
   r.kern_name = g_strdup (res->kern_name);
+  r.src_addr = res->src_addr ? g_memdup2 (res->src_addr, RTOP_NL_SOCKADDR_SIZE) : NULL;
+  r.dst_addr = res->dst_addr ? g_memdup2 (res->dst_addr, RTOP_NL_SOCKADDR_SIZE) : NULL;
   g_array_append_val ((GArray *) user_data, r);
   return TRUE;
 }
@@ -919,6 +953,43 @@ rtop_nl_res_clear (RtopNlRes *r)
 {
   g_clear_pointer (&r->dev_name, g_free);
   g_clear_pointer (&r->kern_name, g_free);
+  g_clear_pointer ((guint8 **) &r->src_addr, g_free);
+  g_clear_pointer ((guint8 **) &r->dst_addr, g_free);
+}
+
+/* Family first, in host order (the kernel copies its struct as it is);
+ * the rest read from the address's own layout, without alignment. */
+gboolean
+rtop_nl_format_sockaddr (const guint8 *sockaddr, char *buf, gsize size)
+{
+  char host[INET6_ADDRSTRLEN];
+  sa_family_t family;
+  guint16 port;
+
+  if (sockaddr == NULL || size == 0)
+    return FALSE;
+  memcpy (&family, sockaddr, sizeof family);
+  if (family == AF_INET)
+    {
+      struct sockaddr_in in;
+
+      memcpy (&in, sockaddr, sizeof in);
+      port = ntohs (in.sin_port);
+      if (inet_ntop (AF_INET, &in.sin_addr, host, sizeof host) == NULL)
+        return FALSE;
+      return (gsize) g_snprintf (buf, size, "%s:%u", host, port) < size;
+    }
+  if (family == AF_INET6)
+    {
+      struct sockaddr_in6 in6;
+
+      memcpy (&in6, sockaddr, sizeof in6);
+      port = ntohs (in6.sin6_port);
+      if (inet_ntop (AF_INET6, &in6.sin6_addr, host, sizeof host) == NULL)
+        return FALSE;
+      return (gsize) g_snprintf (buf, size, "[%s]:%u", host, port) < size;
+    }
+  return FALSE;
 }
 
 void

@@ -109,15 +109,25 @@ typedef struct {
   GArray *counters;          /* RtopNlCounter, in message order */
 } RtopNlStat;
 
-typedef enum { RTOP_NL_RES_QP, RTOP_NL_RES_CTX, RTOP_NL_RES_MR } RtopNlResKind;
+/* CM_ID: an rdma_cm identifier (RES_CM_ID_GET), which names its QP and
+ * the addresses it connects; QP entries have no addresses. */
+typedef enum { RTOP_NL_RES_QP, RTOP_NL_RES_CTX, RTOP_NL_RES_MR, RTOP_NL_RES_CM_ID } RtopNlResKind;
+
+/* The size of a socket address attribute (struct __kernel_sockaddr_storage). */
+#define RTOP_NL_SOCKADDR_SIZE 128
 
 typedef struct {
   RtopNlResKind kind;
   guint32 dev_index;
   char *dev_name;
-  guint32 id;                /* lqpn / ctxn / mrn */
-  guint32 port;              /* QP only, 0 when absent */
-  guint8 qp_type, qp_state;  /* QP only */
+  guint32 id;                /* lqpn / ctxn / mrn / cm_idn */
+  guint32 port;              /* QP and CM_ID, 0 when absent */
+  guint8 qp_type, qp_state;  /* QP; a CM_ID's are its QP's type and its rdma_cm state */
+  guint32 lqpn;              /* QP: id; CM_ID: its QP, valid when has_lqpn */
+  gboolean has_lqpn;
+  guint32 ps;                /* CM_ID only: the port space (RDMA_PS_TCP, ...) */
+  const guint8 *src_addr;    /* CM_ID only: RTOP_NL_SOCKADDR_SIZE bytes, NULL when absent */
+  const guint8 *dst_addr;    /* (into the message in the foreach walk, copies in parse_res) */
   guint32 rqpn;              /* QP only: the peer QP, valid when has_rqpn */
   gboolean has_rqpn;
   guint64 mr_len;            /* MR only */
@@ -205,6 +215,10 @@ gboolean rtop_nl_parse_link_stats (const struct nlmsghdr *nlh, RtopNlLinkStats *
                                    GError **error);
 gboolean rtop_nl_parse_link_name (const struct nlmsghdr *nlh, guint32 *ifindex,
                                   const char **name, GError **error);
+
+/* "192.0.2.1:18515", "[2001:db8::1]:18515" for an IPv4 or IPv6 socket
+ * address (RTOP_NL_SOCKADDR_SIZE bytes); FALSE for other families. */
+gboolean rtop_nl_format_sockaddr (const guint8 *sockaddr, char *buf, gsize size);
 
 void rtop_nl_device_clear (RtopNlDevice *d);
 void rtop_nl_port_clear (RtopNlPort *p);

@@ -10,7 +10,14 @@ struct _RtopReplaySource {
   RtopRecording *recording;
   guint position;
   GSource *idle;
+  GSource *nudge;            /* a chunk every NUDGE_MS however busy the loop is */
 };
+
+/* A window that redraws all the time (an animation on a slow display:
+ * ssh -X, software rendering) leaves no idle time: the replay would never
+ * start.  A chunk at default priority this often keeps it going, while
+ * idle time, when there is some, still plays it fast. */
+#define NUDGE_MS 100
 
 enum { PROP_0, PROP_SOURCE_FIRST };
 
@@ -18,6 +25,17 @@ static void source_iface_init (RtopSourceInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (RtopReplaySource, rtop_replay_source, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (RTOP_TYPE_SOURCE, source_iface_init))
+
+static void
+clear_sources (RtopReplaySource *self)
+{
+  if (self->idle)
+    g_source_destroy (self->idle);
+  g_clear_pointer (&self->idle, g_source_unref);
+  if (self->nudge)
+    g_source_destroy (self->nudge);
+  g_clear_pointer (&self->nudge, g_source_unref);
+}
 
 static gboolean
 chunk_cb (gpointer user_data)
@@ -35,7 +53,7 @@ chunk_cb (gpointer user_data)
     return G_SOURCE_REMOVE;
   if (self->position < n)
     return G_SOURCE_CONTINUE;
-  g_clear_pointer (&self->idle, g_source_unref);
+  clear_sources (self);
   rtop_source_update (RTOP_SOURCE (self), RTOP_SOURCE_STATE_FINISHED, NULL);
   return G_SOURCE_REMOVE;
 }
@@ -53,6 +71,10 @@ replay_start (RtopSource *source)
   g_source_set_callback (self->idle, chunk_cb, self, NULL);
   g_source_set_static_name (self->idle, "[rdmatop] replay");
   g_source_attach (self->idle, g_main_context_get_thread_default ());
+  self->nudge = g_timeout_source_new (NUDGE_MS);
+  g_source_set_callback (self->nudge, chunk_cb, self, NULL);
+  g_source_set_static_name (self->nudge, "[rdmatop] replay nudge");
+  g_source_attach (self->nudge, g_main_context_get_thread_default ());
   rtop_source_update (source, RTOP_SOURCE_STATE_CONNECTING, NULL);
 }
 
@@ -63,8 +85,7 @@ replay_stop (RtopSource *source)
 
   if (self->idle == NULL)
     return;
-  g_source_destroy (self->idle);
-  g_clear_pointer (&self->idle, g_source_unref);
+  clear_sources (self);
   rtop_source_update (source, RTOP_SOURCE_STATE_STOPPED, NULL);
 }
 
@@ -106,11 +127,7 @@ rtop_replay_source_dispose (GObject *object)
 {
   RtopReplaySource *self = RTOP_REPLAY_SOURCE (object);
 
-  if (self->idle)
-    {
-      g_source_destroy (self->idle);
-      g_clear_pointer (&self->idle, g_source_unref);
-    }
+  clear_sources (self);
   g_clear_object (&self->recording);
   G_OBJECT_CLASS (rtop_replay_source_parent_class)->dispose (object);
 }

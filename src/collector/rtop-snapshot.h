@@ -114,6 +114,8 @@ typedef struct {
   guint8 has_rqpn;           /* the kernel reports a peer (connected RC/UC QPs) */
   guint8 type;               /* enum ib_qp_type: 2 RC, 3 UC, 4 UD, 8 RAW_PACKET, 9 XRC_INI ... */
   guint8 state;              /* enum ib_qp_state: 0 RESET 1 INIT 2 RTR 3 RTS 4 SQD 5 SQE 6 ERR */
+  const char *peer_addr;     /* "192.0.2.1:18515": the rdma_cm ID of the QP connects there
+                                (owned by the process's qp_addrs); NULL when none says */
 } RtopQp;
 
 #define RTOP_QP_STATE_ERR 6
@@ -245,6 +247,7 @@ typedef struct {
   GArray *qp_list;           /* RtopQp in dump order, at most RTOP_PROCESS_MAX_QPS; NULL: none */
   guint32 qps_not_listed;    /* QPs beyond the cap */
   guint32 qps_in_error;      /* of all its QPs, listed or not */
+  GPtrArray *qp_addrs;       /* the strings qp_list's peer_addr point to; NULL: none */
 } RtopProcess;
 
 typedef struct {

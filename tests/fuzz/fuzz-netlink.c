@@ -16,7 +16,20 @@ run_res_parser (const struct nlmsghdr *nlh, RtopNlResKind kind, GArray *arr)
   g_autoptr(GError) error = NULL;
 
   if (rtop_nl_parse_res (nlh, kind, arr, &error))
-    g_assert_no_error (error);
+    {
+      g_assert_no_error (error);
+      /* Whatever address bytes got through are formatted, or refused. */
+      for (guint i = 0; i < arr->len; i++)
+        {
+          const RtopNlRes *r = &g_array_index (arr, RtopNlRes, i);
+          char text[64];
+
+          if (rtop_nl_format_sockaddr (r->src_addr, text, sizeof text))
+            g_assert_nonnull (memchr (text, ':', sizeof text));
+          if (rtop_nl_format_sockaddr (r->dst_addr, text, sizeof text))
+            g_assert_nonnull (memchr (text, ':', sizeof text));
+        }
+    }
   else
     g_assert_nonnull (error);
 }
@@ -76,6 +89,7 @@ all_parsers_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
   run_res_parser (nlh, RTOP_NL_RES_QP, res);
   run_res_parser (nlh, RTOP_NL_RES_CTX, res);
   run_res_parser (nlh, RTOP_NL_RES_MR, res);
+  run_res_parser (nlh, RTOP_NL_RES_CM_ID, res);
   rtop_nl_parse_sys (nlh, &sys, &e);
   g_clear_error (&e);
   {

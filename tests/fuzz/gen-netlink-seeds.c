@@ -63,6 +63,19 @@ main (int argc, char **argv)
   nlh = nl_test_done (nl_test_next (nlh), 1, 0);
   write_seed (dir, "res-qp-ud-err", buf.bytes, nl_test_len (buf.bytes, nlh));
 
+  /* rdma_cm IDs: a listener, an IPv4 and an IPv6 connection. */
+  {
+    static const NlTestCmId ids[] = {
+      { 3, 0, "0.0.0.0", 18515, NULL, 0 },
+      { 4, 17, "192.0.2.1", 18515, "192.0.2.2", 40001 },
+      { 5, 18, "2001:db8::1", 4791, "2001:db8::2", 18515 },
+    };
+
+    nlh = nl_test_res_cm_id (buf.bytes, 1, 0, 0, "rxe0", ids, G_N_ELEMENTS (ids), 4711);
+    nlh = nl_test_done (nl_test_next (nlh), 1, 0);
+    write_seed (dir, "res-cm-id", buf.bytes, nl_test_len (buf.bytes, nlh));
+  }
+
   nlh = nl_test_res_ctx (buf.bytes, 1, 0, 0, "rxe0", 0, 2, 4711);
   write_seed (dir, "res-ctx", buf.bytes, nlh->nlmsg_len);
 

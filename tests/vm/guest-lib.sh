@@ -277,6 +277,30 @@ vm_perftest () {
   vm_wait_for "ib_${kind}_bw server QP" 30 vm_has_user_qp "$srv" "$VM_SERVER_PID"
 }
 
+# vm_perftest_cm KIND RXE ADDR SECONDS [EXTRA...]: ib_KIND_bw over rdma_cm
+# (-R) to ADDR, an address of RXE's netdev: rdma_cm puts both ends on RXE
+# and the kernel lists an rdma_cm ID for each end's QP, with addresses.
+# Sets VM_SERVER_PID and VM_CLIENT_PID once both ends hold QPs.
+vm_perftest_cm () {
+  local kind=$1 dev=$2 addr=$3 secs=$4 port=$((18515 + ${VM_PERF_N:-0}))
+  shift 4
+  VM_PERF_N=$(( ${VM_PERF_N:-0} + 1 ))
+  vm_bg ib_"$kind"_bw -d "$dev" -R -p "$port" -D "$secs" "$@" \
+    >"$VM_OUT/perftest-cm-$kind-server-$port.log" 2>&1
+  VM_SERVER_PID=$VM_LAST_PID
+  vm_wait_for "ib_${kind}_bw rdma_cm listener on port $port" 20 vm_cm_listening "$port"
+  vm_bg ib_"$kind"_bw -d "$dev" -R -p "$port" -D "$secs" "$@" "$addr" \
+    >"$VM_OUT/perftest-cm-$kind-client-$port.log" 2>&1
+  VM_CLIENT_PID=$VM_LAST_PID
+  vm_wait_for "ib_${kind}_bw -R client QP" 30 vm_has_user_qp "$dev" "$VM_CLIENT_PID"
+  vm_wait_for "ib_${kind}_bw -R server QP" 30 vm_has_user_qp "$dev" "$VM_SERVER_PID"
+}
+
+# An rdma_cm ID listens on PORT (no TCP socket: rdma_cm has its own ports).
+vm_cm_listening () {
+  rdma res show cm_id 2>/dev/null | grep -E "LISTEN .*:$1( |$)" >/dev/null
+}
+
 vm_tcp_listening () {
   ss -Hltn "sport = :$1" 2>/dev/null | grep -q LISTEN
 }
@@ -399,7 +423,7 @@ vm_file_has_lines () {
 }
 
 # vm_rdma_json PREFIX VIEW...: records `rdma -j` views into PREFIX.VIEW.json.
-# Views: dev link stat res qp mr ctx.
+# Views: dev link stat res qp mr ctx cm_id.
 vm_rdma_json () {
   local prefix=$1 v
   shift
@@ -408,7 +432,7 @@ vm_rdma_json () {
       dev|link) rdma -j "$v" >"$prefix.$v.json" ;;
       stat) rdma -j statistic show >"$prefix.$v.json" ;;
       res) rdma -j res show >"$prefix.$v.json" ;;
-      qp|mr|ctx) rdma -j res show "$v" >"$prefix.$v.json" ;;
+      qp|mr|ctx|cm_id) rdma -j res show "$v" >"$prefix.$v.json" ;;
       *) vm_die "vm_rdma_json: unknown view $v" ;;
     esac || vm_die "rdma -j $v failed"
   done

@@ -31,9 +31,16 @@ VM_BG_PIDS+=("$(echo "$bus" | sed -n 2p)")
 export DBUS_SESSION_BUS_ADDRESS
 
 mkdir -p "$O/home"
-HOME=$O/home GSETTINGS_SCHEMA_DIR=$VM_BUILDDIR/data GSETTINGS_BACKEND=memory GSK_RENDERER=cairo \
-  RDMATOP_REPORT_STARTUP=1 vm_bg "$APP" --gapplication-app-id="$ID" >"$O/app.log" 2>&1
-app_pid=$VM_LAST_PID
+# start_app LOG: the app on the session bus, its output in LOG (app.log
+# first; the dumps are read from the newest).
+start_app () {
+  APP_LOG=$O/$1
+  shift
+  HOME=$O/home GSETTINGS_SCHEMA_DIR=$VM_BUILDDIR/data GSETTINGS_BACKEND=memory GSK_RENDERER=cairo \
+    RDMATOP_REPORT_STARTUP=1 vm_bg "$APP" --gapplication-app-id="$ID" "$@" >"$APP_LOG" 2>&1
+  app_pid=$VM_LAST_PID
+}
+start_app app.log
 
 has_name () {
   gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
@@ -45,7 +52,7 @@ activate () {   # OBJECT-PATH ACTION [GVARIANT]
   gdbus call --session --dest "$ID" --object-path "$1" \
     --method org.gtk.Actions.Activate "$2" "[${3:-}]" '{}' >/dev/null 2>>"$O/gdbus.log"
 }
-dumps () { grep -c '^--- rdmatop dump end ---$' "$O/app.log" 2>/dev/null || true; }
+dumps () { grep -c '^--- rdmatop dump end ---$' "$APP_LOG" 2>/dev/null || true; }
 # dump NAME: asks the window for a dump and keeps the newest one as NAME.
 dump () {
   local before now
@@ -56,7 +63,7 @@ dump () {
     if [ "${now:-0}" -gt "${before:-0}" ]; then
       awk '/^--- rdmatop dump begin ---$/ { b = ""; on = 1; next }
            /^--- rdmatop dump end ---$/ { last = b; on = 0; next }
-           on { b = b $0 "\n" } END { printf "%s", last }' "$O/app.log" >"$O/$1"
+           on { b = b $0 "\n" } END { printf "%s", last }' "$APP_LOG" >"$O/$1"
       return 0
     fi
     sleep 0.3
@@ -149,6 +156,52 @@ vm_check "the recording saved elsewhere is complete JSON" bash -c \
 vm_check "nothing is left on the full disk" bash -c "! ls '$O'/home/rdmatop/*.partial >/dev/null 2>&1"
 umount "$O/home/rdmatop"
 
+# Closing the window while it records asks first (Ctrl+Q's action closes
+# it as the title bar would; no window manager runs, so the keys go to the
+# question, which has the focus): Escape is Cancel and the recording goes
+# on; Enter is the default, Save and Close, which completes the trace.
+question () { dump "$1" && grep -q '^question	Save the Recording Before Closing?	' "$O/$1"; }
+no_question () { dump "$1" && ! grep -q '^question	' "$O/$1"; }
+activate "$OBJ" record
+vm_wait_for "a recording before closing" 60 partial
+closing=$(ls "$O"/home/rdmatop/*.partial | head -1)
+activate "$OBJ" quit
+vm_wait_for "the question when closing while recording" 60 question close-asked.txt
+vm_check "the question names the recording" \
+  grep -qF "A recording to ${closing%.partial} is running" "$O/close-asked.txt"
+sleep 1
+import -window root "$O/gui-close-question.png" 2>>"$O/import.log"
+xdotool key --clearmodifiers Escape
+vm_wait_for "Cancel to dismiss the question" 30 no_question close-cancelled.txt
+vm_check "after Cancel the app still runs" kill -0 "$app_pid"
+vm_check "after Cancel the recording goes on" \
+  grep -Eq '^record	Stop · [0-9:]+ · [0-9]+ samples?$' "$O/close-cancelled.txt"
+vm_check "after Cancel the trace is still being written" test -s "$closing"
+samples () { grep '^record' "$O/$1" | grep -Eo '[0-9]+ samples?' | grep -Eo '^[0-9]+'; }
+before=$(samples close-cancelled.txt)
+more_samples () { dump close-later.txt && [ "$(samples close-later.txt)" -gt "${before:-0}" ]; }
+vm_wait_for "more samples after Cancel" 30 more_samples
+activate "$OBJ" quit
+vm_wait_for "the question again" 60 question close-asked-again.txt
+xdotool key --clearmodifiers Return
+vm_wait_for "Save and Close to end the app" 60 bash -c "! kill -0 $app_pid 2>/dev/null"
+wait "$app_pid"
+vm_is "Save and Close ends the app with status 0" "$?" 0
+vm_check "Save and Close left no .partial file" test ! -e "$closing"
+vm_check "the trace saved on close is complete JSON with rxe0/1's track" bash -c \
+  "gzip -dc '${closing%.partial}' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"traceEvents\"]; assert \"rxe0/1\" in json.dumps(d)'"
+vm_check "no GTK criticals or warnings before closing" bash -c "! grep -E 'CRITICAL|WARNING' '$O/app.log'"
+
+# The app again, opening that trace: it loads, rxe0/1 in it; then live.
+start_app app-2.log "${closing%.partial}"
+vm_wait_for "the app on the session bus again" 120 has_name
+replayed () { dump replay.txt && grep -q '^mode	Recording: ' "$O/replay.txt" && row rxe0/1 replay.txt >/dev/null; }
+vm_wait_for "the trace saved on close to be shown" 120 replayed
+vm_check "the trace saved on close opens in the app with rxe0/1" replayed
+activate "$OBJ" go-live
+live () { dump live.txt && ! grep -q '^mode	' "$O/live.txt"; }
+vm_wait_for "the window to go live" 60 live
+
 # SIGTERM while the window records: the trace is closed, as the CLI does.
 activate "$OBJ" record
 vm_wait_for "a recording before SIGTERM" 60 partial
@@ -160,5 +213,5 @@ vm_is "SIGTERM ends the app with status 0" "$?" 0
 vm_check "SIGTERM left no .partial file" bash -c "! ls '$O'/home/rdmatop/*.partial >/dev/null 2>&1"
 vm_check "every trace left is complete JSON" bash -c \
   "for f in '$O'/home/rdmatop/rdmatop-*.json.gz; do gzip -dc \"\$f\" | python3 -c 'import json,sys; json.load(sys.stdin)' || exit 1; done"
-vm_check "no GTK criticals or warnings" bash -c "! grep -E 'CRITICAL|WARNING' '$O/app.log'"
+vm_check "no GTK criticals or warnings" bash -c "! grep -E 'CRITICAL|WARNING' '$APP_LOG'"
 vm_finish

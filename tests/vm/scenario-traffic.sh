@@ -5,7 +5,9 @@
 #    perftest processes (and a qp-holder on an idle device) with the QPs
 #    and MRs that `rdma -j res show` counts;
 # 3. then, with netem dropping 1% of the writer's packets, the retransmits
-#    metric rises and a health event is raised.
+#    metric rises and a health event is raised;
+# then ib_write_bw over rdma_cm (-R): each end's QP in the process list has
+# the peer address `rdma res show cm_id` gives its rdma_cm ID.
 # The netem qdisc is in place (0% loss) before any traffic starts.
 . "$RDMATOP_VM_DIR/guest-lib.sh"
 vm_init
@@ -61,5 +63,20 @@ vm_is "watch as root exited 0" "$(cat "$O/loss-root.json.rc")" 0
 vm_is "watch as $VM_USER exited 0" "$(cat "$O/loss-user.json.rc")" 0
 for who in root user; do
   vm_pycheck --label "$who" loss --watch "$O/loss-$who.json" --count 7 --device rxe0
+done
+
+vm_log "rdma_cm phase"
+# Peer addresses: RES_QP has none, the rdma_cm IDs of a connection made
+# with rdma_cm (-R) have them; both ends on rxe1 (see vm_perftest_cm).
+kill "$VM_CLIENT_PID" "$VM_SERVER_PID"
+wait "$VM_CLIENT_PID" "$VM_SERVER_PID" 2>/dev/null
+vm_perftest_cm write rxe1 10.220.0.2 60
+vm_snapshot "$O/cm-root.json"
+vm_snapshot_as_user "$O/cm-user.json"
+vm_rdma_json "$O/cm" cm_id qp
+vm_check "ib_write_bw -R client still runs" kill -0 "$VM_CLIENT_PID"
+for who in root user; do
+  vm_pycheck --label "$who" peers --snapshot "$O/cm-$who.json" --rdma "$O/cm" \
+    --pids "$VM_SERVER_PID,$VM_CLIENT_PID"
 done
 vm_finish

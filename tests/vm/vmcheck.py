@@ -289,6 +289,50 @@ def check_processes(snap, a):
         ok(p.get("contexts") == 1, "qp-holder has 1 verbs context", p.get("contexts"))
 
 
+def addr_text(entry, key):
+    """`rdma -j res show cm_id` writes "a.b.c.d:port" (IPv6 without
+    brackets); older iproute2 a separate "*-port"."""
+    addr = entry.get(f"{key}-addr")
+    if addr is None:
+        return None
+    port = entry.get(f"{key}-port")
+    if port is not None and not addr.endswith(f":{port}"):
+        addr = f"{addr}:{port}"
+    return addr
+
+
+def cmd_peers(a):
+    """Each QP of the test's processes that an rdma_cm ID names has that
+    ID's destination as its peer address; other QPs have none."""
+    snap = load_json(a.snapshot)
+    cm_ids = load_json(a.rdma + ".cm_id.json")
+    pids = [int(p) for p in a.pids.split(",")]
+    want = {}
+    for c in cm_ids:
+        if c.get("pid") in pids and "lqpn" in c and addr_text(c, "dst"):
+            want[(c.get("ifname"), c["lqpn"])] = addr_text(c, "dst")
+    ok(len(want) >= len(pids), f"`rdma res show cm_id` names a QP and a peer for each of {pids}",
+       cm_ids)
+    procs = {p["pid"]: p for p in snap.get("processes", [])}
+    seen = 0
+    for pid in pids:
+        p = procs.get(pid)
+        if not ok(p is not None, f"process {pid} is listed", sorted(procs)):
+            continue
+        for q in p.get("qp_list", []):
+            key = (q.get("device"), q.get("qpn"))
+            got = (q.get("peer_addr") or "").replace("[", "").replace("]", "")
+            if key in want:
+                seen += 1
+                ok(got == want[key], f"QP {key[0]}/{key[1]} of {pid} has peer address {want[key]}",
+                   q.get("peer_addr"))
+            else:
+                ok(q.get("peer_addr") is None, f"QP {key[0]}/{key[1]} of {pid} has no peer address",
+                   q.get("peer_addr"))
+    ok(seen == len(want), f"every rdma_cm QP of {pids} is in the process list ({len(want)})",
+       seen)
+
+
 # --- scenario 3: loss ------------------------------------------------------
 
 RXE_RETRANSMIT_COUNTERS = {"completer_retry_err", "retry_exceeded_err", "rcvd_seq_err",
@@ -611,6 +655,12 @@ def main():
         s.add_argument("--holder-pid", type=int)
         s.add_argument("--holder-qps", type=int)
         s.set_defaults(func=func)
+
+    s = sub.add_parser("peers")
+    s.add_argument("--snapshot", required=True)
+    s.add_argument("--rdma", required=True, help="prefix of vm_rdma_json files (cm_id)")
+    s.add_argument("--pids", required=True)
+    s.set_defaults(func=cmd_peers)
 
     s = sub.add_parser("loss")
     s.add_argument("--watch", required=True)
