@@ -167,7 +167,7 @@ record_context (RecordOptions *o)
       N_("S") },
     { "device", 'd', 0, G_OPTION_ARG_CALLBACK, (gpointer) devices_cb,
       N_("Only these devices (comma-separated; repeatable)"), N_("NAME,...") },
-    { "port", 'p', 0, G_OPTION_ARG_CALLBACK, (gpointer) port_cb,
+    { "port", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) port_cb,
       N_("Only this port number (repeatable; needs --counters-only)"), N_("N") },
     { "counters-only", 0, 0, G_OPTION_ARG_NONE, &o->counters_only,
       N_("Read only the ports' counters (no processes, netdevs or GPUs), which allows "

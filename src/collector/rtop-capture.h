@@ -57,7 +57,7 @@ typedef struct {
   gint64 interval_min_ns, interval_max_ns;
   gint64 interval_median_ns, interval_p99_ns;   /* within 1/32 of the value */
   double interval_mean_ns;
-  gint64 cpu_ns;             /* CPU time of the capture's thread (up to its last pass) */
+  gint64 cpu_ns;             /* CPU time of the capture's thread (every 64 passes, and at its end) */
 } RtopCaptureStats;
 
 typedef struct _RtopCapture RtopCapture;

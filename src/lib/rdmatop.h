@@ -137,7 +137,7 @@ typedef struct {
   int64_t interval_median_ns;  /* within 1/32 of the value */
   int64_t interval_p99_ns;     /* within 1/32 of the value */
   double interval_mean_ns;
-  int64_t cpu_ns;            /* CPU time of the capture's thread so far */
+  int64_t cpu_ns;            /* CPU time of the capture's thread (every 64 passes, and when stopped) */
   uint64_t reserved[8];
 } rdmatop_capture_stats;
 

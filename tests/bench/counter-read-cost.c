@@ -87,12 +87,12 @@ main (int argc, char **argv)
     if (strcmp (argv[i], "--reads") == 0 && i + 1 < argc)
       reads = atoi (argv[++i]);
     else if (strcmp (argv[i], "--rounds") == 0 && i + 1 < argc)
-      rounds = MIN (atoi (argv[++i]), 64);
+      rounds = atoi (argv[++i]);
     else if (pos++ == 0)
       f.name = argv[i];
     else
       port = (guint32) atoi (argv[i]);
-  if (f.name == NULL || reads < 1 || rounds < 1)
+  if (f.name == NULL || reads < 1 || rounds < 1 || rounds > 64)
     {
       fprintf (stderr, "Usage: counter-read-cost DEVICE [PORT] [--reads N] [--rounds R]\n");
       return 2;
