@@ -12,9 +12,10 @@
  *    failing call.
  *  - Strings returned are owned by the object they came from and live as
  *    long as it does.  Nothing here needs root.
- *  - A collector and a snapshot are used from one thread at a time; a
- *    capture's functions may be called from any thread (it samples on its
- *    own).
+ *  - A collector and a snapshot are used from one thread at a time.  A
+ *    capture samples on a thread of its own; reading its samples and stats
+ *    is safe from any thread while it runs, but start, stop and free are
+ *    for one thread (the one that owns the capture).
  *  - Link with `pkg-config --cflags --libs rdmatop`.  The soname changes
  *    only when this interface changes incompatibly.
  */

@@ -693,6 +693,8 @@ def cmd_capture(a):
         idle = rates.get(f"{a.idle}/1/{name}")
         ok(idle and idle["delta"] == 0 and idle["n"] == st["taken"] - 1,
            f"Python: {name} rate zero on idle {a.idle} in every interval", idle)
+    ok({k.split("/")[2] for k in rates} == {"sent_pkts", "rcvd_pkts"},
+       "Python: only the counters asked for", sorted(rates))
     ok(set(py["snapshot"]) == {a.busy, a.idle}, "Python: snapshot() of both devices", list(py["snapshot"]))
     e = py["errors"]
     ok(e["interval"] and e["interval"]["type"] == "IntervalError" and e["interval"]["value_error"]
