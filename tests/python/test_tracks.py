@@ -1,0 +1,104 @@
+"""Counter samples to counter-track points (rdmatop._tracks), no RDMA."""
+
+import os
+import sys
+import unittest
+from collections import namedtuple
+
+sys.path.insert(0, os.environ.get("RDMATOP_PYTHON_SRC", os.path.join(os.path.dirname(__file__), "../../python")))
+
+from rdmatop import _tracks  # noqa: E402
+
+Sample = namedtuple("Sample", "time_ns mono_ns device port metric value")
+
+REAL0 = 1_796_000_000_000_000_000
+MONO0 = 5_000_000_000
+
+
+def samples(device, port, metric, values, step_ns=1_000_000):
+    return [Sample(REAL0 + i * step_ns, MONO0 + i * step_ns, device, port, metric, v)
+            for i, v in enumerate(values)]
+
+
+class RatePoints(unittest.TestCase):
+    def test_rate_per_second_over_monotonic_time(self):
+        pts = _tracks.rate_points(samples("rxe0", 1, "sent_pkts", [10, 20, 40]))
+        self.assertEqual([p.rate for p in pts], [10_000.0, 20_000.0])
+        # Placed at the later sample's time, on the clock asked for.
+        self.assertEqual([p.time_ns for p in pts], [REAL0 + 1_000_000, REAL0 + 2_000_000])
+        mono = _tracks.rate_points(samples("rxe0", 1, "sent_pkts", [10, 20]), clock="mono_ns")
+        self.assertEqual(mono[0].time_ns, MONO0 + 1_000_000)
+
+    def test_uneven_intervals(self):
+        s = samples("rxe0", 1, "x", [0, 100])
+        s[1] = s[1]._replace(mono_ns=MONO0 + 4_000_000)
+        self.assertEqual(_tracks.rate_points(s)[0].rate, 25_000.0)
+
+    def test_reset_gives_no_point(self):
+        pts = _tracks.rate_points(samples("rxe0", 1, "x", [100, 200, 5, 15]))
+        self.assertEqual([p.rate for p in pts], [100_000.0, 10_000.0])
+
+    def test_tracks_are_separate_and_order_does_not_matter(self):
+        a = samples("rxe0", 1, "x", [0, 1, 2])
+        b = samples("rxe1", 1, "x", [0, 0, 0])
+        c = samples("rxe0", 2, "x", [0, 5, 10])
+        mixed = [a[2], b[1], c[0], a[0], b[0], c[2], a[1], b[2], c[1]]
+        pts = _tracks.rate_points(mixed)
+        by = {}
+        for p in pts:
+            by.setdefault((p.device, p.port), []).append(p.rate)
+        self.assertEqual(by, {("rxe0", 1): [1000.0, 1000.0], ("rxe1", 1): [0.0, 0.0],
+                              ("rxe0", 2): [5000.0, 5000.0]})
+        self.assertEqual([p.time_ns for p in pts], sorted(p.time_ns for p in pts))
+
+    def test_same_time_twice_is_skipped(self):
+        s = samples("rxe0", 1, "x", [0, 10, 20])
+        s[2] = s[2]._replace(mono_ns=s[1].mono_ns)
+        self.assertEqual(len(_tracks.rate_points(s)), 1)
+
+    def test_single_sample_and_empty(self):
+        self.assertEqual(_tracks.rate_points(samples("rxe0", 1, "x", [7])), [])
+        self.assertEqual(_tracks.rate_points([]), [])
+
+    def test_unknown_clock(self):
+        with self.assertRaises(ValueError):
+            _tracks.rate_points([], clock="tsc")
+
+
+class Compact(unittest.TestCase):
+    def test_idle_track_keeps_first_and_last(self):
+        pts = _tracks.rate_points(samples("rxe2", 1, "x", [5] * 10))
+        out = _tracks.compact(pts)
+        self.assertEqual(len(out), 2)
+        self.assertEqual(out[0], pts[0])
+        self.assertEqual(out[-1], pts[-1])
+        self.assertTrue(all(p.rate == 0 for p in out))
+
+    def test_changes_are_kept(self):
+        pts = _tracks.rate_points(samples("rxe0", 1, "x", [0, 1, 2, 2, 2, 3]))
+        out = _tracks.compact(pts)
+        self.assertEqual([p.rate for p in out], [1000.0, 0.0, 1000.0])
+
+    def test_per_track(self):
+        a = _tracks.rate_points(samples("rxe0", 1, "x", [0, 0, 0, 0]))
+        b = _tracks.rate_points(samples("rxe1", 1, "x", [0, 1, 2, 3]))
+        out = _tracks.compact(sorted(a + b, key=lambda p: p.time_ns))
+        self.assertEqual(sum(1 for p in out if p.device == "rxe0"), 2)
+        self.assertEqual(sum(1 for p in out if p.device == "rxe1"), 2)
+
+
+class Clip(unittest.TestCase):
+    def test_inclusive_bounds(self):
+        pts = _tracks.rate_points(samples("rxe0", 1, "x", [0, 1, 2, 3, 4]))
+        out = _tracks.clip(pts, pts[1].time_ns, pts[2].time_ns)
+        self.assertEqual(out, pts[1:3])
+
+
+class Names(unittest.TestCase):
+    def test_names(self):
+        self.assertEqual(_tracks.track_name("mlx5_0", 1), "rdmatop mlx5_0/1")
+        self.assertEqual(_tracks.counter_key("rnr_nak_retry_err"), "rnr_nak_retry_err/s")
+
+
+if __name__ == "__main__":
+    unittest.main()
