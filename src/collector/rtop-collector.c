@@ -1758,3 +1758,79 @@ rtop_collector_sample (RtopCollector *self, double interval_s)
   rtop_health_process (self->health, snap);
   return snap;
 }
+
+/* ---- Counters only ---- */
+
+/* One port's counters and nothing else, for captures at millisecond
+ * periods: its STAT_GET reply (or the sysfs hw_counters that replace it)
+ * and its sysfs PMA counters.  No device or port dump, no netdev, no
+ * resource dump, no /proc, no rates: the pass before set up what this
+ * reuses (the port's open counter files and its reply template). */
+typedef struct {
+  PortCache *pc;
+  guint32 dev_index, port;
+  guint32 got_dev, got_port;
+  RtopCounterDirFunc func;
+  gpointer user_data;
+} TapData;
+
+static gboolean
+tap_counter_cb (const char *name, guint64 value, gpointer user_data, GError **error)
+{
+  TapData *td = user_data;
+
+  if (td->got_dev == td->dev_index && (td->got_port == 0 || td->got_port == td->port))
+    td->func (name, value, RTOP_COUNTER_SOURCE_NETLINK, td->user_data);
+  return TRUE;
+}
+
+/* A reply equal to the template but for its values is the layout's first
+ * counters, in message order: no walk, no name compared. */
+static gboolean
+tap_stat_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
+{
+  TapData *td = user_data;
+  PortCache *pc = td->pc;
+  const PortLayout *l = pc->layout;
+
+  if (pc->stat_template != NULL && l != NULL && l->id == pc->stat_layout &&
+      rtop_nl_stat_template_match (pc->stat_template, nlh, pc->stat_values))
+    {
+      guint n = rtop_nl_stat_template_get_n_counters (pc->stat_template);
+
+      for (guint k = 0; k < n; k++)
+        td->func (l->names[l->slot[k]], pc->stat_values[k], RTOP_COUNTER_SOURCE_NETLINK,
+                  td->user_data);
+      return TRUE;
+    }
+  return rtop_nl_parse_stat_foreach (nlh, &td->got_dev, &td->got_port, tap_counter_cb, td, error);
+}
+
+gboolean
+rtop_collector_read_port_counters (RtopCollector *self, const char *device, guint32 port,
+                                   RtopCounterDirFunc func, gpointer user_data, GError **error)
+{
+  DeviceCache *dc = self->nl != NULL ? g_hash_table_lookup (self->devices, device) : NULL;
+  PortCache *pc = dc != NULL ? g_hash_table_lookup (dc->ports, GUINT_TO_POINTER (port)) : NULL;
+  guint failed = 0;
+
+  if (pc == NULL)
+    {
+      g_set_error (error, RTOP_ERROR, RTOP_ERROR_NO_DEVICE,
+                   _("Port %u of “%s” is gone."), port, device);
+      return FALSE;
+    }
+  if (!pc->stat_unsupported)
+    {
+      TapData td = { pc, dc->index, port, 0, 0, func, user_data };
+
+      if (!rtop_nl_query (self->nl, RDMA_NLDEV_CMD_STAT_GET, FALSE, dc->index, port,
+                          tap_stat_cb, &td, error))
+        return FALSE;
+    }
+  else if (pc->hw != NULL)
+    rtop_counter_dir_read_foreach (pc->hw, func, user_data, &failed);
+  if (pc->pma != NULL)
+    rtop_counter_dir_read_foreach (pc->pma, func, user_data, &failed);
+  return TRUE;
+}

@@ -6,6 +6,7 @@
 #include <glib.h>
 #include "rtop-nl.h"
 #include "rtop-snapshot.h"
+#include "rtop-sysfs.h"
 
 G_BEGIN_DECLS
 
@@ -39,6 +40,18 @@ RtopSnapshot *rtop_collector_sample (RtopCollector *self, double interval_s);
 /* The fd to poll for hotplug events (-1 without monitor support).  When it is
  * readable the sampler runs a pass early. */
 int rtop_collector_get_monitor_fd (RtopCollector *self);
+
+/* Reads one port's counters and nothing else (captures at millisecond
+ * periods): its hw counters (STAT_GET, or sysfs hw_counters where the
+ * kernel has no STAT_GET for it) and its sysfs PMA counters, each handed
+ * to func in read order with its raw value.  No device or port dump, no
+ * netdev, no resources, no /proc, no rates, no health.  The port must have
+ * been in the last rtop_collector_sample(): RTOP_ERROR_NO_DEVICE otherwise.
+ * A failed STAT_GET is the transport's error; counters handed out before
+ * it are to be dropped. */
+gboolean rtop_collector_read_port_counters (RtopCollector *self, const char *device,
+                                            guint32 port, RtopCounterDirFunc func,
+                                            gpointer user_data, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopCollector, rtop_collector_free)
 

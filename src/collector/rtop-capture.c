@@ -1,0 +1,545 @@
+/* rtop-capture.c: chosen ports' counters at a fixed period on a thread.
+ *
+ * One full collector pass at creation finds the ports (and leaves the
+ * collector holding their open counter files and reply templates); from
+ * then on each pass is rtop_collector_read_port_counters() per port.  The
+ * thread asks for 1 ns of timer slack so that a 1 ms deadline is not
+ * rounded by the default 50 us.  Samples are fixed-size records in a ring;
+ * names are interned once, so a sample costs no allocation. */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include "rtop-capture.h"
+#include "rtop-error.h"
+
+#define NS_PER_S G_GINT64_CONSTANT (1000000000)
+/* A stop request is seen within this, however long the interval. */
+#define MAX_SLEEP_NS (50 * G_GINT64_CONSTANT (1000000))
+/* Distinct counter names kept: far more than any driver has. */
+#define MAX_NAMES 4096
+/* Interval histogram: exact microseconds below 64, then 32 steps per
+ * power of two (each within 1/32 of its value) up to 2^36 us. */
+#define HIST_LINEAR 64
+#define HIST_STEPS 32
+#define HIST_TOP_BIT 36
+#define HIST_N (HIST_LINEAR + (HIST_TOP_BIT - 5) * HIST_STEPS)
+
+typedef struct {
+  char *device;
+  guint32 port;
+} PortSlot;
+
+typedef struct {
+  gint64 realtime_ns;
+  gint64 monotonic_ns;
+  guint64 value;
+  guint32 slot;
+  guint32 name;
+} Record;
+
+struct _RtopCapture {
+  RtopCollector *collector;  /* the thread's alone once started */
+  gint64 interval_ns;
+  GArray *slots;             /* PortSlot: the ports read, in order */
+  GHashTable *wanted;        /* counter names to keep, or NULL: all */
+  GHashTable *name_ids;      /* thread only: name -> id + 1 */
+  GPtrArray *names;          /* char*, by id; only appended to (under lock) */
+  GArray *scratch;           /* thread only: this pass's records */
+  GThread *thread;
+  gint stopping;             /* atomic */
+
+  GMutex lock;               /* guards what follows, and names */
+  Record *ring;
+  guint capacity, head, count;
+  RtopCaptureStats stats;
+  guint32 hist[HIST_N];
+  gint64 last_start_ns;
+  double interval_sum_ns;
+  char *last_error;
+};
+
+static gint64
+clock_ns (clockid_t clock)
+{
+  struct timespec ts;
+
+  clock_gettime (clock, &ts);
+  return (gint64) ts.tv_sec * NS_PER_S + ts.tv_nsec;
+}
+
+gboolean
+rtop_capture_check_interval (gint64 interval_ns, GError **error)
+{
+  if (interval_ns >= RTOP_CAPTURE_MIN_INTERVAL_NS && interval_ns <= RTOP_CAPTURE_MAX_INTERVAL_NS)
+    return TRUE;
+  char value[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_ascii_formatd (value, sizeof value, "%g", interval_ns / 1e9);
+  g_set_error (error, RTOP_ERROR, RTOP_ERROR_INVALID_ARGUMENT,
+               _("The interval must be a number of seconds from %g to %g, not “%s”"),
+               RTOP_CAPTURE_MIN_INTERVAL_NS / 1e9, RTOP_CAPTURE_MAX_INTERVAL_NS / 1e9, value);
+  return FALSE;
+}
+
+/* ---- Interval statistics ---- */
+
+static guint
+hist_index (gint64 ns)
+{
+  guint64 us = (guint64) MAX (ns, 0) / 1000;
+  guint bit;
+
+  if (us < HIST_LINEAR)
+    return (guint) us;
+  us = MIN (us, (G_GUINT64_CONSTANT (1) << HIST_TOP_BIT) - 1);
+  bit = 63 - (guint) __builtin_clzll (us);
+  return HIST_LINEAR + (bit - 6) * HIST_STEPS + (guint) ((us >> (bit - 5)) - HIST_STEPS);
+}
+
+/* The middle of a bucket, in ns. */
+static gint64
+hist_value (guint index)
+{
+  guint bit, step;
+
+  if (index < HIST_LINEAR)
+    return (gint64) index * 1000 + 500;
+  bit = 6 + (index - HIST_LINEAR) / HIST_STEPS;
+  step = HIST_STEPS + (index - HIST_LINEAR) % HIST_STEPS;
+  return ((gint64) step << (bit - 5)) * 1000 + ((gint64) 1 << (bit - 5)) * 500;
+}
+
+static gint64
+hist_quantile (const guint32 *hist, guint64 n, double q)
+{
+  guint64 rank = (guint64) (q * (double) (n - 1)), seen = 0;
+
+  for (guint i = 0; i < HIST_N; i++)
+    {
+      seen += hist[i];
+      if (seen > rank)
+        return hist_value (i);
+    }
+  return 0;
+}
+
+/* Under lock. */
+static void
+account_interval (RtopCapture *self, gint64 start_ns)
+{
+  RtopCaptureStats *st = &self->stats;
+  gint64 d;
+
+  if (self->last_start_ns != 0)
+    {
+      d = start_ns - self->last_start_ns;
+      if (st->intervals == 0 || d < st->interval_min_ns)
+        st->interval_min_ns = d;
+      if (st->intervals == 0 || d > st->interval_max_ns)
+        st->interval_max_ns = d;
+      st->intervals++;
+      self->interval_sum_ns += (double) d;
+      self->hist[hist_index (d)]++;
+    }
+  self->last_start_ns = start_ns;
+}
+
+/* ---- The pass ---- */
+
+typedef struct {
+  RtopCapture *self;
+  guint32 slot;
+  gint64 realtime_ns, monotonic_ns;
+} PassRead;
+
+static guint32
+intern (RtopCapture *self, const char *name)
+{
+  gpointer id = g_hash_table_lookup (self->name_ids, name);
+  char *copy;
+
+  if (id != NULL)
+    return GPOINTER_TO_UINT (id) - 1;
+  if (self->names->len >= MAX_NAMES)
+    return G_MAXUINT32;
+  copy = g_strdup (name);
+  g_mutex_lock (&self->lock);
+  g_ptr_array_add (self->names, copy);
+  g_mutex_unlock (&self->lock);
+  g_hash_table_insert (self->name_ids, copy, GUINT_TO_POINTER (self->names->len));
+  return self->names->len - 1;
+}
+
+static void
+counter_cb (const char *name, guint64 value, RtopCounterSource source, gpointer user_data)
+{
+  PassRead *pr = user_data;
+  RtopCapture *self = pr->self;
+  Record rec = { pr->realtime_ns, pr->monotonic_ns, value, pr->slot, 0 };
+
+  if (self->wanted != NULL && !g_hash_table_contains (self->wanted, name))
+    return;
+  rec.name = intern (self, name);
+  if (rec.name != G_MAXUINT32)
+    g_array_append_val (self->scratch, rec);
+}
+
+/* Reads every port into scratch; a port that fails leaves nothing of it. */
+static void
+read_ports (RtopCapture *self, char **error_message, guint *n_errors)
+{
+  for (guint i = 0; i < self->slots->len; i++)
+    {
+      const PortSlot *ps = &g_array_index (self->slots, PortSlot, i);
+      g_autoptr(GError) error = NULL;
+      PassRead pr = { self, i, clock_ns (CLOCK_REALTIME), clock_ns (CLOCK_MONOTONIC) };
+      guint before = self->scratch->len;
+
+      if (!rtop_collector_read_port_counters (self->collector, ps->device, ps->port,
+                                              counter_cb, &pr, &error))
+        {
+          g_array_set_size (self->scratch, before);
+          g_free (*error_message);
+          *error_message = g_strdup (error->message);
+          (*n_errors)++;
+        }
+    }
+}
+
+/* Whole passes or nothing: a pass that does not fit is dropped. */
+static void
+store_pass (RtopCapture *self, gint64 start_ns, char *error_message, guint n_errors)
+{
+  guint n = self->scratch->len;
+  RtopCaptureStats *st;
+
+  g_mutex_lock (&self->lock);
+  st = &self->stats;
+  st->taken++;
+  st->read_errors += n_errors;
+  if (error_message != NULL)
+    {
+      g_free (self->last_error);
+      self->last_error = error_message;
+    }
+  account_interval (self, start_ns);
+  if (self->count + n > self->capacity)
+    {
+      st->dropped++;
+      st->dropped_samples += n;
+    }
+  else
+    for (guint i = 0; i < n; i++)
+      {
+        self->ring[(self->head + self->count) % self->capacity] =
+          g_array_index (self->scratch, Record, i);
+        self->count++;
+        st->samples++;
+      }
+  st->cpu_ns = clock_ns (CLOCK_THREAD_CPUTIME_ID);
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+run_pass (RtopCapture *self)
+{
+  gint64 start_ns = clock_ns (CLOCK_MONOTONIC);
+  char *error_message = NULL;
+  guint n_errors = 0;
+
+  g_array_set_size (self->scratch, 0);
+  read_ports (self, &error_message, &n_errors);
+  store_pass (self, start_ns, error_message, n_errors);
+}
+
+/* FALSE when asked to stop first. */
+static gboolean
+sleep_until (RtopCapture *self, gint64 deadline_ns)
+{
+  while (!g_atomic_int_get (&self->stopping))
+    {
+      gint64 now = clock_ns (CLOCK_MONOTONIC);
+      gint64 target = MIN (deadline_ns, now + MAX_SLEEP_NS);
+      struct timespec ts = { target / NS_PER_S, target % NS_PER_S };
+
+      if (now >= deadline_ns)
+        return TRUE;
+      clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+    }
+  return FALSE;
+}
+
+static gpointer
+capture_thread (gpointer data)
+{
+  RtopCapture *self = data;
+  gint64 t0 = clock_ns (CLOCK_MONOTONIC);
+  guint64 k = 0;
+
+  prctl (PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+  while (sleep_until (self, t0 + (gint64) k * self->interval_ns))
+    {
+      guint64 next;
+      gint64 now;
+
+      run_pass (self);
+      /* The first deadline still ahead; the ones passed are missed. */
+      now = clock_ns (CLOCK_MONOTONIC);
+      next = (guint64) ((now - t0) / self->interval_ns) + 1;
+      next = MAX (next, k + 1);
+      if (next > k + 1)
+        {
+          g_mutex_lock (&self->lock);
+          self->stats.missed += next - (k + 1);
+          g_mutex_unlock (&self->lock);
+        }
+      k = next;
+    }
+  return NULL;
+}
+
+/* ---- Choosing the ports ---- */
+
+static gboolean
+counter_is_direct (const RtopCounter *c)
+{
+  return c->source == RTOP_COUNTER_SOURCE_NETLINK || c->source == RTOP_COUNTER_SOURCE_SYSFS_PORT ||
+         c->source == RTOP_COUNTER_SOURCE_SYSFS_HW;
+}
+
+static gboolean
+port_wanted (const RtopCaptureOptions *o, guint32 port)
+{
+  if (o->ports == NULL)
+    return TRUE;
+  for (guint i = 0; i < o->n_ports; i++)
+    if (o->ports[i] == port)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+check_snapshot (const RtopSnapshot *snap, const RtopCaptureOptions *o, GError **error)
+{
+  if (snap->status != RTOP_STATUS_OK)
+    {
+      RtopErrorCode code = snap->status == RTOP_STATUS_NO_NETLINK ? RTOP_ERROR_NO_NETLINK
+                         : snap->status == RTOP_STATUS_PERMISSION ? RTOP_ERROR_PERMISSION
+                         : RTOP_ERROR_FAILED;
+
+      g_set_error_literal (error, RTOP_ERROR, code,
+                           snap->status_message ? snap->status_message
+                                                : _("RDMA netlink is not available."));
+      return FALSE;
+    }
+  for (guint i = 0; o->devices != NULL && o->devices[i] != NULL; i++)
+    {
+      const RtopDevice *dev = rtop_snapshot_find_device (snap, o->devices[i]);
+
+      if (dev == NULL || dev->kind != RTOP_DEVICE_KIND_RDMA)
+        {
+          g_set_error (error, RTOP_ERROR, RTOP_ERROR_NO_DEVICE,
+                       _("no RDMA device named “%s” (see “rdma dev”)"), o->devices[i]);
+          return FALSE;
+        }
+      for (guint j = 0; j < o->n_ports && o->ports != NULL; j++)
+        if (rtop_device_find_port (dev, o->ports[j]) == NULL)
+          {
+            g_set_error (error, RTOP_ERROR, RTOP_ERROR_NO_DEVICE,
+                         _("The RDMA device “%s” has no port %u"), dev->name, o->ports[j]);
+            return FALSE;
+          }
+    }
+  return TRUE;
+}
+
+static void
+add_slots (RtopCapture *self, const RtopSnapshot *snap, const RtopCaptureOptions *o,
+           GHashTable *seen)
+{
+  for (guint i = 0; i < snap->devices->len; i++)
+    {
+      const RtopDevice *dev = g_ptr_array_index (snap->devices, i);
+
+      if (dev->kind != RTOP_DEVICE_KIND_RDMA)
+        continue;
+      for (guint j = 0; j < dev->ports->len; j++)
+        {
+          const RtopPort *port = g_ptr_array_index (dev->ports, j);
+          PortSlot ps = { g_strdup (dev->name), port->index };
+
+          if (!port_wanted (o, port->index))
+            {
+              g_free (ps.device);
+              continue;
+            }
+          g_array_append_val (self->slots, ps);
+          for (guint c = 0; c < port->counters->len; c++)
+            {
+              const RtopCounter *counter = g_ptr_array_index (port->counters, c);
+
+              if (counter_is_direct (counter))
+                g_hash_table_add (seen, counter->name);
+            }
+        }
+    }
+}
+
+static gboolean
+choose (RtopCapture *self, const RtopSnapshot *snap, const RtopCaptureOptions *o, GError **error)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  if (!check_snapshot (snap, o, error))
+    return FALSE;
+  add_slots (self, snap, o, seen);
+  if (self->slots->len == 0)
+    {
+      g_set_error_literal (error, RTOP_ERROR, RTOP_ERROR_NO_DEVICE,
+                           _("There is no RDMA port to capture."));
+      return FALSE;
+    }
+  for (guint i = 0; o->counters != NULL && o->counters[i] != NULL; i++)
+    {
+      if (!g_hash_table_contains (seen, o->counters[i]))
+        {
+          g_set_error (error, RTOP_ERROR, RTOP_ERROR_NO_DEVICE,
+                       _("No port captured has a counter named “%s”"), o->counters[i]);
+          return FALSE;
+        }
+      if (self->wanted == NULL)
+        self->wanted = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_hash_table_add (self->wanted, g_strdup (o->counters[i]));
+    }
+  return TRUE;
+}
+
+/* ---- Life ---- */
+
+static void
+port_slot_clear (gpointer data)
+{
+  g_free (((PortSlot *) data)->device);
+}
+
+RtopCapture *
+rtop_capture_new (RtopCollector *collector, const RtopCaptureOptions *options, GError **error)
+{
+  g_autoptr(RtopCapture) self = g_new0 (RtopCapture, 1);
+  g_autoptr(RtopSnapshot) snap = NULL;
+
+  g_mutex_init (&self->lock);
+  self->collector = collector;
+  self->slots = g_array_new (FALSE, TRUE, sizeof (PortSlot));
+  g_array_set_clear_func (self->slots, port_slot_clear);
+  self->names = g_ptr_array_new_with_free_func (g_free);
+  self->name_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->scratch = g_array_new (FALSE, FALSE, sizeof (Record));
+  if (!rtop_capture_check_interval (options->interval_ns, error))
+    return NULL;
+  if (options->capacity > RTOP_CAPTURE_MAX_CAPACITY)
+    {
+      g_set_error (error, RTOP_ERROR, RTOP_ERROR_INVALID_ARGUMENT,
+                   _("A capture keeps at most %u samples, not %u"),
+                   RTOP_CAPTURE_MAX_CAPACITY, options->capacity);
+      return NULL;
+    }
+  self->interval_ns = options->interval_ns;
+  snap = rtop_collector_sample (collector, 0);
+  if (!choose (self, snap, options, error))
+    return NULL;
+  self->capacity = options->capacity ? options->capacity : RTOP_CAPTURE_DEFAULT_CAPACITY;
+  self->ring = g_new (Record, self->capacity);
+  return g_steal_pointer (&self);
+}
+
+gboolean
+rtop_capture_start (RtopCapture *self, GError **error)
+{
+  if (self->thread != NULL || g_atomic_int_get (&self->stopping))
+    {
+      g_set_error_literal (error, RTOP_ERROR, RTOP_ERROR_INVALID_ARGUMENT,
+                           _("A capture can be started only once."));
+      return FALSE;
+    }
+  self->thread = g_thread_try_new ("rdmatop-capture", capture_thread, self, error);
+  return self->thread != NULL;
+}
+
+void
+rtop_capture_stop (RtopCapture *self)
+{
+  g_atomic_int_set (&self->stopping, 1);
+  if (self->thread != NULL)
+    g_thread_join (g_steal_pointer (&self->thread));
+}
+
+gsize
+rtop_capture_read (RtopCapture *self, RtopCaptureSample *out, gsize n)
+{
+  gsize i;
+
+  g_mutex_lock (&self->lock);
+  for (i = 0; i < n && self->count > 0; i++)
+    {
+      const Record *rec = &self->ring[self->head];
+      const PortSlot *ps = &g_array_index (self->slots, PortSlot, rec->slot);
+
+      out[i] = (RtopCaptureSample) {
+        rec->realtime_ns, rec->monotonic_ns, ps->device, ps->port,
+        g_ptr_array_index (self->names, rec->name), rec->value,
+      };
+      self->head = (self->head + 1) % self->capacity;
+      self->count--;
+    }
+  g_mutex_unlock (&self->lock);
+  return i;
+}
+
+void
+rtop_capture_get_stats (RtopCapture *self, RtopCaptureStats *out)
+{
+  g_mutex_lock (&self->lock);
+  *out = self->stats;
+  if (out->intervals > 0)
+    {
+      out->interval_mean_ns = self->interval_sum_ns / (double) out->intervals;
+      out->interval_median_ns = hist_quantile (self->hist, out->intervals, 0.5);
+      out->interval_p99_ns = hist_quantile (self->hist, out->intervals, 0.99);
+    }
+  g_mutex_unlock (&self->lock);
+}
+
+char *
+rtop_capture_dup_last_error (RtopCapture *self)
+{
+  char *copy;
+
+  g_mutex_lock (&self->lock);
+  copy = g_strdup (self->last_error);
+  g_mutex_unlock (&self->lock);
+  return copy;
+}
+
+void
+rtop_capture_free (RtopCapture *self)
+{
+  if (self == NULL)
+    return;
+  rtop_capture_stop (self);
+  rtop_collector_free (self->collector);
+  g_array_unref (self->slots);
+  g_clear_pointer (&self->wanted, g_hash_table_unref);
+  g_hash_table_unref (self->name_ids);
+  g_ptr_array_unref (self->names);
+  g_array_unref (self->scratch);
+  g_free (self->ring);
+  g_free (self->last_error);
+  g_mutex_clear (&self->lock);
+  g_free (self);
+}

@@ -1,0 +1,184 @@
+/* rdmatop.h: librdmatop, RDMA counters from inside a program.
+ *
+ * A small, stable C API over rdmatop's collector: take snapshots of the
+ * RDMA devices, ports and counters of this machine, and capture chosen
+ * ports' raw counters at a fixed period (down to 1 ms) on a thread of the
+ * library's own, to correlate with what the program does.
+ *
+ * Conventions:
+ *  - Handles are opaque.  Functions that can fail return an rdmatop_status;
+ *    on failure rdmatop_last_error() gives a sentence for people (the same
+ *    one rdmatop-cli prints), valid on the calling thread until its next
+ *    failing call.
+ *  - Strings returned are owned by the object they came from and live as
+ *    long as it does.  Nothing here needs root.
+ *  - A collector and a snapshot are used from one thread at a time; a
+ *    capture's functions may be called from any thread (it samples on its
+ *    own).
+ *  - Link with `pkg-config --cflags --libs rdmatop`.  The soname changes
+ *    only when this interface changes incompatibly.
+ */
+#ifndef RDMATOP_H
+#define RDMATOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of this interface; rdmatop_api_version() is the library's. */
+#define RDMATOP_API_VERSION 1
+
+typedef enum {
+  RDMATOP_OK = 0,
+  RDMATOP_ERROR_FAILED = 1,            /* anything else (the message says what) */
+  RDMATOP_ERROR_NO_RDMA = 2,           /* the kernel has no RDMA netlink */
+  RDMATOP_ERROR_PERMISSION = 3,        /* the system does not let this user read RDMA */
+  RDMATOP_ERROR_NO_DEVICE = 4,         /* a device, port or counter named does not exist */
+  RDMATOP_ERROR_INVALID_ARGUMENT = 5,  /* an interval out of range, a NULL handle, ... */
+} rdmatop_status;
+
+/* The library's version, e.g. "0.1.0". */
+const char *rdmatop_version (void);
+/* The interface version the library implements (RDMATOP_API_VERSION). */
+int rdmatop_api_version (void);
+/* The sentence of the calling thread's last failure ("" when none). */
+const char *rdmatop_last_error (void);
+
+/* ---- Snapshots ---- */
+
+typedef struct rdmatop_collector rdmatop_collector;
+typedef struct rdmatop_snapshot rdmatop_snapshot;
+typedef struct rdmatop_device rdmatop_device;
+typedef struct rdmatop_port rdmatop_port;
+
+/* Opens RDMA netlink.  devices: NULL-terminated names to read, or NULL for
+ * every device.  RDMATOP_ERROR_NO_RDMA when the kernel has no RDMA
+ * netlink.  The collector lists no processes and reads no GPU library. */
+rdmatop_status rdmatop_collector_open (const char *const *devices, rdmatop_collector **out);
+void rdmatop_collector_close (rdmatop_collector *collector);
+
+/* One pass over the devices, ports and counters.  Rates are per second
+ * since the collector's previous snapshot (none in its first).  A device
+ * named at open that does not exist is RDMATOP_ERROR_NO_DEVICE. */
+rdmatop_status rdmatop_collector_snapshot (rdmatop_collector *collector,
+                                           rdmatop_snapshot **out);
+void rdmatop_snapshot_free (rdmatop_snapshot *snapshot);
+
+int64_t rdmatop_snapshot_realtime_ns (const rdmatop_snapshot *snapshot);
+int64_t rdmatop_snapshot_monotonic_ns (const rdmatop_snapshot *snapshot);
+size_t rdmatop_snapshot_n_devices (const rdmatop_snapshot *snapshot);
+/* NULL when index is out of range (so for every walk below). */
+const rdmatop_device *rdmatop_snapshot_device (const rdmatop_snapshot *snapshot, size_t index);
+
+const char *rdmatop_device_name (const rdmatop_device *device);      /* "mlx5_0", "rxe0" */
+const char *rdmatop_device_provider (const rdmatop_device *device);  /* "mlx5", "rxe", ... */
+const char *rdmatop_device_kind (const rdmatop_device *device);      /* "rdma" or "gpu" */
+size_t rdmatop_device_n_ports (const rdmatop_device *device);
+const rdmatop_port *rdmatop_device_port (const rdmatop_device *device, size_t index);
+
+uint32_t rdmatop_port_number (const rdmatop_port *port);             /* 1-based */
+const char *rdmatop_port_state (const rdmatop_port *port);           /* "ACTIVE", "DOWN", ... */
+const char *rdmatop_port_phys_state (const rdmatop_port *port);      /* "LINK_UP", ... */
+const char *rdmatop_port_netdev (const rdmatop_port *port);          /* or NULL */
+const char *rdmatop_port_link_layer (const rdmatop_port *port);      /* "InfiniBand", "Ethernet" or NULL */
+double rdmatop_port_rate_gbps (const rdmatop_port *port);            /* 0 when unknown */
+const char *rdmatop_port_health (const rdmatop_port *port);          /* "ok", "warning", "error" */
+/* Why the port's counters could not be read this time, or NULL. */
+const char *rdmatop_port_error (const rdmatop_port *port);
+
+/* The port's raw counters, by name: the kernel's name and value; *rate
+ * (may be NULL) is per second, and the return value 1 when there is a
+ * rate, 0 when not (first snapshot, reset), -1 when index is out of range. */
+size_t rdmatop_port_n_counters (const rdmatop_port *port);
+int rdmatop_port_counter (const rdmatop_port *port, size_t index, const char **name,
+                          uint64_t *value, double *rate);
+
+/* Canonical metrics (what every provider's counters map to): index from 0
+ * to rdmatop_n_metrics() - 1, named "tx_bytes", "rx_packets", "retransmits"... */
+size_t rdmatop_n_metrics (void);
+const char *rdmatop_metric_name (size_t metric);
+/* 1 and the metric's cumulative value (in bytes, packets or events) and
+ * rate when the port has it and it has a rate, 0 when it has it without a
+ * rate, -1 when the port does not have it. */
+int rdmatop_port_metric (const rdmatop_port *port, size_t metric, uint64_t *value,
+                         double *rate);
+
+/* ---- Captures ---- */
+
+typedef struct rdmatop_capture rdmatop_capture;
+
+#define RDMATOP_CAPTURE_MIN_INTERVAL_NS 1000000ULL        /* 1 ms */
+#define RDMATOP_CAPTURE_MAX_INTERVAL_NS 60000000000ULL    /* 60 s */
+
+/* One counter of one port at one read. */
+typedef struct {
+  int64_t realtime_ns;       /* CLOCK_REALTIME when the port was read */
+  int64_t monotonic_ns;      /* CLOCK_MONOTONIC at the same moment */
+  const char *device;        /* owned by the capture */
+  const char *counter;       /* the kernel's counter name, owned by the capture */
+  uint32_t port;
+  uint32_t reserved;
+  uint64_t value;            /* raw and cumulative, as the kernel reports it */
+} rdmatop_sample;
+
+typedef struct {
+  uint64_t taken;            /* passes run; each reads every port of the capture once */
+  uint64_t missed;           /* deadlines skipped because the pass before ran past them */
+  uint64_t dropped;          /* passes not kept because the buffer was full */
+  uint64_t dropped_samples;  /* their samples */
+  uint64_t samples;          /* samples kept (read or waiting) */
+  uint64_t read_errors;      /* port reads that failed (the capture goes on) */
+  uint64_t intervals;        /* intervals measured between the starts of passes */
+  int64_t interval_min_ns;
+  int64_t interval_max_ns;
+  int64_t interval_median_ns;  /* within 1/32 of the value */
+  int64_t interval_p99_ns;     /* within 1/32 of the value */
+  double interval_mean_ns;
+  int64_t cpu_ns;            /* CPU time of the capture's thread so far */
+  uint64_t reserved[8];
+} rdmatop_capture_stats;
+
+/* A capture of the ports of devices (NULL-terminated names; NULL: every
+ * RDMA device), only port numbers ports[0..n_ports-1] (NULL: every port),
+ * only the counters named (NULL-terminated; NULL: all), every interval_ns
+ * (RDMATOP_CAPTURE_MIN_INTERVAL_NS to _MAX_INTERVAL_NS).  It reads only
+ * those ports' counters (hw counters over RDMA netlink, sysfs PMA
+ * counters): no netdev counters, no processes.
+ *
+ * Samples wait until read in a buffer of capacity samples (0: 1048576,
+ * 32 MiB); a pass that does not fit is dropped whole and counted
+ * (rdmatop_capture_stats.dropped), so what is kept is whole passes in
+ * order.  Reading while the capture runs keeps the buffer from filling.
+ *
+ * RDMATOP_ERROR_INVALID_ARGUMENT for an interval out of range,
+ * RDMATOP_ERROR_NO_RDMA without RDMA netlink, RDMATOP_ERROR_NO_DEVICE for
+ * a device, port or counter that does not exist. */
+rdmatop_status rdmatop_capture_new (const char *const *devices, const uint32_t *ports,
+                                    size_t n_ports, const char *const *counters,
+                                    uint64_t interval_ns, size_t capacity,
+                                    rdmatop_capture **out);
+/* Starts sampling on the capture's thread; the first pass runs at once.
+ * Deadlines are start + k * interval_ns on CLOCK_MONOTONIC; one missed
+ * is skipped and counted, never made up by a burst.  Once per capture. */
+rdmatop_status rdmatop_capture_start (rdmatop_capture *capture);
+/* Stops sampling (no pass runs after it returns); samples stay readable. */
+void rdmatop_capture_stop (rdmatop_capture *capture);
+/* Moves up to n of the oldest samples not read yet into out; returns how
+ * many (0: none waiting).  Strings in them live as long as the capture. */
+size_t rdmatop_capture_read (rdmatop_capture *capture, rdmatop_sample *out, size_t n);
+void rdmatop_capture_get_stats (rdmatop_capture *capture, rdmatop_capture_stats *out);
+/* The sentence of the capture's newest failed port read, or NULL when
+ * none failed; kept like rdmatop_last_error() (the calling thread's, until
+ * its next failure or call of this). */
+const char *rdmatop_capture_read_error (rdmatop_capture *capture);
+/* Stops it first. */
+void rdmatop_capture_free (rdmatop_capture *capture);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RDMATOP_H */
