@@ -58,35 +58,31 @@ class _CaptureSource:
     def __init__(self, make_capture, compact):
         self._make_capture = make_capture
         self._compact = compact
-        self._capture = None
-        self._samples = []
+        self._recorder = None
+        self._points = []
         self.error = None
 
     def start(self):
-        self._samples = []
+        self._points = []
         self.error = None
         try:
-            self._capture = self._make_capture()
-            self._capture.start()
+            rec = _tracks.Recorder(self._make_capture(), "time_ns", self._compact)
+            rec.start()
         except Exception as e:
-            # Kineto only logs a child profiler's errors; keep the sentence
+            # Kineto only logs a child profiler's errors; keep the exception
             # so last_error() can say why a trace has no RDMA tracks.
             self.error = e
-            self._capture = None
             raise
+        self._recorder = rec
 
     def stop(self):
-        cap, self._capture = self._capture, None
-        if cap is None:
-            return
-        cap.stop()
-        self._samples = list(cap.samples())
+        rec, self._recorder = self._recorder, None
+        if rec is not None:
+            rec.stop()
+            self._points = rec.points()
 
     def points(self, start_ns, end_ns):
-        pts = _tracks.clip(_tracks.rate_points(self._samples, "time_ns"), start_ns, end_ns)
-        if self._compact:
-            pts = _tracks.compact(pts)
-        self._samples = []
+        pts, self._points = _tracks.clip(self._points, start_ns, end_ns), []
         return [
             (p.time_ns, _tracks.track_name(p.device, p.port), _tracks.counter_key(p.metric), p.rate)
             for p in pts
@@ -113,10 +109,7 @@ def enable(devices=None, ports=None, interval=0.001, metrics=None, compact=True,
             return rdmatop.Capture(devices=devices, ports=ports, interval=interval, metrics=metrics)
 
         # Validate now: Kineto would only log an error from inside the trace.
-        probe = capture()
-        close = getattr(probe, "close", None)
-        if close is not None:
-            close()
+        capture().close()
     src = _CaptureSource(capture, compact)
     with _lock:
         _extension().set_source(src)

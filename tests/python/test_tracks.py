@@ -87,11 +87,78 @@ class Compact(unittest.TestCase):
         self.assertEqual(sum(1 for p in out if p.device == "rxe1"), 2)
 
 
+class Builder(unittest.TestCase):
+    def test_batches_give_what_one_pass_gives(self):
+        s = (samples("rxe0", 1, "x", [0, 1, 2, 2, 2, 2, 9, 9, 10, 20])
+             + samples("rxe2", 1, "x", [4] * 10))
+        s.sort(key=lambda x: x.mono_ns)
+        for compact in (False, True):
+            b = _tracks.TrackBuilder(compact=compact)
+            for i in range(0, len(s), 3):
+                b.feed(s[i:i + 3])
+            want = _tracks.rate_points(s)
+            if compact:
+                want = _tracks.compact(want)
+            self.assertEqual(b.points(), want)
+
+    def test_idle_port_stays_two_points(self):
+        b = _tracks.TrackBuilder()
+        for i in range(100):
+            b.feed(samples("rxe2", 1, "x", [4, 4])[:1] if i == 0 else
+                   [Sample(REAL0 + i, MONO0 + i, "rxe2", 1, "x", 4)])
+        self.assertEqual(len(b.points()), 2)
+
+
+class Recorder(unittest.TestCase):
+    def test_drains_while_running_and_after_stop(self):
+        class Cap:
+            def __init__(self):
+                self.calls, self.n, self.running = 0, 0, False
+
+            def start(self):
+                self.running = True
+
+            def stop(self):
+                self.running = False
+
+            def samples(self):
+                self.calls += 1
+                for _ in range(5):
+                    yield Sample(REAL0 + self.n * 1000, MONO0 + self.n * 1000, "rxe0", 1, "x", self.n)
+                    self.n += 1
+
+        cap = Cap()
+        rec = _tracks.Recorder(cap, compact=False, drain_s=0.01)
+        rec.start()
+        import time
+        time.sleep(0.1)
+        rec.stop()
+        self.assertFalse(cap.running)
+        self.assertGreater(cap.calls, 2, "drained while running")
+        self.assertEqual(len(rec.points()), cap.n - 1)
+
+
 class Clip(unittest.TestCase):
     def test_inclusive_bounds(self):
-        pts = _tracks.rate_points(samples("rxe0", 1, "x", [0, 1, 2, 3, 4]))
+        pts = _tracks.rate_points(samples("rxe0", 1, "x", [0, 1, 3, 6, 10]))
         out = _tracks.clip(pts, pts[1].time_ns, pts[2].time_ns)
         self.assertEqual(out, pts[1:3])
+
+    def test_held_values_carry_into_the_window(self):
+        # A constant rate from long before to long after the window: compact()
+        # leaves two points outside it; the window still shows the rate.
+        pts = _tracks.compact(_tracks.rate_points(samples("rxe0", 1, "x", range(0, 300, 3))))
+        self.assertEqual(len(pts), 2)
+        lo, hi = REAL0 + 10_000_000, REAL0 + 20_000_000
+        out = _tracks.clip(pts, lo, hi)
+        self.assertEqual([(p.time_ns, p.rate) for p in out], [(lo, 3000.0), (hi, 3000.0)])
+
+    def test_no_point_is_made_up_past_the_data(self):
+        pts = _tracks.rate_points(samples("rxe0", 1, "x", [0, 1, 2]))
+        out = _tracks.clip(pts, REAL0, REAL0 + 100_000_000)
+        self.assertEqual(out, pts)
+        self.assertEqual(_tracks.clip(pts, REAL0 + 50_000_000, REAL0 + 60_000_000),
+                         [pts[-1]._replace(time_ns=REAL0 + 50_000_000)])
 
 
 class Names(unittest.TestCase):
