@@ -41,8 +41,12 @@ vm_log "traffic running; importing torch (minutes under TCG)"
 rc=0
 "$TORCH_PYTHON" "$RDMATOP_PYTHON_SRC/../tests/bench/profiler-overhead.py" --devices rxe0,rxe2 \
   --rounds "$rounds" --steps "$steps" --size "$size" --json "$O/profiler-overhead.json" \
+  --trace "$O/bench-rdmatop.json.gz" \
   >"$O/profiler-overhead.txt" 2>"$O/profiler-overhead.err" || rc=$?
 cat "$O/profiler-overhead.txt"
 vm_is "profiler-overhead.py exits 0" "$rc" 0
 [ "$rc" = 0 ] || vm_log "stderr: $(grep -v 'USDT\|gpuGetDeviceCount' "$O/profiler-overhead.err" | tail -c 800)"
+# The last rdmatop round's trace, checked as the kineto scenario checks its own.
+vm_pycheck --label bench-rdmatop.json.gz profiler-trace --trace "$O/bench-rdmatop.json.gz" \
+  --busy rxe0/1 --idle rxe2/1 --metric sent_pkts
 vm_finish

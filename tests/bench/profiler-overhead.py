@@ -31,6 +31,7 @@ def main():
     ap.add_argument("--size", type=int, default=256, help="matrix size")
     ap.add_argument("--modes", default="bare,torch,rdmatop,rdmatop10")
     ap.add_argument("--json", help="also write the raw figures here")
+    ap.add_argument("--trace", help="export the last rdmatop round's trace here (untimed)")
     a = ap.parse_args()
 
     t0 = time.monotonic()
@@ -59,8 +60,15 @@ def main():
 
     for _ in range(3):  # warm up the allocator and the kernels
         step()
+    # The first profile initialises Kineto (and imports more of torch): not
+    # part of any mode's figures.
+    t = time.monotonic()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]):
+        step()
+    print(f"# first profile (Kineto start-up) took {time.monotonic() - t:.1f} s", flush=True)
 
     times = {m: [] for m in modes}
+    exits = {}
     stats = {}
     for r in range(a.rounds):
         for m in modes:
@@ -71,8 +79,12 @@ def main():
                 rdmatop.kineto.disable()
             else:
                 rdmatop.kineto.enable(devices=devices, interval=0.01 if m == "rdmatop10" else 0.001)
-            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]):
+            t = time.monotonic()
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
                 steps(times[m])
+            exits.setdefault(m, []).append(time.monotonic() - t)
+            if a.trace and m == "rdmatop" and r == a.rounds - 1:
+                prof.export_chrome_trace(a.trace)
             if m != "torch" and rdmatop.kineto.last_error() is not None:
                 sys.exit(f"rdmatop capture failed: {rdmatop.kineto.last_error()}")
         print(f"# round {r + 1}/{a.rounds} done", flush=True)
@@ -85,7 +97,11 @@ def main():
         vs_bare = med[m] / med["bare"] if "bare" in med else float("nan")
         vs_torch = med[m] / med["torch"] if "torch" in med else float("nan")
         print(f"{m:10} {med[m] * 1e3:15.3f} {p90 * 1e3:8.3f} {vs_bare:8.3f} {vs_torch:9.3f}")
-        stats[m] = {"median_s": med[m], "p90_s": p90, "steps": len(times[m])}
+        stats[m] = {"median_s": med[m], "p90_s": p90, "steps": len(times[m]),
+                    "profile_wall_s": exits.get(m)}
+    for m, v in exits.items():
+        print(f"# {m}: a whole profile of {a.steps} steps (with its stop) took "
+              f"{statistics.median(v):.2f} s (median)")
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"size": a.size, "steps": a.steps, "rounds": a.rounds, "modes": stats}, f, indent=1)

@@ -3,7 +3,7 @@
 It reports the counters of two ports, one counting and one idle, on the
 real clocks, with the interface of rdmatop.Capture (start(), stop(),
 samples() yielding each sample once).  The real capture during real RDMA
-traffic is tested in the Soft-RoCE guest (tests/vm/scenario-profiler.sh).
+traffic is tested in the Soft-RoCE guest (tests/vm/scenario-kineto.sh).
 """
 
 import time

@@ -6,7 +6,7 @@ Kineto child profiler inside the installed torch: that it starts and stops
 with the trace, that the trace Kineto exports (plain and gzip) has the
 counter tracks as native counter events inside the torch events' own time
 span, and that it follows Perfetto's rules.  The real capture during real
-RDMA traffic is tested in the Soft-RoCE guest (tests/vm/scenario-profiler.sh).
+RDMA traffic is tested in the Soft-RoCE guest (tests/vm/scenario-kineto.sh).
 """
 
 import os
