@@ -5,9 +5,14 @@ import sys
 import unittest
 from collections import namedtuple
 
-sys.path.insert(0, os.environ.get("RDMATOP_PYTHON_SRC", os.path.join(os.path.dirname(__file__), "../../python")))
+import importlib.util  # noqa: E402
 
-from rdmatop import _tracks  # noqa: E402
+# The module on its own, without the package (which loads librdmatop: that
+# is not needed here, and an ASan build of it cannot load into python3).
+_src = os.environ.get("RDMATOP_PYTHON_SRC", os.path.join(os.path.dirname(__file__), "../../python"))
+_spec = importlib.util.spec_from_file_location("rdmatop_tracks", os.path.join(_src, "rdmatop", "_tracks.py"))
+_tracks = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_tracks)
 
 Sample = namedtuple("Sample", "time_ns mono_ns device port metric value")
 
