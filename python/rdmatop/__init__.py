@@ -380,6 +380,8 @@ class Capture:
         self._buf = (_native.CSample * self._BATCH)()
         self._strings = {}
         self._last = {}
+        self._pending = collections.deque()
+        self._read = 0
 
     def start(self) -> "Capture":
         """Starts sampling; the first pass runs at once.  Once per capture."""
@@ -403,21 +405,32 @@ class Capture:
         return s
 
     def samples(self) -> Iterator[Sample]:
-        """Yields the samples taken and not read yet, oldest first; each
-        sample is yielded once over the capture's life (reading keeps the
-        buffer from filling).  Works while running and after stop."""
-        handle, buf = self._live(), self._buf
+        """Yields the samples that were taken and not read yet when it was
+        called, oldest first (so it ends, however fast the capture takes
+        new ones); each sample is yielded once over the capture's life,
+        also when an iteration is left early, and reading keeps the buffer
+        from filling.  Works while running and after stop."""
+        handle, buf, pending = self._live(), self._buf, self._pending
+        st = _native.CStats()
+        lib.rdmatop_capture_get_stats(handle, ctypes.byref(st))
+        left = st.samples - self._read          # waiting in the library
         while True:
-            n = lib.rdmatop_capture_read(handle, buf, self._BATCH)
-            for i in range(n):
-                c = buf[i]
-                yield Sample(c.realtime_ns, c.monotonic_ns, self._text(c.device), c.port,
-                             self._text(c.counter), c.value)
-            if n < self._BATCH:
-                return
+            if not pending:
+                if left <= 0:
+                    return
+                n = lib.rdmatop_capture_read(handle, buf, min(self._BATCH, left))
+                if n == 0:
+                    return
+                left -= n
+                self._read += n
+                text = self._text
+                pending.extend(Sample(c.realtime_ns, c.monotonic_ns, text(c.device), c.port,
+                                      text(c.counter), c.value) for c in buf[:n])
+            while pending:
+                yield pending.popleft()
 
     def rates(self) -> Iterator[Rate]:
-        """Reads the samples not read yet (as :meth:`samples` does) and
+        """Reads the samples waiting (as :meth:`samples` does) and
         yields per-interval :class:`Rate` for each (device, port, metric),
         continuing from the samples read before."""
         return rates(self.samples(), self._last)

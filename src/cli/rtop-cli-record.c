@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rtop-capture.h"
 #include "rtop-cli-common.h"
 #include "rtop-cli-record.h"
+#include "rtop-error.h"
 #include "rtop-recorder.h"
 #include "rtop-recording.h"
 #include "rtop-sampler.h"
@@ -31,11 +33,17 @@ typedef struct {
   char *format_name;
   char *format_help;           /* lives as long as the option context */
   char **devices;
+  GArray *ports;               /* guint32, --port; NULL: every port */
   double interval;
   double duration;             /* 0: until a signal */
   gboolean no_processes;
   gboolean no_gpu;
+  gboolean counters_only;
+  gboolean interval_out_of_range;
+  gboolean done;               /* the duration is reached: nothing more is recorded */
   RtopRecorder *recorder;
+  RtopCapture *capture;        /* --counters-only */
+  RtopRates *rates;
   GMainLoop *loop;
   guint64 samples;
   gint64 first_monotonic_us;
@@ -50,7 +58,10 @@ record_options_clear (RecordOptions *o)
   g_free (o->format_name);
   g_free (o->format_help);
   g_strfreev (o->devices);
+  g_clear_pointer (&o->ports, g_array_unref);
   g_clear_object (&o->recorder);
+  g_clear_pointer (&o->capture, rtop_capture_free);
+  g_clear_pointer (&o->rates, rtop_rates_free);
   g_clear_pointer (&o->loop, g_main_loop_unref);
 }
 
@@ -81,8 +92,16 @@ interval_cb (const char *name, const char *value, gpointer data, GError **error)
 {
   RecordOptions *o = data;
 
-  if (parse_seconds (value, RTOP_SAMPLER_MIN_INTERVAL, RTOP_SAMPLER_MAX_INTERVAL, &o->interval))
+  /* Down to a capture's floor here; whether that is allowed depends on
+   * --counters-only, checked once every option is known. */
+  if (parse_seconds (value, RTOP_CAPTURE_MIN_INTERVAL_NS / 1e9, RTOP_SAMPLER_MAX_INTERVAL,
+                     &o->interval))
     return TRUE;
+  if (parse_seconds (value, 0, G_MAXDOUBLE, &o->interval))
+    {
+      o->interval_out_of_range = TRUE;
+      return TRUE;
+    }
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                _("The interval must be a number of seconds from %.1f to %.0f, not “%s”"),
                RTOP_SAMPLER_MIN_INTERVAL, RTOP_SAMPLER_MAX_INTERVAL, value);
@@ -99,6 +118,24 @@ duration_cb (const char *name, const char *value, gpointer data, GError **error)
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                _("The duration must be a positive number of seconds, not “%s”"), value);
   return FALSE;
+}
+
+static gboolean
+port_cb (const char *name, const char *value, gpointer data, GError **error)
+{
+  RecordOptions *o = data;
+  guint64 port;
+
+  if (!g_ascii_string_to_unsigned (value, 10, 1, G_MAXUINT32, &port, NULL))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("A port is a number from 1, not “%s”"), value);
+      return FALSE;
+    }
+  if (o->ports == NULL)
+    o->ports = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_append_val (o->ports, (guint32) { (guint32) port });
+  return TRUE;
 }
 
 static gboolean
@@ -126,9 +163,15 @@ record_context (RecordOptions *o)
     { "duration", 't', 0, G_OPTION_ARG_CALLBACK, (gpointer) duration_cb,
       N_("Stop after S seconds (default: at Ctrl-C or SIGTERM)"), N_("S") },
     { "interval", 'i', 0, G_OPTION_ARG_CALLBACK, (gpointer) interval_cb,
-      N_("Seconds between samples (0.1 to 60, default 1)"), N_("S") },
+      N_("Seconds between samples (0.1 to 60, default 1; from 0.001 with --counters-only)"),
+      N_("S") },
     { "device", 'd', 0, G_OPTION_ARG_CALLBACK, (gpointer) devices_cb,
       N_("Only these devices (comma-separated; repeatable)"), N_("NAME,...") },
+    { "port", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) port_cb,
+      N_("Only this port number (repeatable; needs --counters-only)"), N_("N") },
+    { "counters-only", 0, 0, G_OPTION_ARG_NONE, &o->counters_only,
+      N_("Read only the ports' counters (no processes, netdevs or GPUs), which allows "
+         "intervals down to 1 ms"), NULL },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format_name,
       o->format_help = format_help (), N_("FORMAT") },
     { "no-processes", 0, 0, G_OPTION_ARG_NONE, &o->no_processes,
@@ -167,6 +210,7 @@ choose_format (RecordOptions *o, RtopRecordFormat *format)
 static void
 fail (RecordOptions *o, const char *message)
 {
+  o->done = TRUE;
   g_printerr ("rdmatop-cli: %s\n", message);
   o->exit_status = EXIT_RUNTIME;
   g_main_loop_quit (o->loop);
@@ -200,6 +244,8 @@ snapshot_cb (RtopSampler *sampler, RtopSnapshot *snap, gpointer data)
 {
   RecordOptions *o = data;
 
+  if (o->done)
+    return;
   if (o->samples == 0)
     {
       if (!check_first (o, snap))
@@ -210,7 +256,10 @@ snapshot_cb (RtopSampler *sampler, RtopSnapshot *snap, gpointer data)
   o->samples++;
   if (o->duration > 0
       && snap->monotonic_us - o->first_monotonic_us >= (gint64) (o->duration * G_USEC_PER_SEC))
-    g_main_loop_quit (o->loop);
+    {
+      o->done = TRUE;
+      g_main_loop_quit (o->loop);
+    }
 }
 
 static void
@@ -276,14 +325,128 @@ finish (RecordOptions *o, RtopRecordFormat format)
   return EXIT_SUCCESS;
 }
 
+static gint64
+interval_ns (double seconds)
+{
+  return (gint64) (seconds * 1e9 + 0.5);
+}
+
+/* What the options say together; NULL when they fit. */
+static char *
+check_combination (RecordOptions *o)
+{
+  char value[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autoptr(GError) error = NULL;
+
+  g_ascii_formatd (value, sizeof value, "%g", o->interval);
+  if (o->counters_only)
+    {
+      if (o->interval_out_of_range ||
+          !rtop_capture_check_interval (interval_ns (o->interval), &error))
+        return g_strdup_printf (_("The interval must be a number of seconds from %g to %g, not “%s”"),
+                                RTOP_CAPTURE_MIN_INTERVAL_NS / 1e9,
+                                RTOP_CAPTURE_MAX_INTERVAL_NS / 1e9, value);
+      return NULL;
+    }
+  if (o->interval_out_of_range)
+    return g_strdup_printf (_("The interval must be a number of seconds from %.1f to %.0f, not “%s”"),
+                            RTOP_SAMPLER_MIN_INTERVAL, RTOP_SAMPLER_MAX_INTERVAL, value);
+  if (o->interval < RTOP_SAMPLER_MIN_INTERVAL)
+    return g_strdup_printf (_("An interval under %.1f s (here %s) needs --counters-only: a full "
+                              "sample takes longer"), RTOP_SAMPLER_MIN_INTERVAL, value);
+  if (o->ports != NULL)
+    return g_strdup (_("--port needs --counters-only"));
+  return NULL;
+}
+
+/* --counters-only: the ports are found before any file is made, so a
+ * wrong device leaves nothing behind. */
+static gboolean
+open_capture (RecordOptions *o)
+{
+  RtopCollectorOptions copts = {
+    .devices = (const char * const *) o->devices,
+    .no_processes = TRUE,
+    .no_monitor = TRUE,
+    .no_gpu = TRUE,
+  };
+  RtopCaptureOptions capts = {
+    .devices = (const char * const *) o->devices,
+    .ports = o->ports ? (const guint32 *) (gpointer) o->ports->data : NULL,
+    .n_ports = o->ports ? o->ports->len : 0,
+    .interval_ns = interval_ns (o->interval),
+  };
+  g_autoptr(GError) error = NULL;
+  RtopCollector *collector = rtop_collector_new (&copts, &error);
+
+  if (collector != NULL)
+    o->capture = rtop_capture_new (collector, &capts, &error);
+  if (o->capture == NULL)
+    {
+      g_printerr ("rdmatop-cli: %s\n", error->message);
+      return FALSE;
+    }
+  o->rates = rtop_rates_new ();
+  return TRUE;
+}
+
+/* The capture's passes, as snapshots, to the recorder. */
+static gboolean
+drain_capture_cb (gpointer data)
+{
+  RecordOptions *o = data;
+  g_autoptr(GPtrArray) snaps = rtop_capture_read_snapshots (o->capture, o->rates, G_MAXUINT);
+
+  for (guint i = 0; i < snaps->len; i++)
+    snapshot_cb (NULL, g_ptr_array_index (snaps, i), o);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+run_capture (RecordOptions *o)
+{
+  g_autoptr(GError) error = NULL;
+  guint drain;
+
+  if (!rtop_capture_start (o->capture, &error))
+    {
+      fail (o, error->message);
+      return;
+    }
+  /* Often enough that the capture's buffer never fills. */
+  drain = g_timeout_add (50, drain_capture_cb, o);
+  g_main_loop_run (o->loop);
+  rtop_capture_stop (o->capture);
+  g_source_remove (drain);
+  /* What was taken before the stop (a signal), up to the duration. */
+  if (o->exit_status == EXIT_SUCCESS)
+    drain_capture_cb (o);
+}
+
+static void
+run_sampler (RecordOptions *o)
+{
+  RtopCollectorOptions copts = { 0 };
+  g_autoptr(RtopSampler) sampler = NULL;
+
+  copts.devices = (const char * const *) o->devices;
+  copts.no_processes = o->no_processes;
+  copts.no_gpu = o->no_gpu;
+  sampler = rtop_sampler_new (&copts);
+  rtop_sampler_set_interval (sampler, o->interval);
+  g_signal_connect (sampler, "snapshot", G_CALLBACK (snapshot_cb), o);
+  rtop_sampler_start (sampler);
+  g_main_loop_run (o->loop);
+  rtop_sampler_stop (sampler);
+}
+
 int
 rtop_cli_record (int argc, char **argv)
 {
   g_auto(RecordOptions) o = { .interval = 1.0 };
   g_autoptr(GOptionContext) ctx = record_context (&o);
   g_autoptr(GError) error = NULL;
-  g_autoptr(RtopSampler) sampler = NULL;
-  RtopCollectorOptions copts = { 0 };
+  g_autofree char *conflict = NULL;
   RtopRecordFormat format;
   guint sigint, sigterm;
   int status;
@@ -303,6 +466,10 @@ rtop_cli_record (int argc, char **argv)
                                                   names);
       return usage (message);
     }
+  if ((conflict = check_combination (&o)) != NULL)
+    return usage (conflict);
+  if (o.counters_only && !open_capture (&o))
+    return EXIT_RUNTIME;
   if (o.output == NULL)
     o.output = rtop_recording_default_filename (format);
 
@@ -314,18 +481,13 @@ rtop_cli_record (int argc, char **argv)
     }
   g_signal_connect (o.recorder, "error", G_CALLBACK (recorder_error_cb), &o);
 
-  copts.devices = (const char * const *) o.devices;
-  copts.no_processes = o.no_processes;
-  copts.no_gpu = o.no_gpu;
   o.loop = g_main_loop_new (NULL, FALSE);
-  sampler = rtop_sampler_new (&copts);
-  rtop_sampler_set_interval (sampler, o.interval);
-  g_signal_connect (sampler, "snapshot", G_CALLBACK (snapshot_cb), &o);
   sigint = g_unix_signal_add (SIGINT, stop_cb, &o);
   sigterm = g_unix_signal_add (SIGTERM, stop_cb, &o);
-  rtop_sampler_start (sampler);
-  g_main_loop_run (o.loop);
-  rtop_sampler_stop (sampler);
+  if (o.counters_only)
+    run_capture (&o);
+  else
+    run_sampler (&o);
   status = finish (&o, format);
   g_source_remove (sigint);
   g_source_remove (sigterm);

@@ -16,10 +16,13 @@
 
 #include "rtop-capture.h"
 #include "rtop-error.h"
+#include "rtop-providers.h"
 
 #define NS_PER_S G_GINT64_CONSTANT (1000000000)
 /* A stop request is seen within this, however long the interval. */
 #define MAX_SLEEP_NS (50 * G_GINT64_CONSTANT (1000000))
+/* Passes between readings of the thread's CPU time. */
+#define CPU_EVERY 64
 /* Distinct counter names kept: far more than any driver has. */
 #define MAX_NAMES 4096
 /* Interval histogram: exact microseconds below 64, then 32 steps per
@@ -29,21 +32,30 @@
 #define HIST_TOP_BIT 36
 #define HIST_N (HIST_LINEAR + (HIST_TOP_BIT - 5) * HIST_STEPS)
 
+/* A port captured, and the device and port as the first pass saw them
+ * (in first). */
 typedef struct {
   char *device;
   guint32 port;
+  const RtopDevice *dev;
+  const RtopPort *facts;
 } PortSlot;
+
+#define MAX_SLOTS G_MAXUINT16
 
 typedef struct {
   gint64 realtime_ns;
   gint64 monotonic_ns;
   guint64 value;
-  guint32 slot;
+  guint16 slot;
+  guint16 source;            /* RtopCounterSource */
   guint32 name;
 } Record;
 
 struct _RtopCapture {
   RtopCollector *collector;  /* the thread's alone once started */
+  RtopSnapshot *first;       /* the full pass that found the ports */
+  guint64 sequence;          /* of the snapshots read */
   gint64 interval_ns;
   GArray *slots;             /* PortSlot: the ports read, in order */
   GHashTable *wanted;        /* counter names to keep, or NULL: all */
@@ -180,7 +192,7 @@ counter_cb (const char *name, guint64 value, RtopCounterSource source, gpointer 
 {
   PassRead *pr = user_data;
   RtopCapture *self = pr->self;
-  Record rec = { pr->realtime_ns, pr->monotonic_ns, value, pr->slot, 0 };
+  Record rec = { pr->realtime_ns, pr->monotonic_ns, value, (guint16) pr->slot, (guint16) source, 0 };
 
   if (self->wanted != NULL && !g_hash_table_contains (self->wanted, name))
     return;
@@ -241,7 +253,17 @@ store_pass (RtopCapture *self, gint64 start_ns, char *error_message, guint n_err
         self->count++;
         st->samples++;
       }
-  st->cpu_ns = clock_ns (CLOCK_THREAD_CPUTIME_ID);
+  g_mutex_unlock (&self->lock);
+}
+
+/* A system call where the clock has no vDSO path: not every pass. */
+static void
+account_cpu (RtopCapture *self)
+{
+  gint64 cpu = clock_ns (CLOCK_THREAD_CPUTIME_ID);
+
+  g_mutex_lock (&self->lock);
+  self->stats.cpu_ns = cpu;
   g_mutex_unlock (&self->lock);
 }
 
@@ -288,6 +310,8 @@ capture_thread (gpointer data)
       gint64 now;
 
       run_pass (self);
+      if (k % CPU_EVERY == 0)
+        account_cpu (self);
       /* The first deadline still ahead; the ones passed are missed. */
       now = clock_ns (CLOCK_MONOTONIC);
       next = (guint64) ((now - t0) / self->interval_ns) + 1;
@@ -300,6 +324,7 @@ capture_thread (gpointer data)
         }
       k = next;
     }
+  account_cpu (self);
   return NULL;
 }
 
@@ -360,7 +385,7 @@ check_snapshot (const RtopSnapshot *snap, const RtopCaptureOptions *o, GError **
 
 static void
 add_slots (RtopCapture *self, const RtopSnapshot *snap, const RtopCaptureOptions *o,
-           GHashTable *seen)
+           GHashTable *seen, GHashTable *ports_seen)
 {
   for (guint i = 0; i < snap->devices->len; i++)
     {
@@ -371,7 +396,7 @@ add_slots (RtopCapture *self, const RtopSnapshot *snap, const RtopCaptureOptions
       for (guint j = 0; j < dev->ports->len; j++)
         {
           const RtopPort *port = g_ptr_array_index (dev->ports, j);
-          PortSlot ps = { g_strdup (dev->name), port->index };
+          PortSlot ps = { g_strdup (dev->name), port->index, dev, port };
 
           if (!port_wanted (o, port->index))
             {
@@ -379,6 +404,7 @@ add_slots (RtopCapture *self, const RtopSnapshot *snap, const RtopCaptureOptions
               continue;
             }
           g_array_append_val (self->slots, ps);
+          g_hash_table_add (ports_seen, GUINT_TO_POINTER (port->index));
           for (guint c = 0; c < port->counters->len; c++)
             {
               const RtopCounter *counter = g_ptr_array_index (port->counters, c);
@@ -394,10 +420,24 @@ static gboolean
 choose (RtopCapture *self, const RtopSnapshot *snap, const RtopCaptureOptions *o, GError **error)
 {
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) ports_seen = g_hash_table_new (NULL, NULL);
 
   if (!check_snapshot (snap, o, error))
     return FALSE;
-  add_slots (self, snap, o, seen);
+  add_slots (self, snap, o, seen, ports_seen);
+  for (guint i = 0; o->ports != NULL && i < o->n_ports; i++)
+    if (!g_hash_table_contains (ports_seen, GUINT_TO_POINTER (o->ports[i])))
+      {
+        g_set_error (error, RTOP_ERROR, RTOP_ERROR_NO_DEVICE,
+                     _("No RDMA device captured has a port %u"), o->ports[i]);
+        return FALSE;
+      }
+  if (self->slots->len > MAX_SLOTS)
+    {
+      g_set_error (error, RTOP_ERROR, RTOP_ERROR_INVALID_ARGUMENT,
+                   _("A capture reads at most %u ports; choose devices or ports"), MAX_SLOTS);
+      return FALSE;
+    }
   if (self->slots->len == 0)
     {
       g_set_error_literal (error, RTOP_ERROR, RTOP_ERROR_NO_DEVICE,
@@ -431,7 +471,6 @@ RtopCapture *
 rtop_capture_new (RtopCollector *collector, const RtopCaptureOptions *options, GError **error)
 {
   g_autoptr(RtopCapture) self = g_new0 (RtopCapture, 1);
-  g_autoptr(RtopSnapshot) snap = NULL;
 
   g_mutex_init (&self->lock);
   self->collector = collector;
@@ -450,8 +489,8 @@ rtop_capture_new (RtopCollector *collector, const RtopCaptureOptions *options, G
       return NULL;
     }
   self->interval_ns = options->interval_ns;
-  snap = rtop_collector_sample (collector, 0);
-  if (!choose (self, snap, options, error))
+  self->first = rtop_collector_sample (collector, 0);
+  if (!choose (self, self->first, options, error))
     return NULL;
   self->capacity = options->capacity ? options->capacity : RTOP_CAPTURE_DEFAULT_CAPACITY;
   self->ring = g_new (Record, self->capacity);
@@ -501,6 +540,159 @@ rtop_capture_read (RtopCapture *self, RtopCaptureSample *out, gsize n)
   return i;
 }
 
+/* ---- Passes as snapshots ---- */
+
+/* Whether rec starts another port read than prev's, and another pass:
+ * within a pass the ports come in slot order, each read once. */
+static gboolean
+starts_pass (const Record *prev, const Record *rec)
+{
+  return prev == NULL || rec->slot < prev->slot ||
+         (rec->slot == prev->slot && rec->monotonic_ns != prev->monotonic_ns);
+}
+
+static gboolean
+starts_port (const Record *prev, const Record *rec)
+{
+  return prev == NULL || rec->slot != prev->slot || rec->monotonic_ns != prev->monotonic_ns;
+}
+
+/* Under lock: the records of up to max whole passes, taken from the ring. */
+static GArray *
+take_passes (RtopCapture *self, guint max)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (Record));
+  const Record *prev = NULL;
+  guint passes = 0;
+
+  while (self->count > 0)
+    {
+      const Record *rec = &self->ring[self->head];
+
+      if (starts_pass (prev, rec) && passes++ == max)
+        break;
+      g_array_append_val (out, *rec);
+      prev = &g_array_index (out, Record, out->len - 1);
+      self->head = (self->head + 1) % self->capacity;
+      self->count--;
+    }
+  return out;
+}
+
+static RtopDevice *
+device_like (RtopSnapshot *snap, const RtopDevice *facts)
+{
+  RtopDevice *dev = snap->devices->len > 0 ? g_ptr_array_index (snap->devices, snap->devices->len - 1)
+                                           : NULL;
+
+  if (dev != NULL && strcmp (dev->name, facts->name) == 0)
+    return dev;
+  dev = rtop_device_new (facts->index, facts->name);
+  dev->provider = g_strdup (facts->provider);
+  dev->node_type = g_strdup (facts->node_type);
+  dev->fw_version = g_strdup (facts->fw_version);
+  dev->node_guid = g_strdup (facts->node_guid);
+  dev->protocol = g_strdup (facts->protocol);
+  dev->port_count = facts->port_count;
+  dev->kind = facts->kind;
+  g_ptr_array_add (snap->devices, dev);
+  return dev;
+}
+
+static RtopPort *
+port_like (const RtopPort *facts, const Record *rec)
+{
+  RtopPort *port = rtop_port_new (facts->index);
+
+  port->state = facts->state;
+  port->phys_state = facts->phys_state;
+  port->netdev = g_strdup (facts->netdev);
+  port->netdev_index = facts->netdev_index;
+  port->link_layer = g_strdup (facts->link_layer);
+  port->rate_text = g_strdup (facts->rate_text);
+  port->rate_gbps = facts->rate_gbps;
+  port->read_time_us = rec->monotonic_ns / 1000;
+  return port;
+}
+
+/* Rates and metrics as the collector computes them, over the port's own
+ * read times. */
+static void
+finish_port (RtopDevice *dev, RtopPort *port, RtopRates *rates)
+{
+  if (port == NULL)
+    return;
+  rtop_counters_sort (port->counters);
+  port->elapsed_s = rtop_rates_update (rates, dev->name, dev->index, port->index,
+                                       port->read_time_us, port->counters, NULL);
+  rtop_provider_apply (dev->provider, port);
+  g_ptr_array_add (dev->ports, port);
+}
+
+static RtopSnapshot *
+snapshot_begin (RtopCapture *self, const Record *rec, RtopRates *rates)
+{
+  RtopSnapshot *snap = rtop_snapshot_new ();
+
+  snap->sequence = ++self->sequence;
+  snap->monotonic_us = rec->monotonic_ns / 1000;
+  snap->realtime_us = rec->realtime_ns / 1000;
+  snap->interval_s = self->interval_ns / 1e9;
+  rtop_rates_begin_pass (rates);
+  return snap;
+}
+
+static void
+snapshot_end (RtopSnapshot *snap, RtopDevice *dev, RtopPort *port, RtopRates *rates,
+              GPtrArray *out)
+{
+  finish_port (dev, port, rates);
+  rtop_rates_end_pass (rates);
+  rtop_snapshot_seal (snap);
+  g_ptr_array_add (out, snap);
+}
+
+GPtrArray *
+rtop_capture_read_snapshots (RtopCapture *self, RtopRates *rates, guint max)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_snapshot_unref);
+  g_autoptr(GArray) recs = NULL;
+  RtopSnapshot *snap = NULL;
+  RtopDevice *dev = NULL;
+  RtopPort *port = NULL;
+  const Record *prev = NULL;
+
+  g_mutex_lock (&self->lock);
+  recs = take_passes (self, max);
+  g_mutex_unlock (&self->lock);
+  for (guint i = 0; i < recs->len; prev = &g_array_index (recs, Record, i), i++)
+    {
+      const Record *rec = &g_array_index (recs, Record, i);
+      const PortSlot *ps = &g_array_index (self->slots, PortSlot, rec->slot);
+
+      if (starts_pass (prev, rec))
+        {
+          if (snap != NULL)
+            snapshot_end (snap, dev, port, rates, out);
+          snap = snapshot_begin (self, rec, rates);
+          port = NULL;
+        }
+      if (starts_port (prev, rec))
+        {
+          if (port != NULL)
+            finish_port (dev, port, rates);
+          dev = device_like (snap, ps->dev);
+          port = port_like (ps->facts, rec);
+        }
+      g_ptr_array_add (port->counters,
+                       rtop_counter_new (g_ptr_array_index (self->names, rec->name), rec->value,
+                                         (RtopCounterSource) rec->source));
+    }
+  if (snap != NULL)
+    snapshot_end (snap, dev, port, rates, out);
+  return out;
+}
+
 void
 rtop_capture_get_stats (RtopCapture *self, RtopCaptureStats *out)
 {
@@ -534,6 +726,7 @@ rtop_capture_free (RtopCapture *self)
   rtop_capture_stop (self);
   rtop_collector_free (self->collector);
   g_array_unref (self->slots);
+  g_clear_pointer (&self->first, rtop_snapshot_unref);
   g_clear_pointer (&self->wanted, g_hash_table_unref);
   g_hash_table_unref (self->name_ids);
   g_ptr_array_unref (self->names);

@@ -16,6 +16,7 @@
 
 #include <glib.h>
 #include "rtop-collector.h"
+#include "rtop-rates.h"
 
 G_BEGIN_DECLS
 
@@ -56,7 +57,7 @@ typedef struct {
   gint64 interval_min_ns, interval_max_ns;
   gint64 interval_median_ns, interval_p99_ns;   /* within 1/32 of the value */
   double interval_mean_ns;
-  gint64 cpu_ns;             /* CPU time of the capture's thread (up to its last pass) */
+  gint64 cpu_ns;             /* CPU time of the capture's thread (every 64 passes, and at its end) */
 } RtopCaptureStats;
 
 typedef struct _RtopCapture RtopCapture;
@@ -77,6 +78,13 @@ gboolean rtop_capture_start (RtopCapture *self, GError **error);
 void rtop_capture_stop (RtopCapture *self);
 /* Moves up to n of the oldest samples not read yet to out; returns how many. */
 gsize rtop_capture_read (RtopCapture *self, RtopCaptureSample *out, gsize n);
+/* Takes up to max of the oldest whole passes not read yet as snapshots
+ * (for the recorder): each holds the devices and ports read in that pass,
+ * with the state, netdev and link rate the capture's first pass saw, the
+ * counters read, and their rates and metrics computed in rates (the
+ * caller's, kept from call to call).  Use this or rtop_capture_read(),
+ * not both. */
+GPtrArray *rtop_capture_read_snapshots (RtopCapture *self, RtopRates *rates, guint max);
 void rtop_capture_get_stats (RtopCapture *self, RtopCaptureStats *out);
 /* The newest port read error's sentence, or NULL. */
 char *rtop_capture_dup_last_error (RtopCapture *self);

@@ -33,7 +33,10 @@ init_gettext (void)
 
   if (g_once_init_enter (&done))
     {
-      bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+      /* As rdmatop-cli: an uninstalled build points this at build/po. */
+      const char *localedir = g_getenv ("RDMATOP_LOCALEDIR");
+
+      bindtextdomain (GETTEXT_PACKAGE, localedir != NULL ? localedir : LOCALEDIR);
       bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
       g_once_init_leave (&done, 1);
     }

@@ -12,9 +12,10 @@
  *    failing call.
  *  - Strings returned are owned by the object they came from and live as
  *    long as it does.  Nothing here needs root.
- *  - A collector and a snapshot are used from one thread at a time; a
- *    capture's functions may be called from any thread (it samples on its
- *    own).
+ *  - A collector and a snapshot are used from one thread at a time.  A
+ *    capture samples on a thread of its own; reading its samples and stats
+ *    is safe from any thread while it runs, but start, stop and free are
+ *    for one thread (the one that owns the capture).
  *  - Link with `pkg-config --cflags --libs rdmatop`.  The soname changes
  *    only when this interface changes incompatibly.
  */
@@ -137,7 +138,7 @@ typedef struct {
   int64_t interval_median_ns;  /* within 1/32 of the value */
   int64_t interval_p99_ns;     /* within 1/32 of the value */
   double interval_mean_ns;
-  int64_t cpu_ns;            /* CPU time of the capture's thread so far */
+  int64_t cpu_ns;            /* CPU time of the capture's thread (every 64 passes, and when stopped) */
   uint64_t reserved[8];
 } rdmatop_capture_stats;
 

@@ -264,13 +264,17 @@ vm_has_user_qp () {
 # device, so it cannot drive two devices.)
 vm_perftest () {
   local kind=$1 srv=$2 cli=$3 addr=$4 secs=$5 port=$((18515 + ${VM_PERF_N:-0}))
+  local run=()
   shift 5
   VM_PERF_N=$(( ${VM_PERF_N:-0} + 1 ))
-  vm_bg ib_"$kind"_bw -d "$srv" -x 1 -p "$port" -D "$secs" "$@" \
+  # VM_PERF_NICE=N runs both ends at that niceness (they poll their CQs and
+  # would otherwise take both guest CPUs from what is being measured).
+  [ -n "${VM_PERF_NICE:-}" ] && run=(nice -n "$VM_PERF_NICE")
+  vm_bg "${run[@]}" ib_"$kind"_bw -d "$srv" -x 1 -p "$port" -D "$secs" "$@" \
     >"$VM_OUT/perftest-$kind-server-$port.log" 2>&1
   VM_SERVER_PID=$VM_LAST_PID
   vm_wait_for "ib_${kind}_bw server on port $port" 20 vm_tcp_listening "$port"
-  vm_bg ib_"$kind"_bw -d "$cli" -x 1 -p "$port" -D "$secs" "$@" "$addr" \
+  vm_bg "${run[@]}" ib_"$kind"_bw -d "$cli" -x 1 -p "$port" -D "$secs" "$@" "$addr" \
     >"$VM_OUT/perftest-$kind-client-$port.log" 2>&1
   VM_CLIENT_PID=$VM_LAST_PID
   vm_wait_for "ib_${kind}_bw client QP" 30 vm_has_user_qp "$cli" "$VM_CLIENT_PID"

@@ -621,6 +621,176 @@ def cmd_profiler_trace(a):
           f"{a.busy} {key} max {max((v for _, v in busy), default=0):.0f}")
 
 
+def quantile(values, q):
+    v = sorted(values)
+    return v[int(q * (len(v) - 1))] if v else None
+
+
+def check_c_capture(c, a, what):
+    """A capture of busy and idle, every port, every counter."""
+    st = c["stats"]
+    interval_ns = a.interval_ms * 1e6
+    # Every deadline from the first pass to the last is either taken or
+    # counted as missed (a burst would take them late instead); the last
+    # pass may also have run past a few.
+    t = next((r["monotonic_ns"] for r in c["reads"] if r["device"] == a.busy), [])
+    span = (t[-1] - t[0]) / interval_ns + 1 if t else 0
+    late = max((y - x for x, y in zip(t, t[1:])), default=0) / interval_ns + 1
+    ok(t and span - 1 <= st["taken"] + st["missed"] <= span + late,
+       f"{what}: passes taken + deadlines missed = the deadlines from the first pass to the last",
+       f"taken {st['taken']} + missed {st['missed']} vs {span:.0f} (+ up to {late:.0f})")
+    # How many are kept depends on the guest's load (TCG on a shared host):
+    # reported, not asserted.
+    ok(st["taken"] >= 2, f"{what}: deadlines kept {st['taken']}, missed {st['missed']}", st)
+    ok(st["dropped"] == 0 and st["read_errors"] == 0, f"{what}: nothing dropped, no read error", st)
+    ok(c["read"] == st["samples"], f"{what}: every sample kept was read",
+       f"read {c['read']}, kept {st['samples']}")
+    per_pass = {}
+    for se in c["series"]:
+        per_pass.setdefault((se["device"], se["port"]), []).append(se)
+    ok({d for d, _ in per_pass} == {a.busy, a.idle}, f"{what}: both devices captured", list(per_pass))
+    short = [f"{se['device']}/{se['port']}/{se['counter']}: {se['n']}"
+             for ses in per_pass.values() for se in ses if se["n"] != st["taken"]]
+    ok(not short, f"{what}: every counter of every port is in every pass ({st['taken']})", short[:5])
+    ok(sum(len(v) for v in per_pass.values()) * st["taken"] == c["read"],
+       f"{what}: samples = passes x counters", c["read"])
+    back = [se for ses in per_pass.values() for se in ses if se["decreases"]]
+    ok(not back, f"{what}: no counter goes back", back[:3])
+    series = {(se["device"], se["counter"]): se for ses in per_pass.values() for se in ses}
+    busy = series.get((a.busy, "sent_pkts"))
+    ok(busy and busy["last"] > busy["first"], f"{what}: sent_pkts rises on busy {a.busy}", busy)
+    for name in ("sent_pkts", "rcvd_pkts"):
+        idle = series.get((a.idle, name))
+        ok(idle and idle["last"] == idle["first"], f"{what}: {name} flat on idle {a.idle}", idle)
+    for r in c["reads"]:
+        t = r["monotonic_ns"]
+        gaps = [y - x for x, y in zip(t, t[1:])]
+        ok(len(t) == st["taken"] and gaps and min(gaps) > 0,
+           f"{what}: {r['device']} read once per pass, in order (intervals: median "
+           f"{quantile(gaps, 0.5) / 1e6:.3f} ms, p99 {quantile(gaps, 0.99) / 1e6:.3f} ms, "
+           f"max {max(gaps or [0]) / 1e6:.3f} ms)", len(t))
+        if r["device"] == a.busy and gaps:
+            med = quantile(gaps, 0.5)
+            ok(abs(st["interval_median_ns"] - med) <= med / 16 + 2000,
+               f"{what}: the stats' median interval agrees with the reads'",
+               f"{st['interval_median_ns']} vs {med}")
+
+
+def cli_sentence(path):
+    with open(path) as f:
+        text = f.read().strip().splitlines()
+    return text[0][len("rdmatop-cli: "):] if text and text[0].startswith("rdmatop-cli: ") else text
+
+
+def cmd_capture(a):
+    for path, what in ((a.c, "C"), (a.c_user, "C as rdmatest")):
+        check_c_capture(load_json(path), a, what)
+    some = load_json(a.c_some)
+    names = {(se["device"], se["port"], se["counter"]) for se in some["series"]}
+    ok(names == {(a.busy, 1, "sent_pkts"), (a.busy, 1, "rcvd_pkts")},
+       "C: a capture of one port and two counters reads only those", sorted(names))
+    ok(some["read"] == some["stats"]["samples"] == 2 * some["stats"]["taken"] > 0,
+       "C: read after stop, all there", some["stats"])
+
+    snap = load_json(a.c_snapshot)
+    rdma = {(e["ifname"], e["port"]): e for e in load_json(a.rdma)}
+    for dev in snap["devices"]:
+        for port in dev["ports"]:
+            kernel = rdma.get((dev["name"], port["port"]), {})
+            hw = {k: v for k, v in kernel.items() if isinstance(v, int) and k not in ("ifindex", "port")}
+            mine = {k: v for k, v in port["counters"].items() if k in hw}
+            ok(set(mine) == set(hw), f"C snapshot: {dev['name']} has rdma's counters", sorted(set(hw) - set(mine)))
+            if dev["name"] == a.idle:
+                ok(mine == hw, f"C snapshot: idle {dev['name']} counters equal rdma's", (mine, hw))
+            else:
+                ok(all(mine[k] <= hw[k] for k in mine),
+                   f"C snapshot: busy {dev['name']} counters are at most rdma's later ones")
+            ok(port["state"] == "ACTIVE", f"C snapshot: {dev['name']} port ACTIVE", port["state"])
+
+    err = {k: load_json(os.path.join(a.errors, f"c-error-{k}.json")) for k in ("interval", "device", "counter", "port")}
+    ok(err["interval"]["status"] == 5, "C: interval out of range is INVALID_ARGUMENT", err["interval"])
+    ok(err["interval"]["message"] == cli_sentence(os.path.join(a.errors, "cli-interval.err")),
+       "C: the interval sentence is the CLI's", err["interval"]["message"])
+    ok(err["device"]["status"] == 4, "C: an unknown device is NO_DEVICE", err["device"])
+    ok(err["device"]["message"] == cli_sentence(os.path.join(a.errors, "cli-nodev.err")),
+       "C: the unknown device sentence is the CLI's", err["device"]["message"])
+    ok(err["counter"]["status"] == 4 and "no_such_counter" in err["counter"]["message"],
+       "C: an unknown counter is NO_DEVICE, named", err["counter"])
+    ok(err["port"]["status"] == 4 and "99" in err["port"]["message"],
+       "C: a port no device has is NO_DEVICE", err["port"])
+
+    py = load_json(a.py)
+    st = py["stats"]
+    ok(st["taken"] > 0 and st["dropped"] == 0 and st["read_errors"] == 0,
+       f"Python: capture ran, nothing dropped (taken {st['taken']}, missed {st['missed']}, "
+       f"median {st['interval_median_ns'] / 1e6:.3f} ms, p99 {st['interval_p99_ns'] / 1e6:.3f} ms)", st)
+    rates = py["rates"]
+    busy = rates.get(f"{a.busy}/1/sent_pkts")
+    ok(busy and busy["delta"] > 0, f"Python: sent_pkts rate non-zero on busy {a.busy}", busy)
+    ok(busy and busy["n"] == st["taken"] - 1, "Python: one rate per interval", (busy, st["taken"]))
+    for name in ("sent_pkts", "rcvd_pkts"):
+        idle = rates.get(f"{a.idle}/1/{name}")
+        ok(idle and idle["delta"] == 0 and idle["n"] == st["taken"] - 1,
+           f"Python: {name} rate zero on idle {a.idle} in every interval", idle)
+    ok({k.split("/")[2] for k in rates} == {"sent_pkts", "rcvd_pkts"},
+       "Python: only the counters asked for", sorted(rates))
+    ok(set(py["snapshot"]) == {a.busy, a.idle}, "Python: snapshot() of both devices", list(py["snapshot"]))
+    e = py["errors"]
+    ok(e["interval"] and e["interval"]["type"] == "IntervalError" and e["interval"]["value_error"]
+       and e["interval"]["message"] == err["interval"]["message"],
+       "Python: IntervalError (a ValueError) with the CLI's sentence", e["interval"])
+    ok(e["device"] and e["device"]["type"] == "UnknownDeviceError"
+       and e["device"]["message"] == err["device"]["message"],
+       "Python: UnknownDeviceError with the CLI's sentence", e["device"])
+    ok(e["counter"] and e["counter"]["type"] == "UnknownDeviceError", "Python: an unknown counter raises", e["counter"])
+
+
+def cmd_capture_record(a):
+    """rdmatop-cli record --counters-only at 1 ms: CSV and trace."""
+    import csv
+    with open(a.csv, newline="") as f:
+        rows = list(csv.DictReader(f))
+    by = {}
+    for r in rows:
+        by.setdefault(r["device"], []).append(r)
+    ok(set(by) == {a.busy, a.idle}, "counters-only CSV: both devices", sorted(by))
+    if set(by) != {a.busy, a.idle}:
+        return
+    ok(len(by[a.busy]) == len(by[a.idle]) >= 50,
+       f"counters-only CSV: one row per port and pass ({len(by[a.busy])} passes)",
+       (len(by[a.busy]), len(by[a.idle])))
+    tx = [int(r["tx_packets"]) for r in by[a.busy]]
+    ok(tx[-1] > tx[0] and tx == sorted(tx), f"counters-only CSV: {a.busy} tx_packets rises, never back")
+    idle = [int(r["tx_packets"]) for r in by[a.idle]]
+    ok(idle[-1] == idle[0], f"counters-only CSV: {a.idle} tx_packets stays")
+    mono = [int(r["monotonic_us"]) for r in by[a.busy]]
+    gaps = [y - x for x, y in zip(mono, mono[1:])]
+    ok(gaps and min(gaps) > 0,
+       f"counters-only CSV: rows in time order (median interval {quantile(gaps, 0.5) / 1e3:.3f} ms, "
+       f"p99 {quantile(gaps, 0.99) / 1e3:.3f} ms)")
+
+    with open(a.trace) as f:
+        trace = json.load(f)
+    events = trace["traceEvents"]
+    names = {e["pid"]: e["args"]["name"] for e in events
+             if e["ph"] == "M" and e["name"] == "process_name"}
+    pid = {v: k for k, v in names.items()}
+    bad = [e for e in events if e["ph"] == "C" and (len(e["args"]) != 1 or not all(
+        isinstance(v, (int, float)) for v in e["args"].values()))]
+    ok(not bad, "counters-only trace: counter events have one numeric arg", bad[:2])
+
+    def series(group, name, key):
+        return [e["args"][key] for e in events if e["ph"] == "C" and e["pid"] == pid.get(group)
+                and e["name"] == name and key in e["args"]]
+    busy = series(a.busy + "/1", "tx", "packets/s")
+    ok(len(busy) >= 50 and max(busy) > 0, f"counters-only trace: {a.busy}/1 tx packets/s non-zero",
+       len(busy))
+    idle = series(a.idle + "/1", "tx", "packets/s")
+    ok(idle and all(v == 0 for v in idle), f"counters-only trace: {a.idle}/1 tx packets/s zero")
+    ts = [e["ts"] for e in events if e["ph"] == "C" and e["pid"] == pid.get(a.busy + "/1")]
+    ok(ts == sorted(ts), "counters-only trace: in time order")
+
+
 def main():
     global LABEL
     ap = argparse.ArgumentParser()
@@ -701,6 +871,19 @@ def main():
     s.add_argument("--watch", required=True)
     s.add_argument("--rdma-device", required=True)
     s.set_defaults(func=cmd_gpu_watch)
+
+    s = sub.add_parser("capture")
+    for opt in ("--c", "--c-user", "--c-some", "--c-snapshot", "--rdma", "--errors", "--py",
+                "--busy", "--idle"):
+        s.add_argument(opt, required=True)
+    s.add_argument("--seconds", type=float, required=True)
+    s.add_argument("--interval-ms", type=float, required=True)
+    s.set_defaults(func=cmd_capture)
+
+    s = sub.add_parser("capture-record")
+    for opt in ("--csv", "--trace", "--busy", "--idle"):
+        s.add_argument(opt, required=True)
+    s.set_defaults(func=cmd_capture_record)
 
     # The guest queued these arguments with its own paths: map its results
     # share onto the host's copy.
