@@ -32,6 +32,7 @@ def main():
     ap.add_argument("--modes", default="bare,torch,rdmatop,rdmatop10")
     ap.add_argument("--json", help="also write the raw figures here")
     ap.add_argument("--trace", help="export the last rdmatop round's trace here (untimed)")
+    ap.add_argument("--wait-for", help="after importing torch, wait until this file exists")
     a = ap.parse_args()
 
     t0 = time.monotonic()
@@ -40,6 +41,11 @@ def main():
 
     import rdmatop.kineto
     print(f"# torch {torch.__version__} imported in {time.monotonic() - t0:.1f} s", flush=True)
+    if a.wait_for:
+        import os
+
+        while not os.path.exists(a.wait_for):
+            time.sleep(0.2)
     torch.set_num_threads(1)
     devices = [d for d in a.devices.split(",") if d] or None
     modes = a.modes.split(",")
