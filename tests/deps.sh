@@ -2,7 +2,9 @@
 # Installs everything rdmatop needs to build, run and test on Debian 12 /
 # Ubuntu 22.04+.  Idempotent; runs apt-get only when something is missing.
 # Usage: tests/deps.sh [build|run|test|bench]   (default: test; bench = test plus
-# what tests/bench/run-benchmarks.sh compares against: sshd, System Monitor)
+# what tests/bench/run-benchmarks.sh compares against: sshd, System Monitor).
+# test and bench also install torch and VizTracer into a cached virtual
+# environment (tests/python-deps.sh).
 set -eu
 
 BUILD_PKGS="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev libgtk-4-dev
@@ -14,7 +16,7 @@ TEST_PKGS="python3 clang libclang-rt-14-dev llvm xvfb xauth dbus dbus-daemon dbu
   qemu-system-x86 busybox-static kmod cpio xz-utils zstd
   rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest
   prometheus prometheus-node-exporter python3-prometheus-client nodejs
-  openssh-server openssh-client python3-venv python3-setuptools python3-wheel"
+  openssh-server openssh-client g++ python3-venv python3-setuptools python3-wheel"
 BENCH_PKGS="openssh-server openssh-client gnome-system-monitor"
 
 what=${1:-test}
@@ -34,11 +36,15 @@ done
 case "$what" in
   test|bench) command -v npm >/dev/null 2>&1 || missing="$missing npm" ;;
 esac
-[ -z "$missing" ] && exit 0
+if [ -n "$missing" ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  echo "Installing:$missing" >&2
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  # shellcheck disable=SC2086
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+fi
 
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO="sudo"
-echo "Installing:$missing" >&2
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
-# shellcheck disable=SC2086
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+case "$what" in
+  test|bench) "$(dirname "$0")/python-deps.sh" >/dev/null ;;
+esac

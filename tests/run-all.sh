@@ -15,6 +15,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 "$top/tests/deps.sh" test
+# torch and VizTracer, cached between runs (installed by deps.sh).
+torch_python=$("$top/tests/python-deps.sh")
 
 status=0
 logs=""
@@ -47,7 +49,7 @@ suites="unit data gui vm"
 [ "${RDMATOP_SKIP_VM:-0}" = 1 ] && [ "${CI:-}" != true ] && suites="unit data gui"
 
 # shellcheck disable=SC2086
-run_suites build-ci -- $suites
+run_suites build-ci -Dkineto=enabled -Dtorch_python="$torch_python" -- $suites
 run_suites build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dvm_tests=false -- unit
 CC=clang run_suites build-fuzz -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \
   -Dvm_tests=false -Dgui=disabled -- fuzz

@@ -626,6 +626,45 @@ def cmd_gpu_watch(a):
     ok(not any(negative_rates(p) for p in passes), "no negative rate anywhere")
 
 
+def cmd_profiler_trace(a):
+    """A torch or VizTracer trace with rdmatop's counter tracks in it."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    import perfetto_rules
+
+    if not ok(os.path.exists(a.trace), "the trace was written"):
+        return
+    if a.trace.endswith(".gz"):
+        with open(a.trace, "rb") as f:
+            ok(f.read(2) == b"\x1f\x8b", "a .gz trace is gzip")
+    try:
+        trace = perfetto_rules.load(a.trace)
+    except ValueError as e:
+        ok(False, "the trace is JSON", str(e))
+        return
+    pid = perfetto_rules.pid_named(trace, "rdmatop")
+    if not ok(pid is not None, "the trace has a process named rdmatop"):
+        return
+    problems = perfetto_rules.check(trace, [pid])
+    ok(not problems, "the trace follows Perfetto's JSON rules", "; ".join(problems[:5]))
+    tracks = perfetto_rules.counter_tracks(trace, pid)
+    key = f"{a.metric}/s"
+    busy = tracks.get((f"rdmatop {a.busy}", key), [])
+    idle = tracks.get((f"rdmatop {a.idle}", key), [])
+    ok(busy, f"{a.busy} has a {key} track", sorted(tracks)[:20])
+    ok(max((v for _, v in busy), default=0) > 0, f"{a.busy} {key} is non-zero during ib_write_bw")
+    ok(idle, f"{a.idle} has a {key} track", sorted(tracks)[:20])
+    ok(idle and all(v == 0 for _, v in idle), f"{a.idle} {key} is zero",
+       sorted({v for _, v in idle})[:5])
+    lo, hi = perfetto_rules.span(trace, exclude_pid=pid)
+    ts = [t for pts in tracks.values() for t, _ in pts]
+    ok(lo < hi, "the trace has its own timed events")
+    ok(ts and lo <= min(ts) and max(ts) <= hi,
+       "every rdmatop point lies inside the trace's own time span",
+       f"points {min(ts, default=None)}..{max(ts, default=None)}, trace {lo}..{hi}")
+    print(f"# {os.path.basename(a.trace)}: {len(tracks)} tracks, {len(ts)} points, "
+          f"{a.busy} {key} max {max((v for _, v in busy), default=0):.0f}")
+
+
 def quantile(values, q):
     v = sorted(values)
     return v[int(q * (len(v) - 1))] if v else None
@@ -831,6 +870,13 @@ def main():
     s.add_argument("--rdma", required=True, help="prefix of vm_rdma_json files (cm_id)")
     s.add_argument("--pids", required=True)
     s.set_defaults(func=cmd_peers)
+
+    s = sub.add_parser("profiler-trace")
+    s.add_argument("--trace", required=True)
+    s.add_argument("--busy", required=True, help="DEV/PORT with traffic")
+    s.add_argument("--idle", required=True, help="DEV/PORT without")
+    s.add_argument("--metric", required=True)
+    s.set_defaults(func=cmd_profiler_trace)
 
     s = sub.add_parser("loss")
     s.add_argument("--watch", required=True)

@@ -1,0 +1,136 @@
+"""RDMA counters in torch.profiler traces.
+
+``enable()`` registers rdmatop as a Kineto child activity profiler: every
+``torch.profiler.profile`` that starts tracing afterwards starts an
+rdmatop capture, and the trace it exports (``export_chrome_trace``, plain
+or ``.gz``) carries one counter track per port and counter, as native
+Kineto counter events, on the same clock as the torch events::
+
+    import torch, rdmatop.kineto
+    rdmatop.kineto.enable(devices=["mlx5_0"], interval=0.001)
+    with torch.profiler.profile() as prof:
+        train_step()
+    prof.export_chrome_trace("trace.json.gz")
+
+The tracks sit in a process named "rdmatop", named ``rdmatop DEV/PORT``
+with one key per counter (``sent_pkts/s``): Perfetto shows each as
+``rdmatop DEV/PORT sent_pkts/s``.  Values are rates per second.
+"""
+
+import importlib.machinery
+import importlib.util
+import os
+import threading
+
+from . import _tracks
+
+__all__ = ["enable", "disable", "is_enabled", "last_error"]
+
+_lock = threading.Lock()
+_source = None
+_ext = None
+
+
+def _extension():
+    # RDMATOP_KINETO_MODULE names the built module directly (tests run it
+    # from the build tree); an installed package has it beside this file.
+    global _ext
+    if _ext is None:
+        import torch  # noqa: F401  (loads libtorch_cpu, which carries Kineto)
+
+        path = os.environ.get("RDMATOP_KINETO_MODULE")
+        if path:
+            loader = importlib.machinery.ExtensionFileLoader("rdmatop._kineto", path)
+            spec = importlib.util.spec_from_file_location("rdmatop._kineto", path, loader=loader)
+            mod = importlib.util.module_from_spec(spec)
+            loader.exec_module(mod)
+            _ext = mod
+        else:
+            from . import _kineto
+
+            _ext = _kineto
+    return _ext
+
+
+class _CaptureSource:
+    """What the Kineto child profiler drives: one capture per trace."""
+
+    def __init__(self, make_capture, compact):
+        self._make_capture = make_capture
+        self._compact = compact
+        self._recorder = None
+        self._points = []
+        self.error = None
+
+    def start(self):
+        self._points = []
+        self.error = None
+        try:
+            rec = _tracks.Recorder(self._make_capture(), "time_ns", self._compact)
+            rec.start()
+        except Exception as e:
+            # Kineto only logs a child profiler's errors; keep the exception
+            # so last_error() can say why a trace has no RDMA tracks.
+            self.error = e
+            raise
+        self._recorder = rec
+
+    def stop(self):
+        rec, self._recorder = self._recorder, None
+        if rec is not None:
+            rec.stop()
+            self._points = rec.points()
+
+    def points(self, start_ns, end_ns):
+        pts, self._points = _tracks.clip(self._points, start_ns, end_ns), []
+        return [
+            (p.time_ns, _tracks.track_name(p.device, p.port), _tracks.counter_key(p.metric), p.rate)
+            for p in pts
+        ]
+
+
+def enable(devices=None, ports=None, interval=0.001, metrics=None, compact=True, capture=None):
+    """Adds rdmatop's counter tracks to every torch.profiler trace from now on.
+
+    ``devices``, ``ports``, ``interval`` (seconds) and ``metrics`` are those
+    of :class:`rdmatop.Capture`.  The arguments are checked here, by
+    opening one capture, so a wrong device name raises at once (an
+    :class:`rdmatop.Error`) instead of silently leaving the trace without
+    tracks.  ``compact`` drops points that repeat a track's value.
+    ``capture``, if given, is a callable returning an object with
+    ``start()``, ``stop()`` and ``samples()`` to use instead of
+    :class:`rdmatop.Capture`.  Calling it again replaces the settings.
+    """
+    global _source
+    if capture is None:
+        import rdmatop
+
+        def capture():
+            return rdmatop.Capture(devices=devices, ports=ports, interval=interval, metrics=metrics)
+
+        # Validate now: Kineto would only log an error from inside the trace.
+        capture().close()
+    src = _CaptureSource(capture, compact)
+    with _lock:
+        _extension().set_source(src)
+        _source = src
+
+
+def disable():
+    """Traces started from now on have no rdmatop tracks."""
+    global _source
+    with _lock:
+        if _ext is not None:
+            _ext.set_source(None)
+        _source = None
+
+
+def is_enabled():
+    """Whether traces get rdmatop tracks."""
+    return _source is not None
+
+
+def last_error():
+    """The exception that kept the last trace's capture from starting, or None."""
+    src = _source
+    return src.error if src is not None else None

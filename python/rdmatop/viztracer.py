@@ -1,0 +1,146 @@
+"""RDMA counters in VizTracer traces: a VizTracer plugin.
+
+::
+
+    viztracer --plugins "rdmatop.viztracer --interval 1 --devices rxe0" script.py
+
+or, from Python, ``VizTracer(plugins=[RdmatopPlugin(devices=["rxe0"])])``.
+While VizTracer traces, an rdmatop capture runs; when it saves, the trace
+gets one counter track per port and counter (rates per second, named
+``rdmatop DEV/PORT`` with the key ``COUNTER/s``) in a process named
+"rdmatop", on VizTracer's own clock (CLOCK_MONOTONIC in µs), within the
+span of the traced events.
+
+Plugin options: ``--interval MS`` (milliseconds between reads, default 1),
+``--devices A,B``, ``--ports 1,2``, ``--metrics C1,C2`` (default: all),
+``--no-compact`` (keep every point).
+"""
+
+import argparse
+import os
+import shlex
+
+from viztracer.vizplugin import VizPluginBase, VizPluginError
+
+from . import _tracks
+
+__all__ = ["RdmatopPlugin", "get_vizplugin", "parse_options"]
+
+#: The Chrome trace pid of the counter tracks: a process of their own.
+PID = 0x52444D41  # "RDMA"
+
+# The newest VizTracer whose plugin messages this was written against.
+_SUPPORT_VERSION = "1.1.1"
+
+
+def _list(text):
+    return [s for s in text.split(",") if s] if text else None
+
+
+def _parser():
+    ap = argparse.ArgumentParser(prog="rdmatop.viztracer", add_help=False,
+                                 exit_on_error=False)
+    ap.add_argument("--interval", type=float, default=1.0,
+                    help="milliseconds between reads (1 to 60000)")
+    ap.add_argument("--devices", default="")
+    ap.add_argument("--ports", default="")
+    ap.add_argument("--metrics", default="")
+    ap.add_argument("--no-compact", action="store_true")
+    return ap
+
+
+class RdmatopPlugin(VizPluginBase):
+    """Runs an rdmatop capture while VizTracer traces and adds its counter
+    tracks to the saved trace.  Arguments as :class:`rdmatop.Capture`
+    (``interval`` in seconds here); ``capture`` replaces rdmatop.Capture
+    with another callable returning start()/stop()/samples()."""
+
+    def __init__(self, devices=None, ports=None, interval=0.001, metrics=None,
+                 compact=True, capture=None):
+        super().__init__()
+        if capture is None:
+            import rdmatop
+
+            def capture():
+                return rdmatop.Capture(devices=devices, ports=ports, interval=interval,
+                                       metrics=metrics)
+
+            # The capture looks its ports up when made: wrong names fail here,
+            # before the script runs, with rdmatop-cli's sentence.
+            capture().close()
+        self._make_capture = capture
+        self._compact = compact
+        self._recorder = None
+        self._points = []
+
+    def support_version(self):
+        return _SUPPORT_VERSION
+
+    def message(self, m_type, payload):
+        if m_type == "event":
+            when = payload.get("when")
+            if when == "pre-start":
+                self._start()
+            elif when == "post-stop":
+                self._stop()
+            elif when == "pre-save":
+                return {"action": "handle_data", "handler": self._add_tracks}
+        elif m_type == "command" and payload.get("cmd_type") == "terminate":
+            self._stop()
+            return {"success": True}
+        return {}
+
+    def _start(self):
+        if self._recorder is not None:
+            return
+        rec = _tracks.Recorder(self._make_capture(), "mono_ns", self._compact)
+        rec.start()
+        self._recorder = rec
+
+    def _stop(self):
+        rec, self._recorder = self._recorder, None
+        if rec is not None:
+            rec.stop()
+            self._points += rec.points()
+
+    def _add_tracks(self, data):
+        events = data.setdefault("traceEvents", [])
+        timed = [e for e in events if e.get("ph") != "M" and "ts" in e]
+        if not timed or not self._points:
+            return
+        # VizTracer's ts is CLOCK_MONOTONIC in µs; keep to its events' span.
+        lo = min(e["ts"] for e in timed)
+        hi = max(e["ts"] + e.get("dur", 0) for e in timed)
+        pts = _tracks.clip(self._points, int(lo * 1000), int(hi * 1000))
+        self._points = []
+        tid = os.getpid()
+        events.append({"ph": "M", "name": "process_name", "pid": PID, "tid": 0,
+                       "args": {"name": "rdmatop"}})
+        for p in pts:
+            events.append({
+                "ph": "C",
+                "name": _tracks.track_name(p.device, p.port),
+                "pid": PID,
+                "tid": tid,
+                "ts": min(max(p.time_ns / 1000, lo), hi),
+                "args": {_tracks.counter_key(p.metric): p.rate},
+            })
+
+
+def parse_options(arg):
+    """The keyword arguments of RdmatopPlugin from a --plugins string."""
+    words = shlex.split(arg)[1:]
+    try:
+        opts, extra = _parser().parse_known_args(words)
+        if extra:
+            raise ValueError(f"unknown option {extra[0]!r}")
+        ports = [int(p) for p in _list(opts.ports)] if opts.ports else None
+    except (argparse.ArgumentError, ValueError) as e:
+        raise VizPluginError(f"rdmatop.viztracer: {e}") from None
+    return {"devices": _list(opts.devices), "ports": ports, "interval": opts.interval / 1000,
+            "metrics": _list(opts.metrics), "compact": not opts.no_compact}
+
+
+def get_vizplugin(arg):
+    """VizTracer's entry point: ``arg`` is the whole --plugins string."""
+    return RdmatopPlugin(**parse_options(arg))
