@@ -82,6 +82,12 @@ add_metrics (JsonBuilder *b, const RtopPort *port)
         json_builder_add_double_value (b, metric->rate);
       else
         json_builder_add_null_value (b);
+      if (metric->saturated)
+        {
+          /* Why the rate is null: a part of it stopped counting. */
+          json_builder_set_member_name (b, "saturated");
+          json_builder_add_boolean_value (b, TRUE);
+        }
       add_string_or_null (b, "source", metric->source);
       json_builder_end_object (b);
     }

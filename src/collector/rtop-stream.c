@@ -56,6 +56,7 @@ enum { FRAME_HELLO = 'H', FRAME_SNAPSHOT = 'S', FRAME_ERROR = 'E' };
 #define EXC_RESET       (1u << 1)
 #define EXC_DELTA       (1u << 2)
 #define EXC_RATE        (1u << 3)
+#define EXC_SATURATED   (1u << 4)
 
 /* Process fields. */
 #define PROC_KERNEL     (1u << 0)
@@ -112,6 +113,7 @@ predict_counter (RtopCounter *p, const RtopCounter *ref, double elapsed)
 {
   p->delta = 0;
   p->reset = FALSE;
+  p->saturated = FALSE;
   if (ref != NULL)
     p->reset = !rtop_rates_delta (ref->value, p->value, &p->delta);
   p->has_rate = ref != NULL && !p->reset && elapsed > 0;
@@ -419,13 +421,14 @@ counter_exception (const RtopCounter *c, const RtopCounter *ref, double elapsed,
   RtopCounter p = { .value = c->value };
 
   predict_counter (&p, ref, elapsed);
-  *flags = (c->has_rate ? EXC_HAS_RATE : 0) | (c->reset ? EXC_RESET : 0);
+  *flags = (c->has_rate ? EXC_HAS_RATE : 0) | (c->reset ? EXC_RESET : 0) |
+           (c->saturated ? EXC_SATURATED : 0);
   if (c->delta != p.delta)
     *flags |= EXC_DELTA;
   if (!same_double (c->rate, predict_rate (c->delta, c->has_rate, elapsed)))
     *flags |= EXC_RATE;
   return (*flags & (EXC_DELTA | EXC_RATE)) != 0 || !c->has_rate != !p.has_rate ||
-         !c->reset != !p.reset;
+         !c->reset != !p.reset || c->saturated;
 }
 
 static void
@@ -1299,10 +1302,11 @@ get_counter_change (Dec *d, RtopCounter *c, guint64 ref_value, const RtopCounter
   predict_counter (c, rc, elapsed);
   if (!exception)
     return TRUE;
-  if (!get_uint (d->r, EXC_HAS_RATE | EXC_RESET | EXC_DELTA | EXC_RATE, &flags))
+  if (!get_uint (d->r, EXC_HAS_RATE | EXC_RESET | EXC_DELTA | EXC_RATE | EXC_SATURATED, &flags))
     return FALSE;
   c->has_rate = (flags & EXC_HAS_RATE) != 0;
   c->reset = (flags & EXC_RESET) != 0;
+  c->saturated = (flags & EXC_SATURATED) != 0;
   if ((flags & EXC_DELTA) && !get_varint (d->r, &c->delta))
     return FALSE;
   c->rate = predict_rate (c->delta, c->has_rate, elapsed);
