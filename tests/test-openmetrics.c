@@ -180,6 +180,7 @@ test_escaping (void)
 
   dev->fw_version = g_strdup ("1.0 \"beta\"");
   synth_port (dev, 1, counters, 1);
+  /* Shown escaped (rtop-text.h), then escaped again as a label value. */
   proc->comm = g_strdup ("we\"ird\\na\nme\xff");
   g_array_append_val (proc->devices, pd);
   g_ptr_array_add (snap->processes, proc);
@@ -194,9 +195,9 @@ test_escaping (void)
 
       g_assert_nonnull (strstr (text, "host=\"node\\\"7\\\\\\n\""));
       g_assert_nonnull (strstr (text, "fw_version=\"1.0 \\\"beta\\\"\""));
-      g_assert_nonnull (strstr (text, "comm=\"we\\\"ird\\\\na\\nme\xef\xbf\xbd\""));
+      g_assert_nonnull (strstr (text, "comm=\"we\\\"ird\\\\\\\\na\\\\x0ame\\\\xff\""));
       assert_sample (text, "rdmatop_process_queue_pairs{device=\"rxe0\",pid=\"42\","
-                           "comm=\"we\\\"ird\\\\na\\nme\xef\xbf\xbd\"}", 3);
+                           "comm=\"we\\\"ird\\\\\\\\na\\\\x0ame\\\\xff\"}", 3);
       g_assert_true (g_utf8_validate (text, -1, NULL));
     }
   /* HELP: OpenMetrics escapes the double quote, the 0.0.4 text does not. */

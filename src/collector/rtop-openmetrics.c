@@ -21,6 +21,7 @@
 #include "rtop-openmetrics-private.h"
 #include "rtop-port-key.h"
 #include "rtop-providers.h"
+#include "rtop-text.h"
 
 /* ---- State ---- */
 
@@ -1076,11 +1077,12 @@ write_processes (RtopOpenMetrics *self, Writer *w)
     for (guint i = 0; i < rows->len; i++)
       {
         const ProcRow *row = &g_array_index (rows, ProcRow, i);
+        g_autofree char *comm = rtop_text_make_safe (row->comm, RTOP_TEXT_COMM_MAX);
 
         sample_begin (w, &fam_proc[f]);
         label (w, "device", row->device);
         label_uint (w, "pid", (guint64) MAX (row->pid, 0));
-        label (w, "comm", row->comm);
+        label (w, "comm", comm);
         value_uint (w, row->values[f]);
       }
   sample_begin (w, &fam_proc_dropped);

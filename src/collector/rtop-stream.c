@@ -17,6 +17,7 @@
 #include "rtop-error.h"
 #include "rtop-rates.h"
 #include "rtop-stream-private.h"
+#include "rtop-text.h"
 
 static char *rtop_stream_version_mismatch_message (guint remote_version, const char *remote_producer);
 
@@ -1713,6 +1714,19 @@ copy_process_fields (RtopProcess *p, const RtopProcess *r)
     }
 }
 
+/* The peer is another host: its process names are shown like our own. */
+static void
+make_safe_in_place (char **text, gsize max_bytes)
+{
+  if (*text != NULL && !rtop_text_is_safe (*text, max_bytes))
+    {
+      char *safe = rtop_text_escape (*text, -1, max_bytes);
+
+      g_free (*text);
+      *text = safe;
+    }
+}
+
 static gboolean
 get_process_fields (Dec *d, RtopProcess *p, guint mask)
 {
@@ -1731,18 +1745,21 @@ get_process_fields (Dec *d, RtopProcess *p, guint mask)
       g_clear_pointer (&p->comm, g_free);
       if (!get_str (d, &p->comm))
         return FALSE;
+      make_safe_in_place (&p->comm, RTOP_TEXT_COMM_MAX);
     }
   if (mask & PROC_CMDLINE)
     {
       g_clear_pointer (&p->cmdline, g_free);
       if (!get_text (r, &p->cmdline))
         return FALSE;
+      make_safe_in_place (&p->cmdline, RTOP_TEXT_CMDLINE_MAX);
     }
   if (mask & PROC_USER)
     {
       g_clear_pointer (&p->user, g_free);
       if (!get_str (d, &p->user))
         return FALSE;
+      make_safe_in_place (&p->user, RTOP_TEXT_USER_MAX);
     }
   if ((mask & PROC_UID) && !get_u32 (r, &p->uid))
     return FALSE;
