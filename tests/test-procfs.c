@@ -172,6 +172,14 @@ test_parse_cmdline (void)
   g_assert_true (g_str_has_prefix (cleaned, "evil"));
   g_assert_true (g_utf8_validate (valid, -1, NULL));
   g_assert_cmpstr (no_trailing, ==, "a b");
+  /* Exactly len bytes, no NUL after them (the sanitizer run catches a
+   * read past the end; a fuzz input found one). */
+  {
+    g_autofree char *exact = g_memdup2 ("ab\0cd", 5);
+    g_autofree char *got = rtop_proc_parse_cmdline (exact, 5);
+
+    g_assert_cmpstr (got, ==, "ab cd");
+  }
   /* Kernel threads have an empty cmdline. */
   g_assert_null (rtop_proc_parse_cmdline ("", 0));
   g_assert_null (rtop_proc_parse_cmdline ("\0\0", 2));

@@ -212,7 +212,9 @@ rtop_proc_parse_cmdline (const char *buf, gsize len)
     len--;
   if (len == 0)
     return NULL;
-  joined = g_memdup2 (buf, len + 1);
+  /* buf holds len bytes, no terminating NUL promised. */
+  joined = g_malloc (len + 1);
+  memcpy (joined, buf, len);
   joined[len] = '\0';
   for (gsize i = 0; i < len; i++)
     if (joined[i] == '\0')
@@ -331,8 +333,8 @@ read_proc_file (RtopProcCache *self, gint32 pid, const char *name,
 }
 
 /* The real uid from the "Uid:" line of status. */
-static gboolean
-parse_status_uid (const char *status, guint32 *uid)
+gboolean
+rtop_proc_parse_status_uid (const char *status, guint32 *uid)
 {
   const char *line = strstr (status, "\nUid:");
   g_autofree char *copy = NULL;
@@ -387,7 +389,7 @@ read_static_facts (RtopProcCache *self, CacheEntry *entry, const struct stat *st
   entry->info.cmdline = n > 0 ? rtop_proc_parse_cmdline (buf, n) : NULL;
 
   n = read_proc_file (self, entry->info.pid, "status", buf, STATUS_BUF_SIZE + 1, NULL, NULL);
-  if (n <= 0 || !parse_status_uid (buf, &entry->info.uid))
+  if (n <= 0 || !rtop_proc_parse_status_uid (buf, &entry->info.uid))
     entry->info.uid = stat_owner->st_uid;
   entry->info.user = lookup_user (entry->info.uid);
   entry->have_static = TRUE;
