@@ -66,12 +66,6 @@ char *rtop_sysfs_read_driver (const char *root, const char *dev);
  * reopens the directory when this is not 0. */
 guint rtop_counter_dir_get_n_vanished (RtopCounterDir *self);
 
-/* The width in bits of an IB PMA counter in ports/<p>/counters/ (the
- * PortCounters layout; the data and packet counters are 64 bits where the
- * HCA has the extended set, 32 otherwise), or 0 for a name that is not
- * one.  PMA counters stop at all-ones of their width instead of wrapping. */
-guint rtop_sysfs_pma_counter_width (const char *name);
-
 /* TRUE when value is all-ones of the PMA counter's width: the counter
  * saturated and counts no more, until its counters are cleared. */
 gboolean rtop_sysfs_pma_counter_at_max (const char *name, guint64 value);

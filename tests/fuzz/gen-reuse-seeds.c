@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 
+#include "recorded-replies.h"
+
 typedef struct { guint16 offset; guint8 xor; } Edit;
 
 static void
@@ -43,6 +45,32 @@ find (const struct nlmsghdr *nlh, const char *what)
   return (guint16) (p - (const guint8 *) nlh);
 }
 
+/* Each message of a real kernel's GET, PORT_GET and STAT_GET replies, as
+ * it came (the fuzzer makes the edits). */
+static void
+recorded_seed_cb (guint32 cmd, const guint8 *datagram, gsize len, guint n, gpointer user_data)
+{
+  static guint32 msg[8192 / 4];
+  guint k = 0;
+
+  for (gsize off = 0; off + sizeof (struct nlmsghdr) <= len;)
+    {
+      const struct nlmsghdr *nlh = (const void *) (datagram + off);
+      g_autofree char *name = NULL;
+      gsize mlen = nlh->nlmsg_len;
+
+      if (mlen < sizeof *nlh || mlen > len - off || mlen > sizeof msg)
+        break;
+      memcpy (msg, nlh, mlen);
+      if (nlh->nlmsg_type != NLMSG_DONE && nlh->nlmsg_type != NLMSG_ERROR)
+        {
+          name = g_strdup_printf ("guest-%04u-%u", n, k++);
+          write_seed (user_data, name, (const struct nlmsghdr *) msg, NULL, 0);
+        }
+      off += NLMSG_ALIGN (mlen);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -60,14 +88,16 @@ main (int argc, char **argv)
   struct nlmsghdr *nlh;
   const char *dir;
 
-  if (argc != 2)
+  if (argc != 2 && argc != 3)
     {
-      g_printerr ("usage: %s OUTDIR\n", argv[0]);
+      g_printerr ("usage: %s OUTDIR [RECORDED-REPLIES]\n", argv[0]);
       return 2;
     }
   dir = argv[1];
   if (g_mkdir_with_parents (dir, 0755) < 0)
     g_error ("%s: %s", dir, g_strerror (errno));
+  if (argc == 3 && !recorded_replies_foreach (argv[2], recorded_seed_cb, (gpointer) dir))
+    return 1;
 
   nlh = nl_test_stat (buf.bytes, 7, 4711, 2, "rxe0", 1, rxe, G_N_ELEMENTS (rxe));
   write_seed (dir, "stat-same", nlh, NULL, 0);
