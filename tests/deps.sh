@@ -16,7 +16,7 @@ TEST_PKGS="python3 clang libclang-rt-14-dev llvm xvfb xauth dbus dbus-daemon dbu
   qemu-system-x86 busybox-static kmod cpio xz-utils zstd
   rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest
   prometheus prometheus-node-exporter python3-prometheus-client nodejs
-  openssh-server openssh-client g++ python3-venv python3-setuptools python3-wheel"
+  openssh-server openssh-client g++ python3-venv python3-setuptools python3-wheel valgrind"
 BENCH_PKGS="openssh-server openssh-client gnome-system-monitor"
 
 what=${1:-test}

@@ -4,6 +4,7 @@
 #   - builds, and runs the unit, data, gui (under Xvfb) and vm (Soft-RoCE in
 #     QEMU) suites,
 #   - runs the unit suite again under AddressSanitizer + UBSan,
+#   - runs the valgrind suite (memcheck over 1,000 sampling passes),
 #   - runs the libFuzzer targets for a short bounded time.
 # Ends with one line "rdmatop tests: N passed, N failed, N skipped".
 #
@@ -45,8 +46,8 @@ run_suites () {
   logs="$logs $dir/meson-logs/testlog.json"
 }
 
-suites="unit data gui vm"
-[ "${RDMATOP_SKIP_VM:-0}" = 1 ] && [ "${CI:-}" != true ] && suites="unit data gui"
+suites="unit data gui vm valgrind"
+[ "${RDMATOP_SKIP_VM:-0}" = 1 ] && [ "${CI:-}" != true ] && suites="unit data gui valgrind"
 
 # shellcheck disable=SC2086
 run_suites build-ci -Dkineto=enabled -Dtorch_python="$torch_python" -- $suites

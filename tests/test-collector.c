@@ -1042,6 +1042,74 @@ test_device_filter (void)
   tear_down (&f, NULL);
 }
 
+static guint
+count_kind (RtopSnapshot *snap, RtopEventKind kind, const char *dev)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < snap->events->len; i++)
+    {
+      RtopEvent *ev = g_ptr_array_index (snap->events, i);
+
+      n += ev->kind == kind && g_strcmp0 (ev->device, dev) == 0;
+    }
+  return n;
+}
+
+/* mlx5_9's fixture counters/ has port_xmit_data at 2^32 - 1, symbol_error
+ * at 2^16 - 1 and link_downed at 2^8 - 1 (stuck), port_rcv_data one below
+ * its maximum (idle). */
+static void
+test_saturated_counters (Fixture *f, gconstpointer data)
+{
+  g_autoptr(RtopSnapshot) first = NULL;
+  g_autoptr(RtopSnapshot) second = NULL;
+  g_autoptr(RtopSnapshot) third = NULL;
+  RtopPort *port;
+  RtopCounter *c;
+
+  LOCKED (f, add_dev (f, 9, "mlx5_9", NULL));
+  first = rtop_collector_sample (f->collector, 1.0);
+  g_assert_cmpuint (count_kind (first, RTOP_EVENT_COUNTER_SATURATED, "mlx5_9"), ==, 0);
+  g_usleep (10000);
+  second = rtop_collector_sample (f->collector, 1.0);
+  port = port_of (second, "mlx5_9");
+  c = rtop_counters_find (port->counters, "port_xmit_data");
+  g_assert_true (c->saturated);
+  g_assert_false (c->has_rate);
+  g_assert_false (rtop_counters_find (port->counters, "port_rcv_data")->saturated);
+  g_assert_true (rtop_counters_find (port->counters, "port_rcv_data")->has_rate);
+  /* Bytes made of the stuck counter: unknown, not 0; the others go on. */
+  g_assert_true (port->metrics[RTOP_METRIC_TX_BYTES].present);
+  g_assert_false (port->metrics[RTOP_METRIC_TX_BYTES].has_rate);
+  g_assert_true (port->metrics[RTOP_METRIC_TX_BYTES].saturated);
+  g_assert_true (port->metrics[RTOP_METRIC_RX_BYTES].has_rate);
+  g_assert_false (port->metrics[RTOP_METRIC_RX_BYTES].saturated);
+  g_assert_true (port->metrics[RTOP_METRIC_LINK_ERRORS].saturated);
+  g_assert_true (port->metrics[RTOP_METRIC_ERRORS].saturated);
+  g_assert_false (port->metrics[RTOP_METRIC_ERRORS].has_rate);
+  /* One event per stuck counter, saying which; mlx5_0's idle counters
+   * raise none. */
+  g_assert_cmpuint (count_kind (second, RTOP_EVENT_COUNTER_SATURATED, "mlx5_9"), ==, 3);
+  g_assert_cmpuint (count_kind (second, RTOP_EVENT_COUNTER_SATURATED, "mlx5_0"), ==, 0);
+  for (guint i = 0; i < second->events->len; i++)
+    {
+      RtopEvent *ev = g_ptr_array_index (second->events, i);
+
+      if (ev->kind != RTOP_EVENT_COUNTER_SATURATED)
+        continue;
+      g_assert_nonnull (ev->counter);
+      g_assert_nonnull (strstr (ev->message, ev->counter));
+      g_assert_nonnull (strstr (ev->message, "rate is unknown"));
+      g_assert_cmpint (ev->severity, ==, RTOP_SEVERITY_WARNING);
+    }
+  /* Still stuck: no new event. */
+  third = rtop_collector_sample (f->collector, 1.0);
+  g_assert_cmpuint (count_kind (third, RTOP_EVENT_COUNTER_SATURATED, "mlx5_9"), ==, 0);
+  g_assert_true (rtop_counters_find (port_of (third, "mlx5_9")->counters,
+                                     "symbol_error")->saturated);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1052,6 +1120,7 @@ main (int argc, char **argv)
   ADD ("netdev-route", test_netdev_route);
   ADD ("netdev-route-other-namespace", test_netdev_route_other_namespace);
   ADD ("discovery", test_discovery);
+  ADD ("saturated-counters", test_saturated_counters);
   ADD ("rates", test_rates_second_pass);
   ADD ("processes", test_processes);
   ADD ("peer-addresses", test_peer_addresses);

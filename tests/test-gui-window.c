@@ -18,6 +18,7 @@
 #include "rtop-process-item.h"
 #include "rtop-remote.h"
 #include "rtop-sampler-private.h"
+#include "rtop-text.h"
 #include "rtop-window-private.h"
 
 static const GuiPortSpec ports[] = {
@@ -936,6 +937,55 @@ test_compare (Fixture *f, gconstpointer data)
   g_assert_cmpuint (rtop_graph_get_n_channels (graph), ==, 1);
 }
 
+/* A process that chose hostile names (a terminal escape, a right-to-left
+ * override, invalid UTF-8, a long command line) is shown escaped in the
+ * page's own labels, whatever source handed the snapshot over. */
+static void
+test_hostile_names (Fixture *f, gconstpointer data)
+{
+  GuiPortSpec p[G_N_ELEMENTS (ports)];
+  RtopSnapshot *s;
+  RtopProcess *proc;
+  RtopProcessItem *item = NULL;
+  GListModel *processes;
+  g_autofree char *dump = NULL;
+  g_autofree char *big = g_strnfill (64 * 1024, 'A');
+  const char *title;
+
+  memcpy (p, ports, sizeof p);
+  s = gui_fixture_snapshot (1, 1.0, p, G_N_ELEMENTS (p));
+  proc = gui_fixture_add_process (s, 4400, "\x1b[2Jx\xe2\x80\xae", "ev\x07" "e", "rxe0", 1, 1, 4096);
+  g_free (proc->cmdline);
+  proc->cmdline = g_strconcat ("job\xe2\x80\xaehs.tpg \x1b]0;owned\x07 caf\xe9 ", big, NULL);
+  rtop_snapshot_seal (s);
+  rtop_history_ingest (f->history, s);
+  rtop_snapshot_unref (s);
+
+  processes = rtop_history_get_processes (f->history);
+  for (guint i = 0; i < g_list_model_get_n_items (processes); i++)
+    {
+      g_autoptr(RtopProcessItem) it = g_list_model_get_item (processes, i);
+      if (rtop_process_item_get_pid (it) == 4400)
+        item = it;
+    }
+  g_assert_nonnull (item);
+  g_assert_cmpstr (rtop_process_item_get_comm (item), ==, "\\x1b[2Jx\\u202e");
+  activate (f, "show-view", g_variant_new_string ("processes"));
+  activate (f, "show-process", g_variant_new_string (rtop_process_item_get_key (item)));
+  wait_frames ();
+  dump = rtop_window_dump (f->window);
+  title = strstr (dump, "process-page\t");
+  g_assert_nonnull (title);
+  g_test_message ("%.300s … %s", title, strchr (title + strlen ("process-page\t"), '\t'));
+  g_assert_true (g_str_has_prefix (title, "process-page\tjob\\u202ehs.tpg \\x1b]0;owned\\x07 "
+                                   "caf\\xe9 AAAA"));
+  g_assert_nonnull (strstr (title, "ev\\x07e"));
+  g_assert_null (strchr (dump, '\x1b'));
+  g_assert_null (strstr (dump, "\xe2\x80\xae"));
+  g_assert_true (g_utf8_validate (dump, -1, NULL));
+  g_assert_cmpuint (strlen (rtop_process_item_get_command (item)), <=, RTOP_TEXT_CMDLINE_MAX);
+}
+
 static void
 test_remote_detection (void)
 {
@@ -980,6 +1030,8 @@ main (int argc, char *argv[])
               test_compare, fixture_teardown);
   g_test_add ("/gui/window/process-page", Fixture, NULL, fixture_setup,
               test_process_page, fixture_teardown);
+  g_test_add ("/gui/window/hostile-names", Fixture, NULL, fixture_setup,
+              test_hostile_names, fixture_teardown);
   g_test_add_func ("/gui/window/two-windows-one-session", test_two_windows);
   g_test_add_func ("/gui/window/long-replay", test_long_replay);
   g_test_add_func ("/gui/window/close-while-recording", test_close_while_recording);

@@ -180,6 +180,7 @@ test_escaping (void)
 
   dev->fw_version = g_strdup ("1.0 \"beta\"");
   synth_port (dev, 1, counters, 1);
+  /* Shown escaped (rtop-text.h), then escaped again as a label value. */
   proc->comm = g_strdup ("we\"ird\\na\nme\xff");
   g_array_append_val (proc->devices, pd);
   g_ptr_array_add (snap->processes, proc);
@@ -194,9 +195,9 @@ test_escaping (void)
 
       g_assert_nonnull (strstr (text, "host=\"node\\\"7\\\\\\n\""));
       g_assert_nonnull (strstr (text, "fw_version=\"1.0 \\\"beta\\\"\""));
-      g_assert_nonnull (strstr (text, "comm=\"we\\\"ird\\\\na\\nme\xef\xbf\xbd\""));
+      g_assert_nonnull (strstr (text, "comm=\"we\\\"ird\\\\\\\\na\\\\x0ame\\\\xff\""));
       assert_sample (text, "rdmatop_process_queue_pairs{device=\"rxe0\",pid=\"42\","
-                           "comm=\"we\\\"ird\\\\na\\nme\xef\xbf\xbd\"}", 3);
+                           "comm=\"we\\\"ird\\\\\\\\na\\\\x0ame\\\\xff\"}", 3);
       g_assert_true (g_utf8_validate (text, -1, NULL));
     }
   /* HELP: OpenMetrics escapes the double quote, the 0.0.4 text does not. */
@@ -514,6 +515,31 @@ test_accept_encoding (void)
     }
 }
 
+/* A PMA counter stuck at its maximum: the exporter leaves it and the
+ * metrics made of it out (Prometheus then shows no rate rather than 0) and
+ * says which counter is stuck. */
+static void
+test_saturated_left_out (void)
+{
+  g_autoptr(MetricsSynth) synth = metrics_synth_new ();
+  g_autoptr(RtopOpenMetrics) om = rtop_openmetrics_new (NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *value = NULL;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(RtopSnapshot) snap = mlx5_pass (synth, 1, G_MAXUINT32, 5, 1.0 + i);
+
+      rtop_openmetrics_update (om, snap, 0.01);
+    }
+  text = format (om, RTOP_EXPOSITION_PROMETHEUS, NULL);
+  g_assert_false (sample_value (text, XMIT, &value));
+  g_assert_false (sample_value (text, TX_BYTES, &value));
+  assert_sample (text, "rdmatop_port_counter_saturated{device=\"mlx5_0\",port=\"1\","
+                       "counter=\"port_xmit_data\"}", 1);
+  assert_sample (text, "rdmatop_port_receive_bytes_total{device=\"mlx5_0\",port=\"1\"}", 400);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -521,6 +547,7 @@ main (int argc, char **argv)
   g_test_add_func ("/openmetrics/wrap-is-no-reset", test_wrap_is_no_reset);
   g_test_add_func ("/openmetrics/real-reset-restarts", test_real_reset_restarts);
   g_test_add_func ("/openmetrics/escaping", test_escaping);
+  g_test_add_func ("/openmetrics/saturated-left-out", test_saturated_left_out);
   g_test_add_func ("/openmetrics/formats", test_formats);
   g_test_add_func ("/openmetrics/locale-independent", test_locale_independent);
   g_test_add_func ("/openmetrics/failures", test_failures);

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <pwd.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +16,7 @@
 
 #include "rtop-error.h"
 #include "rtop-procfs-private.h"
+#include "rtop-text.h"
 
 static const char *
 fixture_proc (void)
@@ -170,6 +172,14 @@ test_parse_cmdline (void)
   g_assert_true (g_str_has_prefix (cleaned, "evil"));
   g_assert_true (g_utf8_validate (valid, -1, NULL));
   g_assert_cmpstr (no_trailing, ==, "a b");
+  /* Exactly len bytes, no NUL after them (the sanitizer run catches a
+   * read past the end; a fuzz input found one). */
+  {
+    g_autofree char *exact = g_memdup2 ("ab\0cd", 5);
+    g_autofree char *got = rtop_proc_parse_cmdline (exact, 5);
+
+    g_assert_cmpstr (got, ==, "ab cd");
+  }
   /* Kernel threads have an empty cmdline. */
   g_assert_null (rtop_proc_parse_cmdline ("", 0));
   g_assert_null (rtop_proc_parse_cmdline ("\0\0", 2));
@@ -465,6 +475,82 @@ test_parse_random (void)
     }
 }
 
+/* Waits until pid's comm is want (the child set it or exec'd). */
+static void
+wait_for_comm (pid_t pid, const char *want_prefix)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/comm", pid);
+
+  for (guint i = 0; i < 500; i++)
+    {
+      g_autofree char *comm = NULL;
+
+      if (g_file_get_contents (path, &comm, NULL, NULL) && g_str_has_prefix (comm, want_prefix))
+        return;
+      g_usleep (10000);
+    }
+  g_error ("process %d never took the comm %s", pid, want_prefix);
+}
+
+/* Real processes that chose their own comm and command line: what the
+ * cache hands out is escaped and bounded, whatever they chose. */
+static void
+test_hostile_process (void)
+{
+  static const char hostile_comm[] = "\x1b[2J\xe2\x80\xaehs.x";   /* 15 bytes: fits */
+  g_autoptr(RtopProcCache) cache = rtop_proc_cache_new ("/proc");
+  g_autofree char *big = g_strnfill (64 * 1024, 'A');
+  const char *argv[] = {
+    "/bin/sh", "-c", "sleep 30; :", "job\xe2\x80\xaehs.tpg", "\x1b]0;owned\x07",
+    "caf\xe9", big, NULL,
+  };
+  const RtopProcInfo *info;
+  pid_t named, spawned;
+
+  named = fork ();
+  g_assert_cmpint (named, >=, 0);
+  if (named == 0)
+    {
+      prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+      prctl (PR_SET_NAME, hostile_comm, 0, 0, 0);
+      pause ();
+      _exit (0);
+    }
+  spawned = fork ();
+  g_assert_cmpint (spawned, >=, 0);
+  if (spawned == 0)
+    {
+      /* Its own group, so the sleep it starts goes with it. */
+      setpgid (0, 0);
+      prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+      execv (argv[0], (char **) argv);
+      _exit (127);
+    }
+  wait_for_comm (named, "\x1b");
+  wait_for_comm (spawned, "sh");
+
+  rtop_proc_cache_begin_pass (cache);
+  info = rtop_proc_cache_lookup (cache, named);
+  g_assert_nonnull (info);
+  g_assert_cmpstr (info->comm, ==, "\\x1b[2J\\u202ehs.x");
+  g_assert_true (rtop_text_is_safe (info->cmdline, RTOP_TEXT_CMDLINE_MAX));
+
+  info = rtop_proc_cache_lookup (cache, spawned);
+  g_assert_nonnull (info);
+  g_assert_cmpstr (info->comm, ==, "sh");
+  g_test_message ("cmdline: %.200s", info->cmdline);
+  g_assert_true (g_str_has_prefix (info->cmdline, "/bin/sh -c sleep 30; : "
+                                   "job\\u202ehs.tpg \\x1b]0;owned\\x07 caf\\xe9 AAAA"));
+  g_assert_cmpuint (strlen (info->cmdline), <=, RTOP_TEXT_CMDLINE_MAX);
+  g_assert_true (g_str_has_suffix (info->cmdline, "…"));
+  g_assert_true (rtop_text_is_safe (info->cmdline, RTOP_TEXT_CMDLINE_MAX));
+
+  kill (named, SIGKILL);
+  kill (-spawned, SIGKILL);
+  waitpid (named, NULL, 0);
+  waitpid (spawned, NULL, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -480,6 +566,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/procfs/cache/exit-mid-read", test_cache_exit_mid_read);
   g_test_add_func ("/collector/procfs/cache/eviction", test_cache_eviction);
   g_test_add_func ("/collector/procfs/cache/real-proc", test_cache_real_proc);
+  g_test_add_func ("/collector/procfs/cache/hostile-process", test_hostile_process);
 
   return g_test_run ();
 }

@@ -270,6 +270,84 @@ test_delta_table (void)
     }
 }
 
+/* Feeds one counter of the given source and returns it. */
+static RtopCounter *
+feed_source (RtopRates *rates, GPtrArray **keep, const char *name, RtopCounterSource source,
+             double t, guint64 value)
+{
+  g_clear_pointer (keep, g_ptr_array_unref);
+  *keep = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_counter_free);
+  g_ptr_array_add (*keep, rtop_counter_new (name, value, source));
+  rtop_rates_begin_pass (rates);
+  rtop_rates_update (rates, "mlx5_0", 1, 1, (gint64) (t * G_USEC_PER_SEC), *keep, NULL);
+  rtop_rates_end_pass (rates);
+  return g_ptr_array_index (*keep, 0);
+}
+
+/* A PMA counter that reaches its maximum and stays there has no rate: a
+ * rate of 0 would say there is nothing to count. */
+static void
+test_saturated_pma (void)
+{
+  g_autoptr(RtopRates) rates = rtop_rates_new ();
+  g_autoptr(GPtrArray) keep = NULL;
+  const RtopCounterSource pma = RTOP_COUNTER_SOURCE_SYSFS_PORT;
+  RtopCounter *c;
+
+  c = feed_source (rates, &keep, "port_xmit_data", pma, 1.0, G_MAXUINT32 - 100);
+  g_assert_false (c->saturated);
+  /* Reaching the maximum still measured what was counted on the way. */
+  c = feed_source (rates, &keep, "port_xmit_data", pma, 2.0, G_MAXUINT32);
+  g_assert_true (c->has_rate);
+  g_assert_cmpuint (c->delta, ==, 100);
+  g_assert_false (c->saturated);
+  c = feed_source (rates, &keep, "port_xmit_data", pma, 3.0, G_MAXUINT32);
+  g_assert_true (c->saturated);
+  g_assert_false (c->has_rate);
+  g_assert_cmpfloat (c->rate, ==, 0);
+  g_assert_false (c->reset);
+  c = feed_source (rates, &keep, "port_xmit_data", pma, 4.0, G_MAXUINT32);
+  g_assert_true (c->saturated);
+  /* Cleared (perfquery -R): a reset, counting again from there. */
+  c = feed_source (rates, &keep, "port_xmit_data", pma, 5.0, 3);
+  g_assert_false (c->saturated);
+  g_assert_true (c->reset);
+  c = feed_source (rates, &keep, "port_xmit_data", pma, 6.0, 10);
+  g_assert_true (c->has_rate);
+  g_assert_cmpuint (c->delta, ==, 7);
+}
+
+static void
+test_saturated_needs_pma_width (void)
+{
+  g_autoptr(RtopRates) rates = rtop_rates_new ();
+  g_autoptr(GPtrArray) keep = NULL;
+  RtopCounter *c;
+
+  /* A 16-bit error counter stops at 65535 ... */
+  feed_source (rates, &keep, "symbol_error", RTOP_COUNTER_SOURCE_SYSFS_PORT, 1.0, 65535);
+  c = feed_source (rates, &keep, "symbol_error", RTOP_COUNTER_SOURCE_SYSFS_PORT, 2.0, 65535);
+  g_assert_true (c->saturated);
+  g_assert_false (c->has_rate);
+
+  /* ... but the same value from netlink is a 64-bit counter standing still. */
+  g_clear_pointer (&rates, rtop_rates_free);
+  rates = rtop_rates_new ();
+  feed_source (rates, &keep, "symbol_error", RTOP_COUNTER_SOURCE_NETLINK, 1.0, 65535);
+  c = feed_source (rates, &keep, "symbol_error", RTOP_COUNTER_SOURCE_NETLINK, 2.0, 65535);
+  g_assert_false (c->saturated);
+  g_assert_true (c->has_rate);
+
+  /* A value below the maximum that stands still is an idle counter. */
+  g_clear_pointer (&rates, rtop_rates_free);
+  rates = rtop_rates_new ();
+  feed_source (rates, &keep, "symbol_error", RTOP_COUNTER_SOURCE_SYSFS_PORT, 1.0, 65534);
+  c = feed_source (rates, &keep, "symbol_error", RTOP_COUNTER_SOURCE_SYSFS_PORT, 2.0, 65534);
+  g_assert_false (c->saturated);
+  g_assert_true (c->has_rate);
+  g_assert_cmpfloat (c->rate, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -277,6 +355,8 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/rates/baseline-then-rate", test_baseline_then_rate);
   g_test_add_func ("/collector/rates/elapsed-per-port", test_elapsed_is_per_port);
   g_test_add_func ("/collector/rates/wrap-32bit", test_wrap_32bit);
+  g_test_add_func ("/collector/rates/saturated-pma", test_saturated_pma);
+  g_test_add_func ("/collector/rates/saturated-needs-pma-width", test_saturated_needs_pma_width);
   g_test_add_func ("/collector/rates/backwards-is-reset", test_backwards_is_reset);
   g_test_add_func ("/collector/rates/device-readded", test_device_readded);
   g_test_add_func ("/collector/rates/late-counter", test_late_counter);

@@ -133,6 +133,41 @@ test_parse_u64 (void)
   }
 }
 
+/* The widths of core/sysfs.c's PortCounters layout, and the values that
+ * mean a counter stopped. */
+static void
+test_pma_widths (void)
+{
+  static const struct { const char *name; guint width; } widths[] = {
+    { "symbol_error", 16 }, { "link_error_recovery", 8 }, { "link_downed", 8 },
+    { "port_rcv_errors", 16 }, { "port_xmit_discards", 16 }, { "VL15_dropped", 16 },
+    { "local_link_integrity_errors", 4 }, { "excessive_buffer_overrun_errors", 4 },
+    { "port_xmit_constraint_errors", 8 }, { "port_xmit_data", 32 }, { "port_rcv_packets", 32 },
+    { "port_xmit_wait", 32 }, { "unicast_xmit_packets", 64 }, { "multicast_rcv_packets", 64 },
+    { "sent_pkts", 0 }, { "", 0 }, { "port_xmit_dat", 0 }, { "zzz", 0 }, { "AAA", 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      g_test_message ("%s", widths[i].name);
+      g_assert_cmpuint (rtop_sysfs_pma_counter_width (widths[i].name), ==, widths[i].width);
+    }
+  g_assert_cmpuint (rtop_sysfs_pma_counter_width (NULL), ==, 0);
+
+  g_assert_true (rtop_sysfs_pma_counter_at_max ("symbol_error", 65535));
+  g_assert_false (rtop_sysfs_pma_counter_at_max ("symbol_error", 65534));
+  g_assert_false (rtop_sysfs_pma_counter_at_max ("symbol_error", 255));
+  g_assert_true (rtop_sysfs_pma_counter_at_max ("link_downed", 255));
+  g_assert_true (rtop_sysfs_pma_counter_at_max ("local_link_integrity_errors", 15));
+  g_assert_true (rtop_sysfs_pma_counter_at_max ("port_xmit_data", G_MAXUINT32));
+  g_assert_true (rtop_sysfs_pma_counter_at_max ("port_xmit_data", G_MAXUINT64));
+  g_assert_false (rtop_sysfs_pma_counter_at_max ("port_xmit_data", 65535));
+  g_assert_false (rtop_sysfs_pma_counter_at_max ("unicast_xmit_packets", G_MAXUINT32));
+  g_assert_true (rtop_sysfs_pma_counter_at_max ("unicast_xmit_packets", G_MAXUINT64));
+  g_assert_false (rtop_sysfs_pma_counter_at_max ("sent_pkts", 65535));
+  g_assert_false (rtop_sysfs_pma_counter_at_max ("symbol_error", 0));
+}
+
 static void
 test_parse_rate_state (void)
 {
@@ -555,6 +590,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/collector/sysfs/parse-u64", test_parse_u64);
+  g_test_add_func ("/collector/sysfs/pma-widths", test_pma_widths);
   g_test_add_func ("/collector/sysfs/parse-rate-state", test_parse_rate_state);
   g_test_add_func ("/collector/sysfs/parse-random", test_parse_random);
   g_test_add_func ("/collector/sysfs/port-info", test_port_info);

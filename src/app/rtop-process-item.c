@@ -5,6 +5,7 @@
 
 #include "rtop-process-item.h"
 #include "rtop-qp-item.h"
+#include "rtop-text.h"
 
 static gboolean rtop_process_item_get_device_usage (RtopProcessItem *self, const char *device, RtopProcessDevice *out);
 
@@ -162,11 +163,15 @@ rtop_process_item_update (RtopProcessItem *self, const RtopProcess *process)
   self->pid = process->pid;
   self->kernel = process->kernel;
   g_free (self->user);
-  self->user = g_strdup (process->user);
+  /* Labels show bidirectional overrides and control characters as they
+   * are: only the escaped form reaches the window. */
+  self->user = rtop_text_make_safe (process->user, RTOP_TEXT_USER_MAX);
   g_free (self->comm);
-  self->comm = g_strdup (process->comm);
+  self->comm = rtop_text_make_safe (process->comm, RTOP_TEXT_COMM_MAX);
   g_free (self->cmdline);
-  self->cmdline = process->cmdline && *process->cmdline ? g_strdup (process->cmdline) : NULL;
+  self->cmdline = process->cmdline && *process->cmdline
+                    ? rtop_text_make_safe (process->cmdline, RTOP_TEXT_CMDLINE_MAX)
+                    : NULL;
   self->qps = process->qps;
   self->contexts = process->contexts;
   self->mrs = process->mrs;

@@ -24,6 +24,7 @@
 #include "rtop-collector.h"
 #include "rtop-json.h"
 #include "rtop-sampler.h"
+#include "rtop-text.h"
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -176,8 +177,12 @@ print_snapshot_text (const RtopSnapshot *snap)
   for (guint i = 0; i < snap->processes->len; i++)
     {
       const RtopProcess *p = g_ptr_array_index (snap->processes, i);
+      /* A terminal obeys escape sequences: names only as rtop-text.h shows them. */
+      g_autofree char *comm = rtop_text_make_safe (p->comm, RTOP_TEXT_COMM_MAX);
+      g_autofree char *user = rtop_text_make_safe (p->user, RTOP_TEXT_USER_MAX);
+
       g_print ("%7d %-16s %-10s %6u %6u %6u %12" G_GUINT64_FORMAT "\n", p->pid,
-               p->comm ? p->comm : _("(hidden)"), p->user ? p->user : "-",
+               comm ? comm : _("(hidden)"), user ? user : "-",
                p->qps, p->contexts, p->mrs, p->mr_bytes);
     }
   if (snap->processes_error != NULL)

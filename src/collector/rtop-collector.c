@@ -236,17 +236,10 @@ device_facts_unref (gpointer data)
   g_free (f);
 }
 
-/* Equal in all but sequence number and port id (which the transport
- * checked): then the message parses as the kept one did. */
 static gboolean
 kept_message_equal (const KeptMessage *kept, const struct nlmsghdr *nlh)
 {
-  const gsize skip = offsetof (struct nlmsghdr, nlmsg_seq);
-  const gsize from = sizeof (struct nlmsghdr);
-
-  return kept->bytes != NULL && kept->len == nlh->nlmsg_len &&
-         memcmp (kept->bytes, nlh, skip) == 0 &&
-         memcmp (kept->bytes + from, (const guint8 *) nlh + from, kept->len - from) == 0;
+  return rtop_nl_reply_equal (kept->bytes, kept->len, nlh);
 }
 
 static void

@@ -80,6 +80,7 @@ typedef struct {
   Episode episodes[N_GROUPS];
   DownEpisode down;
   gboolean down_ending;      /* up again this pass: complete after the counters */
+  GHashTable *saturated;     /* names of counters stuck at their maximum, or NULL */
 } PortMemo;
 
 typedef struct {
@@ -135,6 +136,7 @@ port_memo_free (gpointer data)
   for (guint g = 0; g < N_GROUPS; g++)
     episode_clear (&pm->episodes[g]);
   down_clear (&pm->down);
+  g_clear_pointer (&pm->saturated, g_hash_table_unref);
   g_free (pm->rate_text);
   g_free (pm->netdev);
   g_free (pm);
@@ -619,6 +621,41 @@ remember_port (PortMemo *pm, const RtopPort *port, guint64 pass)
   pm->pass = pass;
 }
 
+/* One event when a port's counter stops at its maximum, so the rate the
+ * user no longer sees is explained; nothing while it stays there. */
+static void
+check_saturated (RtopSnapshot *snap, const RtopDevice *dev, guint32 port, PortMemo *pm,
+                 GPtrArray *counters)
+{
+  g_autoptr(GHashTable) now = NULL;
+
+  for (guint i = 0; i < counters->len; i++)
+    {
+      const RtopCounter *c = g_ptr_array_index (counters, i);
+      g_autofree char *max = NULL;
+      RtopEvent *ev;
+
+      if (!c->saturated)
+        continue;
+      if (now == NULL)
+        now = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_hash_table_add (now, g_strdup (c->name));
+      if (pm->saturated != NULL && g_hash_table_contains (pm->saturated, c->name))
+        continue;
+      max = g_strdup_printf ("%" G_GUINT64_FORMAT, c->value);
+      ev = add_event (snap, RTOP_EVENT_COUNTER_SATURATED, RTOP_SEVERITY_WARNING, dev->name,
+                      port, NULL, NULL,
+                 g_strdup_printf (_("Counter %s on %s port %u stopped at its maximum "
+                                    "(%s): the adapter no longer counts it, "
+                                    "so its rate is unknown. Clearing the port's counters "
+                                    "(perfquery -x -R) makes it count again."),
+                                  c->name, dev->name, port, max));
+      ev->counter = g_strdup (c->name);
+    }
+  g_clear_pointer (&pm->saturated, g_hash_table_unref);
+  pm->saturated = g_steal_pointer (&now);
+}
+
 static void
 check_resets (RtopSnapshot *snap, const RtopDevice *dev, guint32 port, GPtrArray *counters)
 {
@@ -781,6 +818,7 @@ check_counters (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, gui
   Rise rises[N_GROUPS];
 
   check_resets (snap, dev, port, counters);
+  check_saturated (snap, dev, port, pm, counters);
   /* The same layout: the same names, so the same classes and positions. */
   if (layout == 0 || pm->layout != layout || pm->watched->len > counters->len)
     learn_layout (pm, dev->provider, counters, layout);

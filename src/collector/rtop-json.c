@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "rtop-json.h"
+#include "rtop-text.h"
 
 static void
 add_string_or_null (JsonBuilder *b, const char *member, const char *value)
@@ -82,6 +83,12 @@ add_metrics (JsonBuilder *b, const RtopPort *port)
         json_builder_add_double_value (b, metric->rate);
       else
         json_builder_add_null_value (b);
+      if (metric->saturated)
+        {
+          /* Why the rate is null: a part of it stopped counting. */
+          json_builder_set_member_name (b, "saturated");
+          json_builder_add_boolean_value (b, TRUE);
+        }
       add_string_or_null (b, "source", metric->source);
       json_builder_end_object (b);
     }
@@ -231,12 +238,16 @@ static void
 add_process (JsonBuilder *b, const RtopProcess *proc)
 {
   char state[2] = { proc->state, 0 };
+  /* JSON would carry them verbatim, and jq -r prints them to a terminal. */
+  g_autofree char *comm = rtop_text_make_safe (proc->comm, RTOP_TEXT_COMM_MAX);
+  g_autofree char *cmdline = rtop_text_make_safe (proc->cmdline, RTOP_TEXT_CMDLINE_MAX);
+  g_autofree char *user = rtop_text_make_safe (proc->user, RTOP_TEXT_USER_MAX);
 
   json_builder_begin_object (b);
   add_int (b, "pid", proc->pid);
-  add_string_or_null (b, "comm", proc->comm);
-  add_string_or_null (b, "cmdline", proc->cmdline);
-  add_string_or_null (b, "user", proc->user);
+  add_string_or_null (b, "comm", comm);
+  add_string_or_null (b, "cmdline", cmdline);
+  add_string_or_null (b, "user", user);
   add_int (b, "uid", proc->uid);
   add_u64 (b, "rss_bytes", proc->rss_bytes);
   add_int (b, "threads", proc->threads);

@@ -536,6 +536,17 @@ rtop_nl_parse_stat_foreach (const struct nlmsghdr *nlh, guint32 *dev_index, guin
   return stat_walk (nlh, &t, dev_index, port, func, user_data, NULL, error);
 }
 
+gboolean
+rtop_nl_reply_equal (const guint8 *kept, guint32 len, const struct nlmsghdr *nlh)
+{
+  const gsize skip = offsetof (struct nlmsghdr, nlmsg_seq);
+  const gsize from = sizeof (struct nlmsghdr);
+
+  return kept != NULL && len >= from && len == nlh->nlmsg_len &&
+         memcmp (kept, nlh, skip) == 0 &&
+         memcmp (kept + from, (const guint8 *) nlh + from, len - from) == 0;
+}
+
 /* A STAT_GET reply as it came, and where its counter values sit. */
 struct _RtopNlStatTemplate {
   guint32 len;

@@ -174,6 +174,11 @@ typedef gboolean (*RtopNlCounterFunc) (const char *name, guint64 value,
 gboolean rtop_nl_parse_stat_foreach (const struct nlmsghdr *nlh, guint32 *dev_index,
                                      guint32 *port, RtopNlCounterFunc func,
                                      gpointer user_data, GError **error);
+/* TRUE when nlh equals the kept reply (len bytes, NULL for none) in every
+ * byte but its sequence number and port id, which the transport checked:
+ * then it parses as the kept one did, and its parse can be reused. */
+gboolean rtop_nl_reply_equal (const guint8 *kept, guint32 len, const struct nlmsghdr *nlh);
+
 /* A port's STAT_GET reply is the same bytes pass after pass but for the
  * counter values.  A template keeps a valid reply (NULL when it is not
  * one); match() is TRUE when a message equals it in every byte but its

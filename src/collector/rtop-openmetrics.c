@@ -21,6 +21,7 @@
 #include "rtop-openmetrics-private.h"
 #include "rtop-port-key.h"
 #include "rtop-providers.h"
+#include "rtop-text.h"
 
 /* ---- State ---- */
 
@@ -562,6 +563,12 @@ static const Family fam_port_counter = {
   "netdev).  The kernel's value, unscaled, until a 32-bit counter wraps; then it goes on "
   "counting instead of going back." };
 
+static const Family fam_port_counter_saturated = {
+  "rdmatop_port_counter_saturated", FAMILY_GAUGE, NULL,
+  "1 for an IB PMA counter stuck at the maximum of its width: the adapter no longer counts "
+  "it, so it and the metrics made of it are left out (their rate is unknown, not 0) until "
+  "the port's counters are cleared." };
+
 /* The canonical metrics, per RtopMetricId; ERRORS is written by class. */
 static const Family fam_metric[RTOP_METRIC_N] = {
   [RTOP_METRIC_TX_BYTES] = { "rdmatop_port_transmit_bytes", FAMILY_COUNTER, "bytes",
@@ -771,7 +778,9 @@ write_metric (RtopOpenMetrics *self, Writer *w, const RtopDevice *dev,
   RtopMetricId m = GPOINTER_TO_UINT (data);
   guint64 total;
 
-  if (!rtop_openmetrics_get_metric_total (self, dev->name, port->index, m, &total))
+  /* A stuck total would read as a rate of 0: no sample is the truth. */
+  if (port->metrics[m].saturated ||
+      !rtop_openmetrics_get_metric_total (self, dev->name, port->index, m, &total))
     return;
   sample_begin (w, &fam_metric[m]);
   port_labels (w, dev, port);
@@ -792,7 +801,8 @@ write_errors (RtopOpenMetrics *self, Writer *w, const RtopDevice *dev,
     {
       guint64 total;
 
-      if (!rtop_openmetrics_get_metric_total (self, dev->name, port->index, classes[i].metric,
+      if (port->metrics[classes[i].metric].saturated ||
+          !rtop_openmetrics_get_metric_total (self, dev->name, port->index, classes[i].metric,
                                               &total))
         continue;
       sample_begin (w, &fam_metric[RTOP_METRIC_ERRORS]);
@@ -829,13 +839,30 @@ write_raw_counters (RtopOpenMetrics *self, Writer *w, const RtopDevice *dev,
       const RtopCounter *c = g_ptr_array_index (port->counters, i);
       const CounterTotal *ct = lookup_counter (pt, i, c);
 
-      if (ct == NULL)
+      if (ct == NULL || c->saturated)
         continue;
       sample_begin (w, &fam_port_counter);
       port_labels (w, dev, port);
       label (w, "counter", c->name);
       label (w, "source", rtop_counter_source_to_string (c->source));
       value_uint (w, ct->total);
+    }
+}
+
+static void
+write_saturated (RtopOpenMetrics *self, Writer *w, const RtopDevice *dev,
+                 const RtopPort *port, gconstpointer data)
+{
+  for (guint i = 0; i < port->counters->len; i++)
+    {
+      const RtopCounter *c = g_ptr_array_index (port->counters, i);
+
+      if (!c->saturated)
+        continue;
+      sample_begin (w, &fam_port_counter_saturated);
+      port_labels (w, dev, port);
+      label (w, "counter", c->name);
+      value_uint (w, 1);
     }
 }
 
@@ -946,6 +973,7 @@ write_ports (RtopOpenMetrics *self, Writer *w)
   foreach_port (self, w, TRUE, write_port_state, &fam_port_phys_state);
   foreach_port (self, w, TRUE, write_port_rate, &fam_port_rate);
   foreach_port (self, w, TRUE, write_port_error, NULL);
+  foreach_port (self, w, FALSE, write_saturated, NULL);
   for (guint m = 0; m < RTOP_METRIC_N; m++)
     {
       if (m == RTOP_METRIC_ERRORS)
@@ -1049,11 +1077,12 @@ write_processes (RtopOpenMetrics *self, Writer *w)
     for (guint i = 0; i < rows->len; i++)
       {
         const ProcRow *row = &g_array_index (rows, ProcRow, i);
+        g_autofree char *comm = rtop_text_make_safe (row->comm, RTOP_TEXT_COMM_MAX);
 
         sample_begin (w, &fam_proc[f]);
         label (w, "device", row->device);
         label_uint (w, "pid", (guint64) MAX (row->pid, 0));
-        label (w, "comm", row->comm);
+        label (w, "comm", comm);
         value_uint (w, row->values[f]);
       }
   sample_begin (w, &fam_proc_dropped);

@@ -12,6 +12,9 @@ gboolean rtop_proc_parse_stat (const char *text, gsize len, RtopProcInfo *out, G
 /* Joins a NUL-separated cmdline into one string with spaces; NULL for empty. */
 char *rtop_proc_parse_cmdline (const char *buf, gsize len);
 
+/* The real uid from the "Uid:" line of a NUL-terminated /proc/<pid>/status. */
+gboolean rtop_proc_parse_status_uid (const char *status, guint32 *uid);
+
 /* How many /proc files were read since creation (tests check the caching). */
 guint64 rtop_proc_cache_get_n_reads (RtopProcCache *self);
 

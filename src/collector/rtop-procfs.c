@@ -21,11 +21,13 @@
 
 #include "rtop-error.h"
 #include "rtop-procfs-private.h"
+#include "rtop-text.h"
 
 /* /proc/<pid>/stat is about 300 bytes plus a comm of at most 64. */
 #define STAT_BUF_SIZE 4096
-/* Command lines are shown in one table cell; the first 4 KiB say enough. */
-#define CMDLINE_MAX 4096
+/* Command lines are shown in one table cell; the first 4 KiB say enough
+ * (one byte more is read, so a longer one is shown cut). */
+#define CMDLINE_MAX RTOP_TEXT_CMDLINE_MAX
 #define STATUS_BUF_SIZE 8192
 /* getpwuid_r buffers grow on ERANGE up to this; NSS entries are small. */
 #define PASSWD_BUF_MAX (1024 * 1024)
@@ -71,18 +73,6 @@ rtop_proc_info_clear (RtopProcInfo *info)
   g_clear_pointer (&info->comm, g_free);
   g_clear_pointer (&info->user, g_free);
   g_clear_pointer (&info->cmdline, g_free);
-}
-
-/* Text from a process is shown to people: no control characters, valid UTF-8. */
-static char *
-sanitize (const char *text, gssize len)
-{
-  g_autofree char *copy = len < 0 ? g_strdup (text) : g_strndup (text, len);
-
-  for (char *p = copy; *p != '\0'; p++)
-    if ((guchar) *p < 0x20 || *p == 0x7f)
-      *p = ' ';
-  return g_utf8_make_valid (copy, -1);
 }
 
 static gboolean
@@ -206,7 +196,7 @@ rtop_proc_parse_stat (const char *text, gsize len, RtopProcInfo *out, GError **e
   out->start_time = start;
   out->rss_bytes = rss * (guint64) (page_size > 0 ? page_size : 4096);
   /* out is the caller's: zeroed, or cleared with rtop_proc_info_clear(). */
-  out->comm = sanitize (lparen + 1, rparen - lparen - 1);
+  out->comm = rtop_text_escape (lparen + 1, rparen - lparen - 1, RTOP_TEXT_COMM_MAX);
   return TRUE;
 }
 
@@ -222,12 +212,14 @@ rtop_proc_parse_cmdline (const char *buf, gsize len)
     len--;
   if (len == 0)
     return NULL;
-  joined = g_memdup2 (buf, len + 1);
+  /* buf holds len bytes, no terminating NUL promised. */
+  joined = g_malloc (len + 1);
+  memcpy (joined, buf, len);
   joined[len] = '\0';
   for (gsize i = 0; i < len; i++)
     if (joined[i] == '\0')
       joined[i] = ' ';
-  return sanitize (joined, len);
+  return rtop_text_escape (joined, len, RTOP_TEXT_CMDLINE_MAX);
 }
 
 RtopProcCache *
@@ -341,8 +333,8 @@ read_proc_file (RtopProcCache *self, gint32 pid, const char *name,
 }
 
 /* The real uid from the "Uid:" line of status. */
-static gboolean
-parse_status_uid (const char *status, guint32 *uid)
+gboolean
+rtop_proc_parse_status_uid (const char *status, guint32 *uid)
 {
   const char *line = strstr (status, "\nUid:");
   g_autofree char *copy = NULL;
@@ -381,7 +373,7 @@ lookup_user (guint32 uid)
           continue;
         }
       if (err == 0 && result != NULL && result->pw_name != NULL && result->pw_name[0] != '\0')
-        return sanitize (result->pw_name, -1);
+        return rtop_text_escape (result->pw_name, -1, RTOP_TEXT_USER_MAX);
       return g_strdup_printf ("%u", uid);
     }
 }
@@ -393,11 +385,11 @@ read_static_facts (RtopProcCache *self, CacheEntry *entry, const struct stat *st
   g_autofree char *buf = g_malloc (MAX (CMDLINE_MAX, STATUS_BUF_SIZE) + 1);
   gssize n;
 
-  n = read_proc_file (self, entry->info.pid, "cmdline", buf, CMDLINE_MAX + 1, NULL, NULL);
+  n = read_proc_file (self, entry->info.pid, "cmdline", buf, CMDLINE_MAX + 2, NULL, NULL);
   entry->info.cmdline = n > 0 ? rtop_proc_parse_cmdline (buf, n) : NULL;
 
   n = read_proc_file (self, entry->info.pid, "status", buf, STATUS_BUF_SIZE + 1, NULL, NULL);
-  if (n <= 0 || !parse_status_uid (buf, &entry->info.uid))
+  if (n <= 0 || !rtop_proc_parse_status_uid (buf, &entry->info.uid))
     entry->info.uid = stat_owner->st_uid;
   entry->info.user = lookup_user (entry->info.uid);
   entry->have_static = TRUE;

@@ -99,7 +99,15 @@ static const RtopProviderRule rules[] = {
   { ANY, "tx_packets", NETDEV, TX_PKTS, 1, DATA },
   { ANY, "rx_packets", NETDEV, RX_PKTS, 1, DATA },
 
-  /* mlx5 (hw/mlx5/counters.c).  Bytes and packets come from the PMA rows. */
+  /* mlx5 (hw/mlx5/counters.c).  Bytes and packets come from the PMA rows,
+   * unless the optional RoCE counters (packets_op_cnts, enabled with
+   * `rdma statistic set ... optional-counters`) are on: they are 64 bits
+   * wide, where the PMA data counters of an HCA without the extended set
+   * stop at 2^32 - 1 (a few seconds of traffic at 100 Gb/s). */
+  { "mlx5", "rdma_tx_bytes", HW, TX_BYTES, 1, DATA, TRUE },
+  { "mlx5", "rdma_rx_bytes", HW, RX_BYTES, 1, DATA, TRUE },
+  { "mlx5", "rdma_tx_packets", HW, TX_PKTS, 1, DATA, TRUE },
+  { "mlx5", "rdma_rx_packets", HW, RX_PKTS, 1, DATA, TRUE },
   { "mlx5", "rx_write_requests", HW, NONE, 1, DATA },
   { "mlx5", "rx_read_requests", HW, NONE, 1, DATA },
   { "mlx5", "rx_atomic_requests", HW, NONE, 1, DATA },
@@ -626,7 +634,7 @@ rtop_provider_has_metric (const char *provider, RtopMetricId metric)
   if (provider == NULL)
     return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (rules); i++)
-    if (rules[i].metric == metric && strcmp (rules[i].provider, provider) == 0)
+    if (rules[i].metric == metric && !rules[i].optional && strcmp (rules[i].provider, provider) == 0)
       return TRUE;
   return FALSE;
 }
@@ -962,6 +970,7 @@ run_errors_metric (RtopPort *port)
         continue;
       errors->value = add_saturating (errors->value, part->value);
       errors->rate += part->rate;
+      errors->saturated = errors->saturated || part->saturated;
       all_rates = all_rates && part->has_rate;
     }
   errors->has_rate = all_rates;
@@ -1001,6 +1010,7 @@ rtop_provider_plan_run (const RtopProviderPlan *plan, RtopPort *port, gboolean b
           const RtopCounter *counter = g_ptr_array_index (port->counters, part->index);
 
           metric->value = add_saturating (metric->value, scale_saturating (counter->value, part->scale));
+          metric->saturated = metric->saturated || counter->saturated;
           if (!counter->has_rate)
             all_rates = FALSE;
           /* The same additions, in the same order, as the tiers' sums. */

@@ -16,6 +16,8 @@ typedef struct {
   RtopMetricId metric;       /* RTOP_METRIC_N when it feeds no metric */
   guint32 scale;             /* multiply raw values by this (port_xmit_data: 4) */
   RtopCounterClass klass;
+  gboolean optional;         /* off unless an administrator turns it on: the provider
+                                cannot be counted on to have it */
 } RtopProviderRule;
 
 /* "mlx5", "efa", "erdma", "rxe", "bnxt_re", "irdma", "hns", "mana", "siw",
@@ -65,12 +67,13 @@ gboolean rtop_provider_plan_get_part (const RtopProviderPlan *plan, RtopMetricId
  * rtop_provider_apply does not see), matching rows on name and source. */
 void rtop_provider_classify_counters (const char *provider, GPtrArray *counters);
 
-/* TRUE when the provider's own rows include byte counters.  When FALSE and
+/* TRUE when the provider's own rows include byte counters it always has
+ * (optional rows, which an administrator may leave off, do not count).  When FALSE and
  * the port has no PMA counters/ directory, read the attached netdev's
  * statistics (RTOP_COUNTER_SOURCE_NETDEV): rtop_provider_apply uses them
  * only for metrics nothing better provides. */
 gboolean rtop_provider_has_byte_counters (const char *provider);
-/* TRUE when the provider's own rows feed this metric. */
+/* TRUE when the provider's own rows, optional ones aside, feed this metric. */
 gboolean rtop_provider_has_metric (const char *provider, RtopMetricId metric);
 
 /* TRUE for a counter that a port counts when its peer's packets were

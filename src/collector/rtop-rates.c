@@ -5,6 +5,7 @@
 
 #include "rtop-rates-private.h"
 #include "rtop-port-key.h"
+#include "rtop-sysfs.h"
 
 typedef struct {
   guint64 value;
@@ -153,6 +154,15 @@ counter_state_for (PortState *ps, guint i, const RtopCounter *c, gboolean *is_ne
   return cs;
 }
 
+/* A PMA counter at its maximum counts no more: it does not wrap from
+ * there, it is cleared. */
+static inline gboolean
+pma_at_max (const RtopCounter *c, guint64 value)
+{
+  return c->source == RTOP_COUNTER_SOURCE_SYSFS_PORT &&
+         rtop_sysfs_pma_counter_at_max (c->name, value);
+}
+
 static inline void
 update_counter (PortState *ps, gboolean same_layout, guint i, RtopCounter *c, double elapsed,
                 gboolean fresh, guint *n_resets)
@@ -165,15 +175,23 @@ update_counter (PortState *ps, gboolean same_layout, guint i, RtopCounter *c, do
   c->rate = 0;
   c->has_rate = FALSE;
   c->reset = FALSE;
+  c->saturated = FALSE;
   if (is_new)
     {
       /* Baseline: nothing to compare with yet. */
     }
-  else if (fresh || !rtop_rates_delta (cs->value, c->value, &c->delta))
+  else if (fresh || !rtop_rates_delta (cs->value, c->value, &c->delta) ||
+           (c->value < cs->value && pma_at_max (c, cs->value)))
     {
       c->delta = 0;
       c->reset = TRUE;
       (*n_resets)++;
+    }
+  else if (c->delta == 0 && pma_at_max (c, c->value))
+    {
+      /* Stuck at its maximum: a rate of 0 would say the link is idle
+       * while traffic may flow.  The rate is unknown. */
+      c->saturated = TRUE;
     }
   else if (elapsed > 0)
     {

@@ -83,6 +83,7 @@ typedef enum {
                                      Active again, with the state, physical state, rate and
                                      counter changes it caused folded in */
   RTOP_EVENT_QP_ERROR,            /* a process's queue pair entered the error state */
+  RTOP_EVENT_COUNTER_SATURATED,   /* an IB PMA counter stopped at its maximum: no rate */
   RTOP_EVENT_N
 } RtopEventKind;
 
@@ -101,6 +102,8 @@ typedef struct {
   double rate;               /* delta / elapsed seconds; 0 unless has_rate */
   gboolean has_rate;         /* FALSE for the first sample of this counter (baseline) */
   gboolean reset;            /* went backwards this pass and was not a 32-bit wrap */
+  gboolean saturated;        /* an IB PMA counter stuck at its width's maximum: it counts
+                                no more, so its rate is unknown (has_rate FALSE) */
   RtopCounterSource source;
   RtopCounterClass klass;
 } RtopCounter;
@@ -129,6 +132,7 @@ typedef struct {
   guint64 value;             /* cumulative, in the metric's unit (bytes, packets, events) */
   double rate;               /* per second; 0 unless has_rate */
   gboolean has_rate;
+  gboolean saturated;        /* a counter it is made of is stuck at its maximum (no rate) */
   char *source;              /* where it came from, e.g. "netlink tx_bytes",
                                 "sysfs port_xmit_data x4", "netdev d0 tx_bytes" */
 } RtopMetric;

@@ -17,6 +17,7 @@
 #include "rtop-error.h"
 #include "rtop-rates.h"
 #include "rtop-stream-private.h"
+#include "rtop-text.h"
 
 static char *rtop_stream_version_mismatch_message (guint remote_version, const char *remote_producer);
 
@@ -56,6 +57,7 @@ enum { FRAME_HELLO = 'H', FRAME_SNAPSHOT = 'S', FRAME_ERROR = 'E' };
 #define EXC_RESET       (1u << 1)
 #define EXC_DELTA       (1u << 2)
 #define EXC_RATE        (1u << 3)
+#define EXC_SATURATED   (1u << 4)
 
 /* Process fields. */
 #define PROC_KERNEL     (1u << 0)
@@ -112,6 +114,7 @@ predict_counter (RtopCounter *p, const RtopCounter *ref, double elapsed)
 {
   p->delta = 0;
   p->reset = FALSE;
+  p->saturated = FALSE;
   if (ref != NULL)
     p->reset = !rtop_rates_delta (ref->value, p->value, &p->delta);
   p->has_rate = ref != NULL && !p->reset && elapsed > 0;
@@ -419,13 +422,14 @@ counter_exception (const RtopCounter *c, const RtopCounter *ref, double elapsed,
   RtopCounter p = { .value = c->value };
 
   predict_counter (&p, ref, elapsed);
-  *flags = (c->has_rate ? EXC_HAS_RATE : 0) | (c->reset ? EXC_RESET : 0);
+  *flags = (c->has_rate ? EXC_HAS_RATE : 0) | (c->reset ? EXC_RESET : 0) |
+           (c->saturated ? EXC_SATURATED : 0);
   if (c->delta != p.delta)
     *flags |= EXC_DELTA;
   if (!same_double (c->rate, predict_rate (c->delta, c->has_rate, elapsed)))
     *flags |= EXC_RATE;
   return (*flags & (EXC_DELTA | EXC_RATE)) != 0 || !c->has_rate != !p.has_rate ||
-         !c->reset != !p.reset;
+         !c->reset != !p.reset || c->saturated;
 }
 
 static void
@@ -1299,10 +1303,11 @@ get_counter_change (Dec *d, RtopCounter *c, guint64 ref_value, const RtopCounter
   predict_counter (c, rc, elapsed);
   if (!exception)
     return TRUE;
-  if (!get_uint (d->r, EXC_HAS_RATE | EXC_RESET | EXC_DELTA | EXC_RATE, &flags))
+  if (!get_uint (d->r, EXC_HAS_RATE | EXC_RESET | EXC_DELTA | EXC_RATE | EXC_SATURATED, &flags))
     return FALSE;
   c->has_rate = (flags & EXC_HAS_RATE) != 0;
   c->reset = (flags & EXC_RESET) != 0;
+  c->saturated = (flags & EXC_SATURATED) != 0;
   if ((flags & EXC_DELTA) && !get_varint (d->r, &c->delta))
     return FALSE;
   c->rate = predict_rate (c->delta, c->has_rate, elapsed);
@@ -1709,6 +1714,19 @@ copy_process_fields (RtopProcess *p, const RtopProcess *r)
     }
 }
 
+/* The peer is another host: its process names are shown like our own. */
+static void
+make_safe_in_place (char **text, gsize max_bytes)
+{
+  if (*text != NULL && !rtop_text_is_safe (*text, max_bytes))
+    {
+      char *safe = rtop_text_escape (*text, -1, max_bytes);
+
+      g_free (*text);
+      *text = safe;
+    }
+}
+
 static gboolean
 get_process_fields (Dec *d, RtopProcess *p, guint mask)
 {
@@ -1727,18 +1745,21 @@ get_process_fields (Dec *d, RtopProcess *p, guint mask)
       g_clear_pointer (&p->comm, g_free);
       if (!get_str (d, &p->comm))
         return FALSE;
+      make_safe_in_place (&p->comm, RTOP_TEXT_COMM_MAX);
     }
   if (mask & PROC_CMDLINE)
     {
       g_clear_pointer (&p->cmdline, g_free);
       if (!get_text (r, &p->cmdline))
         return FALSE;
+      make_safe_in_place (&p->cmdline, RTOP_TEXT_CMDLINE_MAX);
     }
   if (mask & PROC_USER)
     {
       g_clear_pointer (&p->user, g_free);
       if (!get_str (d, &p->user))
         return FALSE;
+      make_safe_in_place (&p->user, RTOP_TEXT_USER_MAX);
     }
   if ((mask & PROC_UID) && !get_u32 (r, &p->uid))
     return FALSE;

@@ -26,6 +26,12 @@ int rtop_sysfs_parse_state (const char *text);
  * NULL when the file is absent. */
 char *rtop_sysfs_read_parent (const char *root, const char *dev);
 
+/* The width in bits of an IB PMA counter in ports/<p>/counters/ (the
+ * PortCounters layout; the data and packet counters are 64 bits where the
+ * HCA has the extended set, 32 otherwise), or 0 for a name that is not
+ * one.  PMA counters stop at all-ones of their width instead of wrapping. */
+guint rtop_sysfs_pma_counter_width (const char *name);
+
 /* The directory's path, as given to rtop_counter_dir_open(). */
 const char *rtop_counter_dir_get_path (RtopCounterDir *self);
 

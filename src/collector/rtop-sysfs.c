@@ -52,6 +52,74 @@ name_is_safe (const char *name)
          strchr (name, '/') == NULL && strcmp (name, ".") != 0 && strcmp (name, "..") != 0;
 }
 
+/* The PMA counters as the kernel's core/sysfs.c lays them out (IBA
+ * PortCounters, attribute 0x12, and PortCountersExtended, 0x1D): the width
+ * of each field.  The data and packet counters are listed with their
+ * narrowest width: a 64-bit one that reads exactly 2^32 - 1 pass after pass
+ * would have to stand idle on that one value, while a 32-bit one stops
+ * there for good. */
+static const struct {
+  const char *name;
+  guint8 width;
+} pma_widths[] = {
+  { "VL15_dropped", 16 },
+  { "excessive_buffer_overrun_errors", 4 },
+  { "link_downed", 8 },
+  { "link_error_recovery", 8 },
+  { "local_link_integrity_errors", 4 },
+  { "multicast_rcv_packets", 64 },
+  { "multicast_xmit_packets", 64 },
+  { "port_rcv_constraint_errors", 8 },
+  { "port_rcv_data", 32 },
+  { "port_rcv_errors", 16 },
+  { "port_rcv_packets", 32 },
+  { "port_rcv_remote_physical_errors", 16 },
+  { "port_rcv_switch_relay_errors", 16 },
+  { "port_xmit_constraint_errors", 8 },
+  { "port_xmit_data", 32 },
+  { "port_xmit_discards", 16 },
+  { "port_xmit_packets", 32 },
+  { "port_xmit_wait", 32 },
+  { "symbol_error", 16 },
+  { "unicast_rcv_packets", 64 },
+  { "unicast_xmit_packets", 64 },
+};
+
+static int
+pma_width_cmp (const void *key, const void *elem)
+{
+  return strcmp (key, *(const char * const *) elem);
+}
+
+guint
+rtop_sysfs_pma_counter_width (const char *name)
+{
+  const void *row;
+
+  if (name == NULL)
+    return 0;
+  row = bsearch (name, pma_widths, G_N_ELEMENTS (pma_widths), sizeof pma_widths[0],
+                 pma_width_cmp);
+  return row != NULL ? ((const typeof (pma_widths[0]) *) row)->width : 0;
+}
+
+gboolean
+rtop_sysfs_pma_counter_at_max (const char *name, guint64 value)
+{
+  guint width;
+
+  /* Most values are not all-ones of anything: no name lookup for them. */
+  if (value < 0xF || (value & (value + 1)) != 0)
+    return FALSE;
+  width = rtop_sysfs_pma_counter_width (name);
+  if (width == 0)
+    return FALSE;
+  if (value == G_MAXUINT64)
+    return TRUE;
+  /* A 32-bit-or-wider data counter also stops at 2^32 - 1. */
+  return width < 64 && value == (G_GUINT64_CONSTANT (1) << width) - 1;
+}
+
 gboolean
 rtop_sysfs_parse_u64 (const char *text, gsize len, guint64 *out)
 {

@@ -66,6 +66,10 @@ char *rtop_sysfs_read_driver (const char *root, const char *dev);
  * reopens the directory when this is not 0. */
 guint rtop_counter_dir_get_n_vanished (RtopCounterDir *self);
 
+/* TRUE when value is all-ones of the PMA counter's width: the counter
+ * saturated and counts no more, until its counters are cleared. */
+gboolean rtop_sysfs_pma_counter_at_max (const char *name, guint64 value);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopCounterDir, rtop_counter_dir_free)
 
 G_END_DECLS

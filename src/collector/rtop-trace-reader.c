@@ -16,6 +16,7 @@
 #include "rtop-recovery.h"
 #include "rtop-trace-reader.h"
 #include "rtop-trace-writer.h"
+#include "rtop-text.h"
 
 #define MAX_JSON_DEPTH 8
 #define MAX_PORTS 4096
@@ -435,9 +436,11 @@ on_slice_begin (TraceReader *r, gint64 tid, JsonObject *args)
   s->contexts = rtop_trace_get_int (args, "contexts", 0, G_MAXUINT32, &v) ? (guint32) v : 0;
   s->mrs = rtop_trace_get_int (args, "mrs", 0, G_MAXUINT32, &v) ? (guint32) v : 0;
   s->mr_bytes = rtop_trace_get_int (args, "mr_bytes", 0, G_MAXINT64, &v) ? (guint64) v : 0;
-  s->comm = g_strdup (rtop_trace_get_string (args, "comm"));
-  s->user = g_strdup (rtop_trace_get_string (args, "user"));
-  s->cmdline = g_strdup (rtop_trace_get_string (args, "cmdline"));
+  /* A recording is a file from anywhere: its names are shown like live ones. */
+  s->comm = rtop_text_make_safe (rtop_trace_get_string (args, "comm"), RTOP_TEXT_COMM_MAX);
+  s->user = rtop_text_make_safe (rtop_trace_get_string (args, "user"), RTOP_TEXT_USER_MAX);
+  s->cmdline = rtop_text_make_safe (rtop_trace_get_string (args, "cmdline"),
+                                    RTOP_TEXT_CMDLINE_MAX);
   s->device = device_with_host (args);
   g_hash_table_replace (r->slices, GINT_TO_POINTER ((gint) tid), s);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rtop-trace-writer-private.h"
+#include "rtop-text.h"
 
 /* Strings from the kernel or /proc are cut so every line stays short
  * (the reader refuses lines longer than it expects). */
@@ -585,7 +586,12 @@ static void
 write_slice_begin (Slice *slice, const RtopProcess *proc,
                    const RtopProcessDevice *pd, gint64 ts, GString *out)
 {
-  const char *comm = proc->comm != NULL ? proc->comm : "?";
+  /* Perfetto shows these names as they are: the same escapes as the window. */
+  g_autofree char *safe_comm = rtop_text_make_safe (proc->comm != NULL ? proc->comm : "?",
+                                                    RTOP_TEXT_COMM_MAX);
+  g_autofree char *user = rtop_text_make_safe (proc->user, RTOP_TEXT_USER_MAX);
+  g_autofree char *cmdline = rtop_text_make_safe (proc->cmdline, RTOP_TEXT_CMDLINE_MAX);
+  const char *comm = safe_comm;
   g_autofree char *thread = proc->pid > 0
     ? g_strdup_printf ("%s %d", comm, proc->pid)
     : g_strdup (comm);
@@ -600,8 +606,8 @@ write_slice_begin (Slice *slice, const RtopProcess *proc,
   append_optional_string (out, "host", slice->host, NAME_MAX_CHARS);
   g_string_append (out, ",\"comm\":");
   append_string_max (out, comm, NAME_MAX_CHARS);
-  append_optional_string (out, "user", proc->user, NAME_MAX_CHARS);
-  append_optional_string (out, "cmdline", proc->cmdline, TEXT_MAX_CHARS);
+  append_optional_string (out, "user", user, NAME_MAX_CHARS);
+  append_optional_string (out, "cmdline", cmdline, TEXT_MAX_CHARS);
   g_string_append_printf (out, ",\"uid\":%u,\"start_time\":%" G_GUINT64_FORMAT
                           ",\"qps\":%u,\"contexts\":%u,\"mrs\":%u,\"mr_bytes\":%"
                           G_GUINT64_FORMAT "}",

@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 
+#include "recorded-replies.h"
+
 static void
 write_seed (const char *dir, const char *name, const void *buf, gsize len)
 {
@@ -18,6 +20,15 @@ write_seed (const char *dir, const char *name, const void *buf, gsize len)
 
   if (!g_file_set_contents (path, buf, len, &error))
     g_error ("%s", error->message);
+}
+
+/* Every datagram a real kernel sent in the guest is a seed of its own. */
+static void
+recorded_seed_cb (guint32 cmd, const guint8 *datagram, gsize len, guint n, gpointer user_data)
+{
+  g_autofree char *name = g_strdup_printf ("guest-%04u", n);
+
+  write_seed (user_data, name, datagram, len);
 }
 
 int
@@ -30,14 +41,16 @@ main (int argc, char **argv)
   struct nlmsghdr *nlh;
   const char *dir;
 
-  if (argc != 2)
+  if (argc != 2 && argc != 3)
     {
-      g_printerr ("usage: %s OUTDIR\n", argv[0]);
+      g_printerr ("usage: %s OUTDIR [RECORDED-REPLIES]\n", argv[0]);
       return 2;
     }
   dir = argv[1];
   if (g_mkdir_with_parents (dir, 0755) < 0)
     g_error ("%s: %s", dir, g_strerror (errno));
+  if (argc == 3 && !recorded_replies_foreach (argv[2], recorded_seed_cb, (gpointer) dir))
+    return 1;
 
   nlh = nl_test_device (buf.bytes, 1, 0, 0, "rxe0", 1);
   nlh = nl_test_device (nl_test_next (nlh), 1, 0, 1, "mlx5_0", 2);

@@ -6,7 +6,11 @@
  * on holding them.
  *
  *   qp-holder --device rxe0 --qps 1000 [--type rc|ud] [--mr-bytes N]
- *             [--ready-file PATH]
+ *             [--ready-file PATH] [--churn N]
+ *
+ * With --churn N it destroys and recreates N of its QPs a second (in
+ * batches every 10 ms, oldest first) for as long as it runs, as a job that
+ * opens and closes connections does; the count stays --qps.
  *
  * The ready file is written (atomically) once every object exists, so a
  * script can wait for it instead of sleeping.  On a signal the objects are
@@ -23,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_QPS 100000
@@ -34,6 +39,7 @@ typedef struct
   enum ibv_qp_type qp_type;
   long mr_bytes;
   const char *ready_file;
+  long churn;                /* QPs replaced per second, 0: none */
 } Options;
 
 typedef struct
@@ -52,7 +58,7 @@ usage (FILE *out)
 {
   fprintf (out,
            "usage: qp-holder --device NAME [--qps N] [--type rc|ud] "
-           "[--mr-bytes N] [--ready-file PATH]\n");
+           "[--mr-bytes N] [--ready-file PATH] [--churn N]\n");
 }
 
 static int
@@ -78,13 +84,14 @@ parse_options (int argc, char **argv, Options *opts)
     { "type", required_argument, NULL, 't' },
     { "mr-bytes", required_argument, NULL, 'm' },
     { "ready-file", required_argument, NULL, 'r' },
+    { "churn", required_argument, NULL, 'c' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
   int c;
 
   *opts = (Options) { .qps = 1, .qp_type = IBV_QPT_RC, .mr_bytes = 65536 };
-  while ((c = getopt_long (argc, argv, "d:n:t:m:r:h", longopts, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, "d:n:t:m:r:c:h", longopts, NULL)) != -1)
     {
       switch (c)
         {
@@ -106,6 +113,10 @@ parse_options (int argc, char **argv, Options *opts)
             return -1;
           break;
         case 'r': opts->ready_file = optarg; break;
+        case 'c':
+          if (parse_count (optarg, 100000, &opts->churn) < 0)
+            return -1;
+          break;
         case 'h': usage (stdout); exit (0);
         default: return -1;
         }
@@ -257,6 +268,61 @@ write_ready_file (const char *path, const Options *opts)
   return rename (tmp, path);
 }
 
+/* Replaces n QPs, the oldest first (a ring over the array). */
+static int
+churn_qps (Holder *h, const Options *opts, long n, long *next)
+{
+  for (long i = 0; i < n && h->n_qps > 0; i++)
+    {
+      long k = *next % h->n_qps;
+
+      ibv_destroy_qp (h->qps[k]);
+      h->qps[k] = create_qp (h, opts->qp_type);
+      if (h->qps[k] == NULL)
+        {
+          /* Keep the array dense for holder_destroy(). */
+          h->qps[k] = h->qps[--h->n_qps];
+          fprintf (stderr, "qp-holder: recreating a QP on %s: %s\n", opts->device,
+                   strerror (errno));
+          return -1;
+        }
+      *next = k + 1;
+    }
+  return 0;
+}
+
+/* Waits for a signal, churning every 10 ms meanwhile when asked to. */
+static int
+wait_signal (Holder *h, const Options *opts, const sigset_t *set, long *churned)
+{
+  struct timespec tick = { 0, 10 * 1000 * 1000 };
+  long next = 0, owed = 0;
+
+  if (opts->churn == 0)
+    {
+      int sig = 0;
+
+      return sigwait (set, &sig) == 0 ? sig : -1;
+    }
+  for (;;)
+    {
+      int sig = sigtimedwait (set, NULL, &tick);
+      long n;
+
+      if (sig > 0)
+        return sig;
+      if (errno != EAGAIN && errno != EINTR)
+        return -1;
+      /* opts->churn a second, spread over the 100 ticks. */
+      owed += opts->churn;
+      n = owed / 100;
+      owed %= 100;
+      if (churn_qps (h, opts, n, &next) < 0)
+        return -1;
+      *churned += n;
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -288,11 +354,17 @@ main (int argc, char **argv)
     }
   else
     {
+      long churned = 0;
+
       printf ("qp-holder: pid %ld holds %ld QPs on %s\n", (long) getpid (), opts.qps, opts.device);
       fflush (stdout);
-      while (sigwait (&set, &sig) == 0 && sig == SIGUSR1)
+      while ((sig = wait_signal (&h, &opts, &set, &churned)) == SIGUSR1)
         if (fail_qps (&h) < 0)
           status = 1;
+      if (sig < 0)
+        status = 1;
+      if (opts.churn > 0)
+        printf ("qp-holder: pid %ld replaced %ld QPs\n", (long) getpid (), churned);
     }
   holder_destroy (&h);
   return status;
