@@ -901,12 +901,17 @@ def cmd_soak(a):
         sp += [(dev,) + x for x in spikes(passes, dev, 0)]
     ok(not sp, "no rate spike on any device", sp[:5])
 
-    # The sampler never missed more than one period in a row.
+    # The sampler never missed more than one period in a row.  A pass
+    # starts at its deadline plus the time the guest took to schedule the
+    # thread (under TCG with churn, up to half a period), so a gap between
+    # 2 and 3 periods is one missed deadline plus that delay; only a gap of
+    # more than 3 periods proves two deadlines missed in a row (both delays
+    # are under a period).
     gaps = []
     for prev, cur in zip(passes, passes[1:]):
         dt = (cur.get("monotonic_us", 0) - prev.get("monotonic_us", 0)) / 1e6
         interval = cur.get("interval_s") or 1.0
-        if dt > 2.5 * interval:
+        if dt > 3.0 * interval:
             gaps.append((cur.get("sequence"), round(dt, 2)))
     ok(not gaps, "never more than one missed period in a row", gaps[:5])
 
