@@ -30,8 +30,10 @@ refresh_label (GtkLabel *label, const RtopColumnDef *def, gpointer item)
     }
 }
 
+#define HELD_KEY "rtop-held-cells"
+
 static void
-item_updated_cb (gpointer item, GtkWidget *cell)
+refresh_cell (gpointer item, GtkWidget *cell)
 {
   const RtopColumnDef *def = g_object_get_data (G_OBJECT (cell), "rtop-def");
 
@@ -39,6 +41,19 @@ item_updated_cb (gpointer item, GtkWidget *cell)
     def->bind (cell, item);
   else
     refresh_label (GTK_LABEL (cell), def, item);
+}
+
+/* While the view is held, a cell only notes that its item changed. */
+static void
+item_updated_cb (gpointer item, GtkWidget *cell)
+{
+  GtkWidget *view = gtk_widget_get_ancestor (cell, GTK_TYPE_COLUMN_VIEW);
+  GHashTable *held = view ? g_object_get_data (G_OBJECT (view), HELD_KEY) : NULL;
+
+  if (held)
+    g_hash_table_add (held, g_object_ref (cell));
+  else
+    refresh_cell (item, cell);
 }
 
 static void
@@ -68,7 +83,7 @@ bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, const RtopCo
   gpointer item = gtk_list_item_get_item (list_item);
   gulong id;
 
-  item_updated_cb (item, cell);
+  refresh_cell (item, cell);
   /* Immutable items (events) have no "updated" signal. */
   if (g_signal_lookup ("updated", G_OBJECT_TYPE (item)) == 0)
     return;
@@ -148,6 +163,42 @@ rtop_column_view_add_columns (GtkColumnView *view, const RtopColumnDef *defs, gu
 
       gtk_column_view_append_column (view, column);
     }
+}
+
+void
+rtop_column_view_set_held (GtkColumnView *view, gboolean held)
+{
+  GHashTable *cells = g_object_get_data (G_OBJECT (view), HELD_KEY);
+  GHashTableIter iter;
+  gpointer cell;
+
+  if (held == (cells != NULL))
+    return;
+  if (held)
+    {
+      g_object_set_data_full (G_OBJECT (view), HELD_KEY,
+                              g_hash_table_new_full (NULL, NULL, g_object_unref, NULL),
+                              (GDestroyNotify) g_hash_table_unref);
+      return;
+    }
+  cells = g_hash_table_ref (cells);
+  g_object_set_data (G_OBJECT (view), HELD_KEY, NULL);
+  g_hash_table_iter_init (&iter, cells);
+  while (g_hash_table_iter_next (&iter, &cell, NULL))
+    {
+      /* A cell unbound meanwhile has nothing to show. */
+      gpointer item = g_object_get_data (G_OBJECT (cell), ITEM_KEY);
+
+      if (item)
+        refresh_cell (item, cell);
+    }
+  g_hash_table_unref (cells);
+}
+
+gboolean
+rtop_column_view_get_held (GtkColumnView *view)
+{
+  return g_object_get_data (G_OBJECT (view), HELD_KEY) != NULL;
 }
 
 void

@@ -38,6 +38,11 @@ typedef struct {
 } RtopColumnDef;
 
 void rtop_column_view_add_columns (GtkColumnView *view, const RtopColumnDef *defs, guint n_defs);
+/* Held, the cells only note which items changed (nothing is set, laid
+ * out or drawn); released, those cells show their items' values at once.
+ * For content that is not seen, or that is refreshed less often. */
+void rtop_column_view_set_held (GtkColumnView *view, gboolean held);
+gboolean rtop_column_view_get_held (GtkColumnView *view);
 /* Values changed in place: re-sort by the current sort column. */
 void rtop_column_view_resort (GtkColumnView *view);
 /* Shows or hides the column with this id. */

@@ -7,6 +7,9 @@ G_BEGIN_DECLS
 
 void rtop_graph_set_unit (RtopGraph *self, RtopUnit unit);
 
+/* Property "held": new samples wait until released. */
+void rtop_graph_set_held (RtopGraph *self, gboolean held);
+
 void rtop_graph_get_frame_stats (RtopGraph *self, RtopGraphFrameStats *stats);
 
 /* The text a hover at x (widget coordinates) shows, NULL outside the plot. */

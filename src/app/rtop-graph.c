@@ -27,6 +27,8 @@ struct _RtopGraph {
   gboolean compact;
   double fixed_max;              /* > 0: the y axis reaches this, shared with other graphs */
   gint64 view_end;               /* series time the right edge shows; 0: the newest */
+  gboolean held;                 /* new data waits (not seen, or refreshed less often) */
+  gboolean held_changes;         /* the series changed while held */
 
   double hover_x;                /* < 0: no pointer */
   graphene_rect_t plot;          /* plot area of the last frame */
@@ -46,6 +48,7 @@ enum {
   PROP_UNIT,
   PROP_FIXED_MAX,
   PROP_VIEW_END,
+  PROP_HELD,
   N_PROPS
 };
 static GParamSpec *props[N_PROPS];
@@ -83,7 +86,27 @@ lookup_color (GtkWidget *widget, const char *name, GdkRGBA *out)
 static void
 series_changed_cb (RtopGraph *self)
 {
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (self->held)
+    self->held_changes = TRUE;
+  else
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Held, new samples are not drawn; released, the graph draws once if any
+ * came meanwhile.  Everything else (size, scale, pointer) draws as usual. */
+void
+rtop_graph_set_held (RtopGraph *self, gboolean held)
+{
+  g_return_if_fail (RTOP_IS_GRAPH (self));
+
+  held = !!held;
+  if (self->held == held)
+    return;
+  self->held = held;
+  if (!held && self->held_changes)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+  self->held_changes = FALSE;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_HELD]);
 }
 
 void
@@ -687,9 +710,13 @@ draw (RtopGraph *self, cairo_t *cr, double width, double height)
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
   compute_layout (self, width, height);
 
+  self->stats.frames++;
   if (self->series == NULL || !rtop_series_get_time_range (self->series, NULL, &self->frame_end))
     {
+      guint frames = self->stats.frames;
+
       memset (&self->stats, 0, sizeof self->stats);
+      self->stats.frames = frames;
       self->frame_start = self->frame_end = 0;
       draw_empty (self, cr, &fg);
       return;
@@ -822,6 +849,9 @@ rtop_graph_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_VIEW_END:
       g_value_set_int64 (value, self->view_end);
       break;
+    case PROP_HELD:
+      g_value_set_boolean (value, self->held);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -848,6 +878,9 @@ rtop_graph_set_property (GObject *object, guint prop_id, const GValue *value, GP
       break;
     case PROP_VIEW_END:
       rtop_graph_set_view_end (self, g_value_get_int64 (value));
+      break;
+    case PROP_HELD:
+      rtop_graph_set_held (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -885,6 +918,9 @@ rtop_graph_class_init (RtopGraphClass *klass)
   props[PROP_VIEW_END] =
     g_param_spec_int64 ("view-end", NULL, NULL, 0, G_MAXINT64, 0,
                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  props[PROP_HELD] =
+    g_param_spec_boolean ("held", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   gtk_widget_class_set_css_name (widget_class, "rtopgraph");

@@ -39,6 +39,7 @@ typedef struct {
   guint cells_read;     /* pyramid cells read, all channels */
   double axis_max;      /* top of the y axis, in the unit */
   double data_max;      /* largest value in the window */
+  guint frames;         /* frames drawn since the graph was made */
 } RtopGraphFrameStats;
 
 
