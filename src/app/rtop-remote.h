@@ -15,4 +15,8 @@ gboolean rtop_remote_display_is_remote (const char *ssh_connection, const char *
  * GDK_BACKEND=x11 unless the user set them.  Returns whether it is remote. */
 gboolean rtop_remote_setup_environment (void);
 
+/* The command that watches this host from the user's own machine:
+ * "rdmatop --host USER@HOST", quoted for a shell where needed. */
+char *rtop_remote_connect_command (const char *user, const char *host);
+
 G_END_DECLS

@@ -1,0 +1,320 @@
+/* test-gui-cost.c: what the window does not do for new data.
+ *
+ * Every repaint of a GTK 4 window on X11 costs its area in bytes and CPU,
+ * so the window changes only what changed and holds what is not seen.
+ * These tests check the mechanisms (a label not set again, a hidden
+ * overview holding its cells and sparklines, a remote display's refresh
+ * period, the remote-display banner), never a time. */
+#include "config.h"
+
+#include <gtk/gtk.h>
+
+#include "gui-fixtures.h"
+#include "rtop-columns.h"
+#include "rtop-format.h"
+#include "rtop-graph-private.h"
+#include "rtop-history.h"
+#include "rtop-overview-private.h"
+#include "rtop-remote.h"
+#include "rtop-window-private.h"
+
+typedef struct {
+  RtopSession *session;
+  RtopHistory *history;
+  RtopWindow *window;
+  RtopOverview *overview;
+  guint64 seq;
+} Fixture;
+
+static void
+spin (void)
+{
+  for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
+    ;
+}
+
+static gboolean
+done_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_frames (void)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (150, done_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static GtkWidget *
+find_widget (GtkWidget *root, gboolean (*match) (GtkWidget *, gconstpointer), gconstpointer data)
+{
+  if (match (root, data))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, match, data);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_overview (GtkWidget *widget, gconstpointer data)
+{
+  return RTOP_IS_OVERVIEW (widget);
+}
+
+static gboolean
+is_graph (GtkWidget *widget, gconstpointer data)
+{
+  return RTOP_IS_GRAPH (widget);
+}
+
+/* The first table cell of the column with this id. */
+static gboolean
+is_cell_of (GtkWidget *widget, gconstpointer id)
+{
+  const RtopColumnDef *def = g_object_get_data (G_OBJECT (widget), "rtop-def");
+
+  return GTK_IS_LABEL (widget) && def && g_str_equal (def->id, id);
+}
+
+static void
+ingest (Fixture *f, double tx_bps)
+{
+  GuiPortSpec port = { "mlx5_0", 1, "mlx5", "roce", 4, 100, tx_bps, 1e9, 1000, 1000, 0, 0, 0, TRUE };
+  RtopSnapshot *s = gui_fixture_snapshot (++f->seq, 1.0, &port, 1);
+
+  rtop_history_ingest (f->history, s);
+  rtop_snapshot_unref (s);
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  f->session = rtop_session_new (NULL);
+  f->history = rtop_session_get_history (f->session);
+  f->window = rtop_window_new (NULL, f->session, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1400, 860);
+  gtk_window_present (GTK_WINDOW (f->window));
+  for (guint i = 0; i < 500 && !gtk_widget_get_mapped (GTK_WIDGET (f->window)); i++)
+    g_main_context_iteration (NULL, TRUE);
+  f->overview = RTOP_OVERVIEW (find_widget (GTK_WIDGET (f->window), is_overview, NULL));
+  g_assert_nonnull (f->overview);
+  ingest (f, 10e9);
+  ingest (f, 10e9);
+  wait_frames ();
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  spin ();
+  g_assert_null (f->window);
+  g_assert_finalize_object (f->session);
+}
+
+static GtkLabel *
+tx_cell (Fixture *f)
+{
+  GtkWidget *cell = find_widget (GTK_WIDGET (f->overview), is_cell_of, "tx");
+
+  g_assert_nonnull (cell);
+  return GTK_LABEL (cell);
+}
+
+static RtopGraph *
+sparkline (Fixture *f)
+{
+  GtkWidget *graph = find_widget (GTK_WIDGET (f->overview), is_graph, NULL);
+
+  g_assert_nonnull (graph);
+  return RTOP_GRAPH (graph);
+}
+
+static guint
+graph_frames (RtopGraph *graph)
+{
+  RtopGraphFrameStats stats;
+
+  rtop_graph_get_frame_stats (graph, &stats);
+  return stats.frames;
+}
+
+static void
+count_notify_cb (GObject *object, GParamSpec *pspec, guint *count)
+{
+  (*count)++;
+}
+
+/* A value that shows the same text sets nothing: no notify, no relayout. */
+static void
+test_label_not_set_again (Fixture *f, gconstpointer data)
+{
+  GtkLabel *cell = tx_cell (f);
+  guint sets = 0;
+  g_autofree char *shown = rtop_format_gbps (10e9);
+
+  g_assert_cmpstr (gtk_label_get_label (cell), ==, shown);
+  g_signal_connect (cell, "notify::label", G_CALLBACK (count_notify_cb), &sets);
+  ingest (f, 10e9);
+  ingest (f, 10e9 + 1);   /* below what the text shows */
+  spin ();
+  g_assert_cmpuint (sets, ==, 0);
+  ingest (f, 20e9);
+  spin ();
+  g_assert_cmpuint (sets, ==, 1);
+  g_signal_handlers_disconnect_by_data (cell, &sets);
+}
+
+/* Another view shown: the overview's cells and sparklines keep what they
+ * show and draw nothing; shown again, they show the newest values. */
+static void
+test_hidden_overview_holds (Fixture *f, gconstpointer data)
+{
+  GtkLabel *cell = tx_cell (f);
+  RtopGraph *graph = sparkline (f);
+  g_autofree char *before = g_strdup (gtk_label_get_label (cell));
+  g_autofree char *after = rtop_format_gbps (30e9);
+  guint frames;
+
+  g_assert_false (rtop_overview_get_held (f->overview));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-view", "s", "events"));
+  /* After the stack's crossfade. */
+  for (guint i = 0; i < 500 && gtk_widget_get_mapped (GTK_WIDGET (f->overview)); i++)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (f->overview)));
+  g_assert_true (rtop_overview_get_held (f->overview));
+  frames = graph_frames (graph);
+  for (guint i = 0; i < 5; i++)
+    ingest (f, 30e9);
+  wait_frames ();
+  g_assert_cmpstr (gtk_label_get_label (cell), ==, before);
+  g_assert_cmpuint (graph_frames (graph), ==, frames);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-view", "s", "overview"));
+  spin ();
+  wait_frames ();
+  g_assert_false (rtop_overview_get_held (f->overview));
+  g_assert_cmpstr (gtk_label_get_label (cell), ==, after);
+  g_assert_cmpuint (graph_frames (graph), >, frames);
+}
+
+static void
+held_notify_cb (GObject *object, GParamSpec *pspec, GMainLoop *loop)
+{
+  if (!rtop_overview_get_held (RTOP_OVERVIEW (object)))
+    g_main_loop_quit (loop);
+}
+
+/* With a refresh period (a remote display): the first change shows at
+ * once, the next ones wait for the period and then show together. */
+static void
+test_refresh_period (Fixture *f, gconstpointer data)
+{
+  GtkLabel *cell = tx_cell (f);
+  RtopGraph *graph = sparkline (f);
+  g_autofree char *first = rtop_format_gbps (40e9);
+  g_autofree char *last = rtop_format_gbps (60e9);
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  guint frames;
+
+  g_object_set (f->overview, "refresh-period", 2.0, NULL);
+  ingest (f, 40e9);
+  spin ();
+  g_assert_cmpstr (gtk_label_get_label (cell), ==, first);
+  g_assert_true (rtop_overview_get_held (f->overview));
+  {
+    gboolean held;
+
+    g_object_get (graph, "held", &held, NULL);
+    g_assert_true (held);
+  }
+  wait_frames ();
+  frames = graph_frames (graph);
+
+  ingest (f, 50e9);
+  ingest (f, 60e9);
+  spin ();
+  g_assert_cmpstr (gtk_label_get_label (cell), ==, first);
+  g_assert_cmpuint (graph_frames (graph), ==, frames);
+
+  g_signal_connect (f->overview, "notify::held", G_CALLBACK (held_notify_cb), loop);
+  g_main_loop_run (loop);
+  g_signal_handlers_disconnect_by_data (f->overview, loop);
+  g_assert_cmpstr (gtk_label_get_label (cell), ==, last);
+  wait_frames ();
+  g_assert_cmpuint (graph_frames (graph), ==, frames + 1);
+}
+
+static void
+test_remote_banner (void)
+{
+  g_autoptr(RtopSession) session = rtop_session_new (NULL);
+  g_autofree char *expected = rtop_remote_connect_command (g_get_user_name (), g_get_host_name ());
+  const char *command = NULL;
+  RtopWindow *window;
+
+  g_setenv ("SSH_CONNECTION", "10.0.0.1 5555 10.0.0.2 22", TRUE);
+  window = rtop_window_new (NULL, session, NULL);
+  g_assert_true (rtop_window_get_remote_banner (window, &command));
+  g_assert_cmpstr (command, ==, expected);
+  g_assert_true (g_str_has_prefix (command, "rdmatop --host"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.dismiss-remote-banner", NULL));
+  g_assert_false (rtop_window_get_remote_banner (window, NULL));
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  g_unsetenv ("SSH_CONNECTION");
+  window = rtop_window_new (NULL, session, NULL);
+  g_assert_false (rtop_window_get_remote_banner (window, NULL));
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+}
+
+static void
+test_connect_command (void)
+{
+  const struct {
+    const char *user, *host, *command;
+  } cases[] = {
+    { "alice", "node1", "rdmatop --host alice@node1" },
+    { "alice", "node1.example.org", "rdmatop --host alice@node1.example.org" },
+    { NULL, "node1", "rdmatop --host node1" },
+    { "a b", "node1", "rdmatop --host='a b@node1'" },
+    { "", "-oProxyCommand=x", "rdmatop --host='-oProxyCommand=x'" },
+    { "eve", "$(reboot)", "rdmatop --host='eve@$(reboot)'" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *command = rtop_remote_connect_command (cases[i].user, cases[i].host);
+
+      g_assert_cmpstr (command, ==, cases[i].command);
+    }
+}
+
+int
+main (int argc, char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  g_unsetenv ("SSH_CONNECTION");
+  g_test_add ("/gui/cost/label-not-set-again", Fixture, NULL, fixture_setup,
+              test_label_not_set_again, fixture_teardown);
+  g_test_add ("/gui/cost/hidden-overview-holds", Fixture, NULL, fixture_setup,
+              test_hidden_overview_holds, fixture_teardown);
+  g_test_add ("/gui/cost/refresh-period", Fixture, NULL, fixture_setup,
+              test_refresh_period, fixture_teardown);
+  g_test_add_func ("/gui/cost/remote-banner", test_remote_banner);
+  g_test_add_func ("/gui/cost/connect-command", test_connect_command);
+  return g_test_run ();
+}
