@@ -10,7 +10,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
-#include "rtop-columns.h"
+#include "rtop-columns-private.h"
 #include "rtop-format.h"
 #include "rtop-graph-private.h"
 #include "rtop-history.h"
@@ -87,6 +87,24 @@ is_cell_of (GtkWidget *widget, gconstpointer id)
   return GTK_IS_LABEL (widget) && def && g_str_equal (def->id, id);
 }
 
+static gboolean
+is_column_view (GtkWidget *widget, gconstpointer data)
+{
+  return GTK_IS_COLUMN_VIEW (widget);
+}
+
+/* Runs frames until the table has shown every change it noted (a few
+ * cells a frame). */
+static void
+show_cells (Fixture *f)
+{
+  GtkColumnView *view = GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (f->overview), is_column_view, NULL));
+
+  for (guint i = 0; i < 1000 && rtop_column_view_get_n_pending (view) > 0; i++)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (rtop_column_view_get_n_pending (view), ==, 0);
+}
+
 static void
 ingest (Fixture *f, double tx_bps)
 {
@@ -112,6 +130,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   ingest (f, 10e9);
   ingest (f, 10e9);
   wait_frames ();
+  show_cells (f);
 }
 
 static void
@@ -169,10 +188,10 @@ test_label_not_set_again (Fixture *f, gconstpointer data)
   g_signal_connect (cell, "notify::label", G_CALLBACK (count_notify_cb), &sets);
   ingest (f, 10e9);
   ingest (f, 10e9 + 1);   /* below what the text shows */
-  spin ();
+  show_cells (f);
   g_assert_cmpuint (sets, ==, 0);
   ingest (f, 20e9);
-  spin ();
+  show_cells (f);
   g_assert_cmpuint (sets, ==, 1);
   g_signal_handlers_disconnect_by_data (cell, &sets);
 }
@@ -204,6 +223,7 @@ test_hidden_overview_holds (Fixture *f, gconstpointer data)
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-view", "s", "overview"));
   spin ();
+  show_cells (f);
   wait_frames ();
   g_assert_false (rtop_overview_get_held (f->overview));
   g_assert_cmpstr (gtk_label_get_label (cell), ==, after);
@@ -231,15 +251,9 @@ test_refresh_period (Fixture *f, gconstpointer data)
 
   g_object_set (f->overview, "refresh-period", 2.0, NULL);
   ingest (f, 40e9);
-  spin ();
+  show_cells (f);
   g_assert_cmpstr (gtk_label_get_label (cell), ==, first);
   g_assert_true (rtop_overview_get_held (f->overview));
-  {
-    gboolean held;
-
-    g_object_get (graph, "held", &held, NULL);
-    g_assert_true (held);
-  }
   wait_frames ();
   frames = graph_frames (graph);
 
@@ -252,9 +266,44 @@ test_refresh_period (Fixture *f, gconstpointer data)
   g_signal_connect (f->overview, "notify::held", G_CALLBACK (held_notify_cb), loop);
   g_main_loop_run (loop);
   g_signal_handlers_disconnect_by_data (f->overview, loop);
+  show_cells (f);
   g_assert_cmpstr (gtk_label_get_label (cell), ==, last);
   wait_frames ();
   g_assert_cmpuint (graph_frames (graph), ==, frames + 1);
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock, gboolean *painted)
+{
+  *painted = TRUE;
+}
+
+/* A budget of cells per frame (a remote display's): the changes of one
+ * update show over several frames, each within it. */
+static void
+test_cells_per_frame (Fixture *f, gconstpointer data)
+{
+  GtkColumnView *view = GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (f->overview), is_column_view, NULL));
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (f->window));
+  g_autofree char *shown = rtop_format_gbps (70e9);
+  gboolean painted = FALSE;
+  gulong id;
+  guint before;
+
+  rtop_column_view_set_cells_per_frame (view, 1);
+  ingest (f, 70e9);   /* TX, use and the sparkline change */
+  before = rtop_column_view_get_n_pending (view);
+  g_assert_cmpuint (before, >=, 3);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), &painted);
+  gtk_widget_queue_draw (GTK_WIDGET (view));
+  while (!painted)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (clock, id);
+  g_assert_cmpuint (rtop_column_view_get_n_pending (view), <, before);
+  g_assert_cmpuint (rtop_column_view_get_n_pending (view), >, 0);
+  show_cells (f);
+  g_assert_cmpstr (gtk_label_get_label (tx_cell (f)), ==, shown);
+  rtop_column_view_set_cells_per_frame (view, 0);
 }
 
 static void
@@ -314,6 +363,8 @@ main (int argc, char *argv[])
               test_hidden_overview_holds, fixture_teardown);
   g_test_add ("/gui/cost/refresh-period", Fixture, NULL, fixture_setup,
               test_refresh_period, fixture_teardown);
+  g_test_add ("/gui/cost/cells-per-frame", Fixture, NULL, fixture_setup,
+              test_cells_per_frame, fixture_teardown);
   g_test_add_func ("/gui/cost/remote-banner", test_remote_banner);
   g_test_add_func ("/gui/cost/connect-command", test_connect_command);
   return g_test_run ();

@@ -92,6 +92,17 @@ series_changed_cb (RtopGraph *self)
     gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* Held: draws the samples that came meanwhile, and stays held. */
+void
+rtop_graph_show_held (RtopGraph *self)
+{
+  g_return_if_fail (RTOP_IS_GRAPH (self));
+
+  if (self->held_changes)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+  self->held_changes = FALSE;
+}
+
 /* Held, new samples are not drawn; released, the graph draws once if any
  * came meanwhile.  Everything else (size, scale, pointer) draws as usual. */
 void

@@ -7,15 +7,18 @@
 #include "rtop-columns.h"
 #include "rtop-event-item.h"
 #include "rtop-format.h"
-#include "rtop-graph.h"
+#include "rtop-graph-private.h"
 #include "rtop-overview-private.h"
 #include "rtop-port-text.h"
 #include "rtop-remote.h"
 
 #define N_RECENT_EVENTS 5
 /* On a remote display every repainted pixel crosses the network: values
- * are shown at most this often there (the data is kept at every pass). */
+ * are shown at most this often there (the data is kept at every pass),
+ * and a few table cells per frame (sparklines, numbers and totals of one
+ * frame then stay within the 30 rectangles GSK's diff keeps exact). */
 #define REMOTE_REFRESH_S 5
+#define REMOTE_CELLS_PER_FRAME 6
 
 struct _RtopOverview {
   RtopSection parent_instance;
@@ -125,6 +128,7 @@ sparkline_setup (void)
   rtop_graph_add_channel (RTOP_GRAPH (graph), RTOP_PORT_CH_TX_BPS, _("TX"), "rtop_tx_color");
   rtop_graph_add_channel (RTOP_GRAPH (graph), RTOP_PORT_CH_RX_BPS, _("RX"), "rtop_rx_color");
   gtk_widget_set_size_request (graph, 140, 28);
+  rtop_graph_set_held (RTOP_GRAPH (graph), TRUE);
   return graph;
 }
 
@@ -135,6 +139,9 @@ sparkline_bind (GtkWidget *cell, gpointer item)
   GtkWidget *overview;
 
   rtop_graph_set_series (graph, item ? rtop_port_item_get_series (item) : NULL);
+  /* New samples show when the table shows its row's changes, a few rows
+   * a frame, with its numbers. */
+  rtop_graph_show_held (graph);
   if (item == NULL || g_object_get_data (G_OBJECT (cell), "rtop-window-bound"))
     return;
   /* Follow the overview's time window for as long as the cell lives. */
@@ -145,7 +152,6 @@ sparkline_bind (GtkWidget *cell, gpointer item)
                               G_BINDING_SYNC_CREATE);
       g_object_bind_property (overview, "shared-max", graph, "fixed-max",
                               G_BINDING_SYNC_CREATE);
-      g_object_bind_property (overview, "held", graph, "held", G_BINDING_SYNC_CREATE);
       g_object_set_data (G_OBJECT (cell), "rtop-window-bound", GINT_TO_POINTER (1));
     }
   if (item)
@@ -886,6 +892,8 @@ rtop_overview_init (RtopOverview *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   state_page_changed_cb (self);
   rtop_column_view_add_columns (self->ports_view, port_columns, G_N_ELEMENTS (port_columns));
+  if (self->refresh_period > 0)
+    rtop_column_view_set_cells_per_frame (self->ports_view, REMOTE_CELLS_PER_FRAME);
   update_graph_title (self);
 
   view_sorter = gtk_column_view_get_sorter (self->ports_view);
