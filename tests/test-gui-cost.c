@@ -16,6 +16,7 @@
 #include "rtop-history.h"
 #include "rtop-overview-private.h"
 #include "rtop-remote.h"
+#include "rtop-series.h"
 #include "rtop-window-private.h"
 
 typedef struct {
@@ -307,6 +308,144 @@ test_cells_per_frame (Fixture *f, gconstpointer data)
 }
 
 static void
+frame_of (GtkWidget *graph)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+
+  GTK_WIDGET_GET_CLASS (graph)->snapshot (graph, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  gsk_render_node_unref (node);
+}
+
+/* A sparkline whose right edge moves in steps: a new sample redraws only
+ * the tiles it falls in; the others stay the same nodes (so the diff, and
+ * on X11 the bytes, cover those tiles); a step or a new scale redraws all. */
+static void
+test_sparkline_tiles (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *graph = rtop_graph_new ();
+  g_autoptr(RtopSeries) series = rtop_series_new (1, rtop_series_capacity_for_interval (1.0));
+  RtopGraphFrameStats stats;
+  const gint64 t0 = G_GINT64_CONSTANT (6000) * G_USEC_PER_SEC;   /* a step boundary */
+  guint n = 0;
+
+  rtop_graph_set_compact (RTOP_GRAPH (graph), TRUE);
+  rtop_graph_add_channel (RTOP_GRAPH (graph), 0, "TX", "rtop_tx_color");
+  rtop_graph_set_window (RTOP_GRAPH (graph), 300);
+  rtop_graph_set_scroll_step (RTOP_GRAPH (graph), 1.0 / 6);
+  rtop_graph_set_series (RTOP_GRAPH (graph), series);
+  gtk_widget_set_size_request (graph, 402, 28);
+  gtk_window_set_child (GTK_WINDOW (window), graph);
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < 500 && gtk_widget_get_width (graph) < 402; i++)
+    g_main_context_iteration (NULL, TRUE);
+
+  for (; n < 190; n++)
+    {
+      double v = 5e9 + 1e9 * (n % 7);
+      rtop_series_append (series, t0 + (gint64) n * G_USEC_PER_SEC, 0, &v);
+    }
+  frame_of (graph);
+  rtop_graph_get_frame_stats (RTOP_GRAPH (graph), &stats);
+  g_assert_cmpuint (stats.tiles_kept, ==, 0);
+  g_assert_cmpuint (stats.tiles_drawn, ==, (402 + 15) / 16);
+
+  /* Five more seconds, below the peak: a few tiles at the newest end. */
+  for (guint i = 0; i < 5; i++, n++)
+    {
+      double v = 6e9;
+      rtop_series_append (series, t0 + (gint64) n * G_USEC_PER_SEC, 0, &v);
+    }
+  frame_of (graph);
+  rtop_graph_get_frame_stats (RTOP_GRAPH (graph), &stats);
+  g_assert_cmpuint (stats.tiles_drawn, >=, 1);
+  g_assert_cmpuint (stats.tiles_drawn, <=, 5);
+  g_assert_cmpuint (stats.tiles_kept + stats.tiles_drawn, ==, (402 + 15) / 16);
+
+  /* No new sample: nothing drawn anew. */
+  frame_of (graph);
+  rtop_graph_get_frame_stats (RTOP_GRAPH (graph), &stats);
+  g_assert_cmpuint (stats.tiles_drawn, ==, 0);
+
+  /* A new peak changes the scale: every tile. */
+  {
+    double v = 80e9;
+    rtop_series_append (series, t0 + (gint64) n++ * G_USEC_PER_SEC, 0, &v);
+  }
+  frame_of (graph);
+  rtop_graph_get_frame_stats (RTOP_GRAPH (graph), &stats);
+  g_assert_cmpuint (stats.tiles_kept, ==, 0);
+
+  /* Past the step (50 s): the frame moves, every tile. */
+  {
+    double v = 80e9;
+    rtop_series_append (series, t0 + (gint64) (n + 60) * G_USEC_PER_SEC, 0, &v);
+  }
+  frame_of (graph);
+  rtop_graph_get_frame_stats (RTOP_GRAPH (graph), &stats);
+  g_assert_cmpuint (stats.tiles_kept, ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static guchar *
+pixels_of (GtkWidget *graph, GskRenderer *renderer, gsize *size)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  int w = gtk_widget_get_width (graph), h = gtk_widget_get_height (graph);
+  GskRenderNode *node;
+  GdkTexture *texture;
+  guchar *data;
+
+  GTK_WIDGET_GET_CLASS (graph)->snapshot (graph, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  *size = (gsize) w * h * 4;
+  data = g_malloc (*size);
+  gdk_texture_download (texture, data, (gsize) w * 4);
+  g_object_unref (texture);
+  gsk_render_node_unref (node);
+  return data;
+}
+
+/* Tiles join without a seam: where the newest sample ends a step, the
+ * tiled frame has the very pixels of the whole one. */
+static void
+test_sparkline_tiles_look (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *graph = rtop_graph_new ();
+  g_autoptr(RtopSeries) series = rtop_series_new (2, rtop_series_capacity_for_interval (1.0));
+  g_autofree guchar *whole = NULL, *tiled = NULL;
+  gsize size_whole, size_tiled;
+
+  rtop_graph_set_compact (RTOP_GRAPH (graph), TRUE);
+  rtop_graph_add_channel (RTOP_GRAPH (graph), 0, "TX", "rtop_tx_color");
+  rtop_graph_add_channel (RTOP_GRAPH (graph), 1, "RX", "rtop_rx_color");
+  rtop_graph_set_window (RTOP_GRAPH (graph), 300);
+  for (guint n = 0; n <= 250; n++)
+    {
+      double v[2] = { 5e9 + 3e9 * ((n * 7) % 11) / 11.0, 2e9 + 1e9 * ((n * 5) % 13) / 13.0 };
+      /* The last sample at 6000 s, a step boundary. */
+      rtop_series_append (series, (gint64) (5750 + n) * G_USEC_PER_SEC, 0, v);
+    }
+  rtop_graph_set_series (RTOP_GRAPH (graph), series);
+  gtk_widget_set_size_request (graph, 402, 28);
+  gtk_window_set_child (GTK_WINDOW (window), graph);
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < 500 && gtk_widget_get_width (graph) < 402; i++)
+    g_main_context_iteration (NULL, TRUE);
+
+  whole = pixels_of (graph, gtk_native_get_renderer (GTK_NATIVE (window)), &size_whole);
+  rtop_graph_set_scroll_step (RTOP_GRAPH (graph), 1.0 / 6);
+  tiled = pixels_of (graph, gtk_native_get_renderer (GTK_NATIVE (window)), &size_tiled);
+  g_assert_cmpmem (whole, size_whole, tiled, size_tiled);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
 test_remote_banner (void)
 {
   g_autoptr(RtopSession) session = rtop_session_new (NULL);
@@ -365,6 +504,8 @@ main (int argc, char *argv[])
               test_refresh_period, fixture_teardown);
   g_test_add ("/gui/cost/cells-per-frame", Fixture, NULL, fixture_setup,
               test_cells_per_frame, fixture_teardown);
+  g_test_add_func ("/gui/cost/sparkline-tiles", test_sparkline_tiles);
+  g_test_add_func ("/gui/cost/sparkline-tiles-look", test_sparkline_tiles_look);
   g_test_add_func ("/gui/cost/remote-banner", test_remote_banner);
   g_test_add_func ("/gui/cost/connect-command", test_connect_command);
   return g_test_run ();

@@ -19,6 +19,9 @@
  * frame then stay within the 30 rectangles GSK's diff keeps exact). */
 #define REMOTE_REFRESH_S 5
 #define REMOTE_CELLS_PER_FRAME 6
+/* There the sparklines move in steps of a sixth of their window: between
+ * steps a new sample repaints a few pixel columns, not the whole line. */
+#define REMOTE_SCROLL_STEP (1.0 / 6)
 
 struct _RtopOverview {
   RtopSection parent_instance;
@@ -153,6 +156,8 @@ sparkline_bind (GtkWidget *cell, gpointer item)
       g_object_bind_property (overview, "shared-max", graph, "fixed-max",
                               G_BINDING_SYNC_CREATE);
       g_object_set_data (G_OBJECT (cell), "rtop-window-bound", GINT_TO_POINTER (1));
+      if (RTOP_OVERVIEW (overview)->refresh_period > 0)
+        rtop_graph_set_scroll_step (graph, REMOTE_SCROLL_STEP);
     }
   if (item)
     {
