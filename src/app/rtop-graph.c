@@ -50,6 +50,7 @@ struct _RtopGraph {
 
   double scroll_step;            /* > 0: the right edge moves in steps of this share of the window */
   gboolean in_tile;              /* drawing a tile or a sparkline's line: no peak text */
+  gboolean tile_columns_ready;   /* mins/maxs hold this frame's columns */
   GPtrArray *tiles;              /* GskRenderNode per tile of a stepped frame, or NULL */
   TileKey tiles_key;             /* what the tiles were drawn for */
   gint64 tiles_newest;           /* newest sample the tiles show */
@@ -772,7 +773,12 @@ draw (RtopGraph *self, cairo_t *cr, double width, double height)
   else if (self->scroll_step > 0)
     self->frame_end = stepped_end (self, self->frame_end);
   self->frame_start = self->frame_end - (gint64) (self->window_s * G_USEC_PER_SEC);
-  data_max = decimate_all (self, columns);
+  /* The tiles of one frame share its columns: reduced once. */
+  if (self->in_tile && self->tile_columns_ready)
+    data_max = self->stats.data_max;
+  else
+    data_max = decimate_all (self, columns);
+  self->tile_columns_ready = self->in_tile && self->scroll_step > 0;
   {
     double top = self->fixed_max > 0 ? MAX (self->fixed_max, data_max) : data_max;
 
@@ -917,6 +923,7 @@ snapshot_tiled (RtopGraph *self, GtkSnapshot *snapshot, int width, int height)
 
   if (!rtop_series_get_time_range (self->series, NULL, &newest))
     return;
+  self->tile_columns_ready = FALSE;
   tile_key (self, width, height, newest, &key);
   key.axis_max = self->tiles_key.axis_max;
   if (self->tiles == NULL)
