@@ -1,6 +1,7 @@
 /* gui-update: the whole window fed as the app is fed, for profiling.
  *
  *   gui-update [--ports N] [--updates N] [--interval-ms MS] [--history N]
+ *              [--view overview|processes|events]
  *
  * An RtopWindow with N ports (16) receives one fixture snapshot every
  * interval (1000 ms), the rates of every port changing each time, and the
@@ -77,6 +78,7 @@ int
 main (int argc, char *argv[])
 {
   guint n_ports = 16, updates = 30, interval_ms = 1000, history_len = 300, frames = 0;
+  const char *view = NULL;
   g_autoptr(RtopSession) session = NULL;
   RtopWindow *window;
   GuiPortSpec *ports;
@@ -87,7 +89,9 @@ main (int argc, char *argv[])
     {
       guint v = (guint) strtoul (argv[i + 1], NULL, 10);
 
-      if (g_str_equal (argv[i], "--ports"))
+      if (g_str_equal (argv[i], "--view"))
+        view = argv[i + 1];
+      else if (g_str_equal (argv[i], "--ports"))
         n_ports = CLAMP (v, 1, 256);
       else if (g_str_equal (argv[i], "--updates"))
         updates = v;
@@ -111,6 +115,8 @@ main (int argc, char *argv[])
     }
   gtk_window_present (GTK_WINDOW (window));
   run_for (500);
+  if (view)
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.show-view", "s", view);
   for (guint seq = 1; seq <= history_len; seq++)
     {
       RtopSnapshot *s = next_snapshot (ports, n_ports, seq);
