@@ -2,7 +2,7 @@
 # Installs everything rdmatop needs to build, run and test on Debian 12 /
 # Ubuntu 22.04+.  Idempotent; runs apt-get only when something is missing.
 # Usage: tests/deps.sh [build|run|test|bench]   (default: test; bench = test plus
-# what tests/bench/run-benchmarks.sh compares against: sshd, System Monitor).
+# what tests/bench/run-benchmarks.sh compares against: sshd, System Monitor, tmux).
 # test and bench also install torch and VizTracer into a cached virtual
 # environment (tests/python-deps.sh).
 set -eu
@@ -17,7 +17,7 @@ TEST_PKGS="python3 clang libclang-rt-14-dev llvm xvfb xauth dbus dbus-daemon dbu
   rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest
   prometheus prometheus-node-exporter python3-prometheus-client nodejs
   openssh-server openssh-client g++ python3-venv python3-setuptools python3-wheel valgrind"
-BENCH_PKGS="openssh-server openssh-client gnome-system-monitor"
+BENCH_PKGS="openssh-server openssh-client gnome-system-monitor tmux"
 
 what=${1:-test}
 case "$what" in

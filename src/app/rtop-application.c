@@ -512,8 +512,11 @@ rtop_application_activate (GApplication *app)
 {
   RtopApplication *self = RTOP_APPLICATION (app);
 
-  gtk_window_present (ensure_window (self));
+  /* The first pass (on the sampler's thread) runs while the window is
+   * built and drawn, not after: its snapshot arrives on the main loop,
+   * once the window exists. */
   rtop_session_start (self->session);
+  gtk_window_present (ensure_window (self));
 }
 
 static void

@@ -10,15 +10,20 @@
 #define HANDLER_KEY "rtop-updated-handler"
 #define ITEM_KEY "rtop-bound-item"
 
-static void
+/* Sets the label's text and class; returns whether anything changed. */
+static gboolean
 refresh_label (GtkLabel *label, const RtopColumnDef *def, gpointer item)
 {
   g_autofree char *text = def->text_in ? def->text_in (item, GTK_WIDGET (label)) : def->text (item);
   const char *old_class = g_object_get_data (G_OBJECT (label), "rtop-css");
   const char *css = def->css ? def->css (item) : NULL;
+  gboolean changed = FALSE;
 
   if (g_strcmp0 (gtk_label_get_label (label), text) != 0)
-    gtk_label_set_label (label, text);
+    {
+      gtk_label_set_label (label, text);
+      changed = TRUE;
+    }
   if (g_strcmp0 (old_class, css) != 0)
     {
       if (old_class)
@@ -27,18 +32,116 @@ refresh_label (GtkLabel *label, const RtopColumnDef *def, gpointer item)
         gtk_widget_add_css_class (GTK_WIDGET (label), css);
       /* The class names are static strings from the tables. */
       g_object_set_data (G_OBJECT (label), "rtop-css", (gpointer) css);
+      changed = TRUE;
     }
+  return changed;
+}
+
+static gboolean
+refresh_cell (gpointer item, GtkWidget *cell)
+{
+  const RtopColumnDef *def = g_object_get_data (G_OBJECT (cell), "rtop-def");
+
+  if (def->bind)
+    {
+      /* A widget cell (a sparkline) repaints its area: it counts. */
+      def->bind (cell, item);
+      return TRUE;
+    }
+  return refresh_label (GTK_LABEL (cell), def, item);
+}
+
+/* ---- updates, a few cells a frame ------------------------------------------ */
+
+/* GSK's node diff keeps at most 30 rectangles before it repaints the whole
+ * container it is in (for a table: whole rows), and on X11 every repainted
+ * pixel is sent as image data.  Where pixels are dear (a remote display),
+ * the cells whose items changed are shown a few per frame, over a few
+ * frames: each frame repaints just those.  Locally one frame costs less
+ * than several. */
+#define UPDATES_KEY "rtop-cell-updates"
+
+typedef struct {
+  GHashTable *pending;          /* cells (refs) whose items changed while held */
+  GHashTable *showing;          /* cells (refs) to show in the next frames */
+  gboolean held;
+  guint per_frame;              /* cells shown per frame, 0: all */
+  guint tick_id;
+  GtkWidget *view;
+} Updates;
+
+static void
+updates_free (Updates *u)
+{
+  if (u->tick_id)
+    gtk_widget_remove_tick_callback (u->view, u->tick_id);
+  g_hash_table_unref (u->pending);
+  g_hash_table_unref (u->showing);
+  g_free (u);
+}
+
+static Updates *
+get_updates (GtkWidget *view)
+{
+  Updates *u = g_object_get_data (G_OBJECT (view), UPDATES_KEY);
+
+  if (u == NULL)
+    {
+      u = g_new0 (Updates, 1);
+      u->pending = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
+      u->showing = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
+      u->view = view;
+      g_object_set_data_full (G_OBJECT (view), UPDATES_KEY, u, (GDestroyNotify) updates_free);
+    }
+  return u;
+}
+
+static gboolean
+show_updates_cb (GtkWidget *view, GdkFrameClock *clock, gpointer user_data)
+{
+  Updates *u = user_data;
+  GHashTableIter iter;
+  gpointer cell;
+  guint shown = 0;
+
+  g_hash_table_iter_init (&iter, u->showing);
+  while ((u->per_frame == 0 || shown < u->per_frame) &&
+         g_hash_table_iter_next (&iter, &cell, NULL))
+    {
+      /* A cell unbound meanwhile has nothing to show. */
+      gpointer item = g_object_get_data (G_OBJECT (cell), ITEM_KEY);
+
+      if (item && refresh_cell (item, cell))
+        shown++;
+      g_hash_table_iter_remove (&iter);
+    }
+  if (g_hash_table_size (u->showing) > 0)
+    return G_SOURCE_CONTINUE;
+  u->tick_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_updates (Updates *u)
+{
+  if (u->tick_id == 0 && g_hash_table_size (u->showing) > 0)
+    u->tick_id = gtk_widget_add_tick_callback (u->view, show_updates_cb, u, NULL);
 }
 
 static void
 item_updated_cb (gpointer item, GtkWidget *cell)
 {
-  const RtopColumnDef *def = g_object_get_data (G_OBJECT (cell), "rtop-def");
+  GtkWidget *view = gtk_widget_get_ancestor (cell, GTK_TYPE_COLUMN_VIEW);
+  Updates *u;
 
-  if (def->bind)
-    def->bind (cell, item);
-  else
-    refresh_label (GTK_LABEL (cell), def, item);
+  if (view == NULL)
+    {
+      refresh_cell (item, cell);
+      return;
+    }
+  u = get_updates (view);
+  g_hash_table_add (u->held ? u->pending : u->showing, g_object_ref (cell));
+  schedule_updates (u);
 }
 
 static void
@@ -68,7 +171,7 @@ bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, const RtopCo
   gpointer item = gtk_list_item_get_item (list_item);
   gulong id;
 
-  item_updated_cb (item, cell);
+  refresh_cell (item, cell);
   /* Immutable items (events) have no "updated" signal. */
   if (g_signal_lookup ("updated", G_OBJECT_TYPE (item)) == 0)
     return;
@@ -148,6 +251,50 @@ rtop_column_view_add_columns (GtkColumnView *view, const RtopColumnDef *defs, gu
 
       gtk_column_view_append_column (view, column);
     }
+}
+
+void
+rtop_column_view_set_held (GtkColumnView *view, gboolean held)
+{
+  Updates *u = get_updates (GTK_WIDGET (view));
+
+  GHashTableIter iter;
+  gpointer cell;
+
+  u->held = !!held;
+  if (u->held)
+    return;
+  /* What was noted meanwhile shows in the next frames, even if the view
+   * is held again before. */
+  g_hash_table_iter_init (&iter, u->pending);
+  while (g_hash_table_iter_next (&iter, &cell, NULL))
+    {
+      g_hash_table_add (u->showing, g_object_ref (cell));
+      g_hash_table_iter_remove (&iter);
+    }
+  schedule_updates (u);
+}
+
+void
+rtop_column_view_set_cells_per_frame (GtkColumnView *view, guint n)
+{
+  get_updates (GTK_WIDGET (view))->per_frame = n;
+}
+
+gboolean
+rtop_column_view_get_held (GtkColumnView *view)
+{
+  Updates *u = g_object_get_data (G_OBJECT (view), UPDATES_KEY);
+
+  return u && u->held;
+}
+
+guint
+rtop_column_view_get_n_pending (GtkColumnView *view)
+{
+  Updates *u = g_object_get_data (G_OBJECT (view), UPDATES_KEY);
+
+  return u ? g_hash_table_size (u->pending) + g_hash_table_size (u->showing) : 0;
 }
 
 void

@@ -38,6 +38,15 @@ typedef struct {
 } RtopColumnDef;
 
 void rtop_column_view_add_columns (GtkColumnView *view, const RtopColumnDef *defs, guint n_defs);
+/* Cells show their items' changes a few per frame.  Held, they only note
+ * which items changed (nothing is set, laid out or drawn); released, those
+ * cells show their items' values over the next frames.  For content that
+ * is not seen, or that is refreshed less often. */
+void rtop_column_view_set_held (GtkColumnView *view, gboolean held);
+/* At most n cells show their changes per frame (0, the default: all in the
+ * next frame): each frame's damage stays a few small rectangles. */
+void rtop_column_view_set_cells_per_frame (GtkColumnView *view, guint n);
+gboolean rtop_column_view_get_held (GtkColumnView *view);
 /* Values changed in place: re-sort by the current sort column. */
 void rtop_column_view_resort (GtkColumnView *view);
 /* Shows or hides the column with this id. */

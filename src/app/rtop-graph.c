@@ -15,6 +15,20 @@ typedef struct {
   gulong changed_id;
 } Channel;
 
+/* A stepped frame is drawn in tiles of this many pixels: between steps a
+ * tile whose time has passed stays the same node, so the node diff (and
+ * on X11 the bytes sent) covers only the tiles new samples fall in. */
+#define TILE_WIDTH 16
+
+typedef struct {
+  int width, height, scale;
+  gint64 frame_end;
+  double window_s, fixed_max, axis_max;
+  guint n_channels;
+  gpointer series;
+  GdkRGBA fg, colors[RTOP_GRAPH_MAX_CHANNELS];
+} TileKey;
+
 struct _RtopGraph {
   GtkWidget parent_instance;
 
@@ -28,10 +42,19 @@ struct _RtopGraph {
   gboolean hide_legend;          /* the caller shows the channels itself */
   double fixed_max;              /* > 0: the y axis reaches this, shared with other graphs */
   gint64 view_end;               /* series time the right edge shows; 0: the newest */
+  gboolean held;                 /* new data waits (not seen, or refreshed less often) */
+  gboolean held_changes;         /* the series changed while held */
 
   double hover_x;                /* < 0: no pointer */
   graphene_rect_t plot;          /* plot area of the last frame */
   gint64 frame_start, frame_end; /* time range of the last frame */
+
+  double scroll_step;            /* > 0: the right edge moves in steps of this share of the window */
+  gboolean in_tile;              /* drawing a tile or a sparkline's line: no peak text */
+  gboolean tile_columns_ready;   /* mins/maxs hold this frame's columns */
+  GPtrArray *tiles;              /* GskRenderNode per tile of a stepped frame, or NULL */
+  TileKey tiles_key;             /* what the tiles were drawn for */
+  gint64 tiles_newest;           /* newest sample the tiles show */
 
   double *mins, *maxs;           /* [RTOP_GRAPH_MAX_CHANNELS * buf_columns] */
   guint buf_columns;
@@ -47,6 +70,7 @@ enum {
   PROP_UNIT,
   PROP_FIXED_MAX,
   PROP_VIEW_END,
+  PROP_HELD,
   N_PROPS
 };
 static GParamSpec *props[N_PROPS];
@@ -90,7 +114,38 @@ lookup_color (GtkWidget *widget, const char *name, GdkRGBA *out)
 static void
 series_changed_cb (RtopGraph *self)
 {
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (self->held)
+    self->held_changes = TRUE;
+  else
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Held: draws the samples that came meanwhile, and stays held. */
+void
+rtop_graph_show_held (RtopGraph *self)
+{
+  g_return_if_fail (RTOP_IS_GRAPH (self));
+
+  if (self->held_changes)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+  self->held_changes = FALSE;
+}
+
+/* Held, new samples are not drawn; released, the graph draws once if any
+ * came meanwhile.  Everything else (size, scale, pointer) draws as usual. */
+void
+rtop_graph_set_held (RtopGraph *self, gboolean held)
+{
+  g_return_if_fail (RTOP_IS_GRAPH (self));
+
+  held = !!held;
+  if (self->held == held)
+    return;
+  self->held = held;
+  if (!held && self->held_changes)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+  self->held_changes = FALSE;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_HELD]);
 }
 
 static RtopSeries *
@@ -766,6 +821,18 @@ draw_empty (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg)
              self->plot.origin.y + self->plot.size.height / 2, 0.5);
 }
 
+/* The right edge of a stepped frame: the newest sample's time rounded up
+ * to a whole step, so frames between steps map time to the same pixels. */
+static gint64
+stepped_end (RtopGraph *self, gint64 newest)
+{
+  gint64 step = (gint64) (self->window_s * self->scroll_step * G_USEC_PER_SEC);
+
+  if (step <= 0 || newest <= 0)
+    return newest;
+  return (newest + step - 1) / step * step;
+}
+
 static void
 draw (RtopGraph *self, cairo_t *cr, double width, double height)
 {
@@ -778,9 +845,13 @@ draw (RtopGraph *self, cairo_t *cr, double width, double height)
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
   compute_layout (self, width, height);
 
+  self->stats.frames++;
   if (!get_newest_time (self, &self->frame_end))
     {
+      guint frames = self->stats.frames;
+
       memset (&self->stats, 0, sizeof self->stats);
+      self->stats.frames = frames;
       self->frame_start = self->frame_end = 0;
       draw_empty (self, cr, &fg);
       return;
@@ -790,8 +861,15 @@ draw (RtopGraph *self, cairo_t *cr, double width, double height)
   ensure_buffers (self, columns);
   if (self->view_end > 0 && self->view_end < self->frame_end)
     self->frame_end = self->view_end;
+  else if (self->scroll_step > 0)
+    self->frame_end = stepped_end (self, self->frame_end);
   self->frame_start = self->frame_end - (gint64) (self->window_s * G_USEC_PER_SEC);
-  data_max = decimate_all (self, columns);
+  /* The tiles of one frame share its columns: reduced once. */
+  if (self->in_tile && self->tile_columns_ready)
+    data_max = self->stats.data_max;
+  else
+    data_max = decimate_all (self, columns);
+  self->tile_columns_ready = self->in_tile && self->scroll_step > 0;
   {
     double top = self->fixed_max > 0 ? MAX (self->fixed_max, data_max) : data_max;
 
@@ -816,23 +894,190 @@ draw (RtopGraph *self, cairo_t *cr, double width, double height)
   for (guint c = 0; c < self->n_channels; c++)
     draw_channel (self, cr, c, columns, axis_max);
   cairo_restore (cr);
-  if (self->compact)
+  if (self->compact && !self->in_tile)
     draw_peak (self, cr, &fg, data_max);
   if (self->hover_x >= 0 && !self->compact)
     draw_hover (self, cr, &fg, width);
 }
 
+/* ---- a stepped frame, in tiles -------------------------------------------- */
+
+static void
+tile_key (RtopGraph *self, int width, int height, gint64 newest, TileKey *key)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+
+  memset (key, 0, sizeof *key);
+  key->width = width;
+  key->height = height;
+  key->scale = gtk_widget_get_scale_factor (widget);
+  key->frame_end = stepped_end (self, newest);
+  key->window_s = self->window_s;
+  key->fixed_max = self->fixed_max;
+  key->n_channels = self->n_channels;
+  key->series = self->series;
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &key->fg);
+  for (guint c = 0; c < self->n_channels; c++)
+    lookup_color (widget, self->channels[c].color_name, &key->colors[c]);
+}
+
+static GskRenderNode *
+draw_tile (RtopGraph *self, int width, int height, int x0, int x1)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  graphene_rect_t rect = GRAPHENE_RECT_INIT (x0, 0, x1 - x0, height);
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &rect);
+
+  cairo_rectangle (cr, x0, 0, x1 - x0, height);
+  cairo_clip (cr);
+  self->in_tile = TRUE;
+  draw (self, cr, width, height);
+  self->in_tile = FALSE;
+  cairo_destroy (cr);
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+/* Draws the tiles that new samples (or a new scale) reach; returns FALSE
+ * when the scale changed under the kept ones, which must all be redrawn. */
+static gboolean
+update_tiles (RtopGraph *self, int width, int height, const TileKey *key, gint64 newest)
+{
+  guint n = (width + TILE_WIDTH - 1) / TILE_WIDTH;
+  double us_per_px;
+  gint64 changed_from, first = 0;
+  guint len = rtop_series_get_length (self->series);
+
+  compute_layout (self, width, height);
+  us_per_px = self->window_s * G_USEC_PER_SEC / MAX (self->plot.size.width, 1);
+  /* A new sample's line starts at the one before it, and a run bridges a
+   * few columns: redraw from a little before the last newest sample. */
+  rtop_series_get_time_range (self->series, &first, NULL);
+  changed_from = newest == self->tiles_newest ? G_MAXINT64
+                 : self->tiles_newest - 3 * (len > 1 ? (newest - first) / (len - 1) : 0) -
+                   (gint64) (4 * us_per_px);
+  g_ptr_array_set_size (self->tiles, n);
+  self->stats.tiles_drawn = self->stats.tiles_kept = 0;
+  for (guint t = 0; t < n; t++)
+    {
+      int x0 = t * TILE_WIDTH, x1 = MIN (width, x0 + TILE_WIDTH);
+      gint64 tile_end = key->frame_end - (gint64) ((self->plot.origin.x + self->plot.size.width - x1) * us_per_px);
+
+      if (g_ptr_array_index (self->tiles, t) != NULL && self->tiles_newest > 0 &&
+          tile_end < changed_from)
+        {
+          self->stats.tiles_kept++;
+          continue;
+        }
+      g_clear_pointer (&g_ptr_array_index (self->tiles, t), gsk_render_node_unref);
+      g_ptr_array_index (self->tiles, t) = draw_tile (self, width, height, x0, x1);
+      self->stats.tiles_drawn++;
+      if (self->stats.axis_max != self->tiles_key.axis_max && self->tiles_newest > 0)
+        return FALSE;
+      self->tiles_key.axis_max = self->stats.axis_max;
+    }
+  return TRUE;
+}
+
+static void
+clear_tiles (RtopGraph *self)
+{
+  if (self->tiles)
+    g_ptr_array_set_size (self->tiles, 0);
+  self->tiles_newest = 0;
+}
+
+static void
+append_peak (RtopGraph *self, GtkSnapshot *snapshot, const GdkRGBA *fg)
+{
+  g_autofree char *value = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  GdkRGBA color = { fg->red, fg->green, fg->blue, 0.85f };
+
+  if (self->stats.data_max <= 0)
+    return;
+  value = rtop_format_rate (self->stats.data_max, self->unit);
+  /* Translators: the highest value a small graph shows, e.g. "peak 12.5 Gb/s" */
+  text = g_strdup_printf (_("peak %s"), value);
+  layout = make_layout (self, text);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (self->plot.origin.x + 2, self->plot.origin.y));
+  gtk_snapshot_append_layout (snapshot, layout, &color);
+  gtk_snapshot_restore (snapshot);
+}
+
+static void
+snapshot_tiled (RtopGraph *self, GtkSnapshot *snapshot, int width, int height)
+{
+  TileKey key;
+  gint64 newest;
+
+  if (!rtop_series_get_time_range (self->series, NULL, &newest))
+    return;
+  self->tile_columns_ready = FALSE;
+  tile_key (self, width, height, newest, &key);
+  key.axis_max = self->tiles_key.axis_max;
+  if (self->tiles == NULL)
+    self->tiles = g_ptr_array_new_with_free_func ((GDestroyNotify) gsk_render_node_unref);
+  if (memcmp (&key, &self->tiles_key, sizeof key) != 0)
+    clear_tiles (self);
+  self->tiles_key = key;
+  if (!update_tiles (self, width, height, &key, newest))
+    {
+      double axis = self->stats.axis_max;
+
+      clear_tiles (self);
+      self->tiles_key.axis_max = axis;
+      update_tiles (self, width, height, &key, newest);
+    }
+  self->tiles_newest = newest;
+  for (guint t = 0; t < self->tiles->len; t++)
+    gtk_snapshot_append_node (snapshot, g_ptr_array_index (self->tiles, t));
+  append_peak (self, snapshot, &key.fg);
+}
+
 static void
 rtop_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
+  RtopGraph *self = RTOP_GRAPH (widget);
   double width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
   cairo_t *cr;
 
   if (width < 4 || height < 4)
     return;
+  if (self->compact && self->scroll_step > 0 && self->view_end == 0 && self->series &&
+      rtop_series_get_length (self->series) > 0)
+    {
+      self->stats.frames++;
+      snapshot_tiled (self, snapshot, (int) width, (int) height);
+      return;
+    }
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  draw (RTOP_GRAPH (widget), cr, width, height);
+  /* A sparkline's peak is a text node: it diffs apart from the line. */
+  self->in_tile = self->compact;
+  draw (self, cr, width, height);
+  self->in_tile = FALSE;
   cairo_destroy (cr);
+  if (self->compact && self->series && self->stats.columns > 0)
+    {
+      GdkRGBA fg;
+
+      gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
+      append_peak (self, snapshot, &fg);
+    }
+}
+
+void
+rtop_graph_set_scroll_step (RtopGraph *self, double share)
+{
+  g_return_if_fail (RTOP_IS_GRAPH (self));
+
+  share = CLAMP (share, 0, 1);
+  if (self->scroll_step == share)
+    return;
+  self->scroll_step = share;
+  clear_tiles (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -888,6 +1133,7 @@ rtop_graph_finalize (GObject *object)
 
   g_free (self->mins);
   g_free (self->maxs);
+  g_clear_pointer (&self->tiles, g_ptr_array_unref);
   G_OBJECT_CLASS (rtop_graph_parent_class)->finalize (object);
 }
 
@@ -912,6 +1158,9 @@ rtop_graph_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
       break;
     case PROP_VIEW_END:
       g_value_set_int64 (value, self->view_end);
+      break;
+    case PROP_HELD:
+      g_value_set_boolean (value, self->held);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -939,6 +1188,9 @@ rtop_graph_set_property (GObject *object, guint prop_id, const GValue *value, GP
       break;
     case PROP_VIEW_END:
       rtop_graph_set_view_end (self, g_value_get_int64 (value));
+      break;
+    case PROP_HELD:
+      rtop_graph_set_held (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -976,6 +1228,9 @@ rtop_graph_class_init (RtopGraphClass *klass)
   props[PROP_VIEW_END] =
     g_param_spec_int64 ("view-end", NULL, NULL, 0, G_MAXINT64, 0,
                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  props[PROP_HELD] =
+    g_param_spec_boolean ("held", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   gtk_widget_class_set_css_name (widget_class, "rtopgraph");

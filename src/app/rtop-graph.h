@@ -41,12 +41,20 @@ double rtop_graph_get_window (RtopGraph *self);
 /* Compact: a sparkline without axes or legend, for table rows. */
 void rtop_graph_set_compact (RtopGraph *self, gboolean compact);
 
+/* A compact graph's right edge moves in steps of this share of the window
+ * (0, the default: with every sample), so that a new sample repaints only
+ * where it is drawn. */
+void rtop_graph_set_scroll_step (RtopGraph *self, double share);
+
 /* What the last frame did, for tests and the benchmark. */
 typedef struct {
   guint columns;        /* pixel columns per channel */
   guint cells_read;     /* pyramid cells read, all channels */
   double axis_max;      /* top of the y axis, in the unit */
   double data_max;      /* largest value in the window */
+  guint frames;         /* frames drawn since the graph was made */
+  guint tiles_drawn;    /* a stepped frame: tiles drawn anew */
+  guint tiles_kept;     /* a stepped frame: tiles kept from the frame before */
 } RtopGraphFrameStats;
 
 

@@ -13,4 +13,7 @@ GListModel *rtop_overview_get_model (RtopOverview *self);
 /* Which page shows: "waiting", "ports", "empty", "unavailable". */
 const char *rtop_overview_get_state (RtopOverview *self);
 
+/* Whether new values wait (hidden, or within the refresh period). */
+gboolean rtop_overview_get_held (RtopOverview *self);
+
 G_END_DECLS

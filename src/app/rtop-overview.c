@@ -8,11 +8,22 @@
 #include "rtop-event-item.h"
 #include "rtop-format.h"
 #include "rtop-graph.h"
+#include "rtop-graph-private.h"
 #include "rtop-host-strip.h"
 #include "rtop-overview-private.h"
 #include "rtop-port-text.h"
+#include "rtop-remote.h"
 
 #define N_RECENT_EVENTS 5
+/* On a remote display every repainted pixel crosses the network: values
+ * are shown at most this often there (the data is kept at every pass),
+ * and a few table cells per frame (sparklines, numbers and totals of one
+ * frame then stay within the 30 rectangles GSK's diff keeps exact). */
+#define REMOTE_REFRESH_S 5
+#define REMOTE_CELLS_PER_FRAME 6
+/* There the sparklines move in steps of a sixth of their window: between
+ * steps a new sample repaints a few pixel columns, not the whole line. */
+#define REMOTE_SCROLL_STEP (1.0 / 6)
 
 struct _RtopOverview {
   RtopSection parent_instance;
@@ -24,6 +35,10 @@ struct _RtopOverview {
   double shared_max;            /* that scale's top, 0 when off */
   guint narrow_level;           /* index into narrow_levels */
   guint narrow_idle;
+  double refresh_period;        /* s between refreshes; 0: at every update */
+  gboolean held;                /* updates wait: not seen, or refreshed recently */
+  gboolean held_update;         /* an update came while held */
+  guint refresh_timeout;
 
   GtkStack *state_stack;
   GtkSpinner *waiting_spinner;
@@ -48,7 +63,8 @@ struct _RtopOverview {
 
 G_DEFINE_FINAL_TYPE (RtopOverview, rtop_overview, RTOP_TYPE_SECTION)
 
-enum { PROP_0, PROP_TIME_WINDOW, PROP_SHARED_SCALE, PROP_SHARED_MAX, N_PROPS };
+enum { PROP_0, PROP_TIME_WINDOW, PROP_SHARED_SCALE, PROP_SHARED_MAX, PROP_HELD,
+       PROP_REFRESH_PERIOD, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
 /* ---- the ports table ---------------------------------------------------- */
@@ -117,6 +133,7 @@ sparkline_setup (void)
   rtop_graph_add_channel (RTOP_GRAPH (graph), RTOP_PORT_CH_TX_BPS, _("TX"), "rtop_tx_color");
   rtop_graph_add_channel (RTOP_GRAPH (graph), RTOP_PORT_CH_RX_BPS, _("RX"), "rtop_rx_color");
   gtk_widget_set_size_request (graph, 140, 28);
+  rtop_graph_set_held (RTOP_GRAPH (graph), TRUE);
   return graph;
 }
 
@@ -127,6 +144,9 @@ sparkline_bind (GtkWidget *cell, gpointer item)
   GtkWidget *overview;
 
   rtop_graph_set_series (graph, item ? rtop_port_item_get_series (item) : NULL);
+  /* New samples show when the table shows its row's changes, a few rows
+   * a frame, with its numbers. */
+  rtop_graph_show_held (graph);
   if (item == NULL || g_object_get_data (G_OBJECT (cell), "rtop-window-bound"))
     return;
   /* Follow the overview's time window for as long as the cell lives. */
@@ -138,6 +158,8 @@ sparkline_bind (GtkWidget *cell, gpointer item)
       g_object_bind_property (overview, "shared-max", graph, "fixed-max",
                               G_BINDING_SYNC_CREATE);
       g_object_set_data (G_OBJECT (cell), "rtop-window-bound", GINT_TO_POINTER (1));
+      if (RTOP_OVERVIEW (overview)->refresh_period > 0)
+        rtop_graph_set_scroll_step (graph, REMOTE_SCROLL_STEP);
     }
   if (item)
     {
@@ -500,12 +522,93 @@ update_shared_max (RtopOverview *self)
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SHARED_MAX]);
 }
 
+/* ---- what is refreshed when ------------------------------------------------ */
+
+static void history_updated_cb (RtopOverview *self);
+
+/* Held, the table, its sparklines and the totals keep what they show and
+ * note what changed; released, they show the newest values at once. */
+static void
+set_held (RtopOverview *self, gboolean held)
+{
+  if (self->held == held)
+    return;
+  self->held = held;
+  rtop_column_view_set_held (self->ports_view, held);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_HELD]);
+  if (!held && self->held_update)
+    {
+      self->held_update = FALSE;
+      history_updated_cb (self);
+    }
+}
+
+static gboolean
+refresh_timeout_cb (gpointer user_data)
+{
+  RtopOverview *self = user_data;
+
+  self->refresh_timeout = 0;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    set_held (self, FALSE);
+  return G_SOURCE_REMOVE;
+}
+
+/* After a refresh, with a refresh period: the next updates wait for it,
+ * so the first change after a quiet spell shows at once and a stream of
+ * changes shows once per period. */
+static void
+hold_for_period (RtopOverview *self)
+{
+  if (self->refresh_period <= 0 || self->refresh_timeout != 0)
+    return;
+  set_held (self, TRUE);
+  self->refresh_timeout = g_timeout_add ((guint) (self->refresh_period * 1000),
+                                         refresh_timeout_cb, self);
+}
+
+/* What is not seen is not refreshed: a hidden overview (another view
+ * shown) only notes that something changed. */
+static void
+rtop_overview_map (GtkWidget *widget)
+{
+  RtopOverview *self = RTOP_OVERVIEW (widget);
+
+  GTK_WIDGET_CLASS (rtop_overview_parent_class)->map (widget);
+  if (self->refresh_timeout == 0)
+    set_held (self, FALSE);
+}
+
+static void
+rtop_overview_unmap (GtkWidget *widget)
+{
+  RtopOverview *self = RTOP_OVERVIEW (widget);
+
+  g_clear_handle_id (&self->refresh_timeout, g_source_remove);
+  set_held (self, TRUE);
+  GTK_WIDGET_CLASS (rtop_overview_parent_class)->unmap (widget);
+}
+
+gboolean
+rtop_overview_get_held (RtopOverview *self)
+{
+  return self->held;
+}
+
 static void
 history_updated_cb (RtopOverview *self)
 {
   RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
-  RtopSnapshot *snapshot = rtop_history_get_latest (history);
-  guint n_ports = g_list_model_get_n_items (rtop_history_get_ports (history));
+  RtopSnapshot *snapshot;
+  guint n_ports;
+
+  if (self->held)
+    {
+      self->held_update = TRUE;
+      return;
+    }
+  snapshot = rtop_history_get_latest (history);
+  n_ports = g_list_model_get_n_items (rtop_history_get_ports (history));
 
   /* With several hosts, one without RDMA (or not there yet) is its own
    * card's state, beside the others' ports, never the whole window. */
@@ -526,6 +629,8 @@ history_updated_cb (RtopOverview *self)
   gtk_stack_set_visible_child_name (self->events_stack,
                                     g_list_model_get_n_items (G_LIST_MODEL (self->recent)) ? "list" : "none");
   rtop_column_view_resort (self->ports_view);
+  if (snapshot != NULL && n_ports > 0)
+    hold_for_period (self);
 }
 
 static void
@@ -619,6 +724,7 @@ rtop_overview_dispose (GObject *object)
   RtopOverview *self = RTOP_OVERVIEW (object);
 
   g_clear_handle_id (&self->narrow_idle, g_source_remove);
+  g_clear_handle_id (&self->refresh_timeout, g_source_remove);
   G_OBJECT_CLASS (rtop_overview_parent_class)->dispose (object);
 }
 
@@ -671,6 +777,12 @@ rtop_overview_get_property (GObject *object, guint prop_id, GValue *value, GPara
     case PROP_SHARED_MAX:
       g_value_set_double (value, self->shared_max);
       break;
+    case PROP_HELD:
+      g_value_set_boolean (value, self->held);
+      break;
+    case PROP_REFRESH_PERIOD:
+      g_value_set_double (value, self->refresh_period);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -700,6 +812,16 @@ rtop_overview_set_property (GObject *object, guint prop_id, const GValue *value,
           g_object_notify_by_pspec (object, pspec);
         }
       break;
+    case PROP_REFRESH_PERIOD:
+      if (self->refresh_period != g_value_get_double (value))
+        {
+          self->refresh_period = g_value_get_double (value);
+          g_clear_handle_id (&self->refresh_timeout, g_source_remove);
+          if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+            set_held (self, FALSE);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -715,6 +837,8 @@ rtop_overview_class_init (RtopOverviewClass *klass)
   object_class->finalize = rtop_overview_finalize;
   object_class->get_property = rtop_overview_get_property;
   object_class->set_property = rtop_overview_set_property;
+  widget_class->map = rtop_overview_map;
+  widget_class->unmap = rtop_overview_unmap;
   RTOP_SECTION_CLASS (klass)->bind = rtop_overview_bind;
   RTOP_SECTION_CLASS (klass)->focus = rtop_overview_focus;
   RTOP_SECTION_CLASS (klass)->dump = rtop_overview_dump;
@@ -732,6 +856,14 @@ rtop_overview_class_init (RtopOverviewClass *klass)
   props[PROP_SHARED_MAX] =
     g_param_spec_double ("shared-max", NULL, NULL, 0, G_MAXDOUBLE, 0,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* TRUE while new values wait (the sparklines bind it). */
+  props[PROP_HELD] =
+    g_param_spec_boolean ("held", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Seconds between refreshes of what is shown (0: every update). */
+  props[PROP_REFRESH_PERIOD] =
+    g_param_spec_double ("refresh-period", NULL, NULL, 0, 60, 0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-overview.ui");
@@ -779,9 +911,13 @@ rtop_overview_init (RtopOverview *self)
 
   self->window_s = 300;
   g_type_ensure (RTOP_TYPE_HOST_STRIP);
+  if (rtop_remote_display_is_remote (g_getenv ("SSH_CONNECTION"), g_getenv ("DISPLAY")))
+    self->refresh_period = REMOTE_REFRESH_S;
   gtk_widget_init_template (GTK_WIDGET (self));
   state_page_changed_cb (self);
   rtop_column_view_add_columns (self->ports_view, port_columns, G_N_ELEMENTS (port_columns));
+  if (self->refresh_period > 0)
+    rtop_column_view_set_cells_per_frame (self->ports_view, REMOTE_CELLS_PER_FRAME);
   update_graph_title (self);
 
   view_sorter = gtk_column_view_get_sorter (self->ports_view);

@@ -74,3 +74,19 @@ rtop_remote_host_is_valid (const char *host, GError **error)
     }
   return TRUE;
 }
+
+char *
+rtop_remote_connect_command (const char *user, const char *host)
+{
+  g_autofree char *target = NULL;
+  g_autofree char *quoted = NULL;
+
+  target = user && *user ? g_strdup_printf ("%s@%s", user, host) : g_strdup (host);
+  /* Quoted only where a shell would split or expand it. */
+  if (strspn (target, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@._-") ==
+      strlen (target) && target[0] != '-')
+    return g_strdup_printf ("rdmatop --host %s", target);
+  quoted = g_shell_quote (target);
+  /* "--host=VALUE": a value beginning with '-' is never read as an option. */
+  return g_strdup_printf ("rdmatop --host=%s", quoted);
+}

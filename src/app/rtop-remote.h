@@ -22,4 +22,8 @@ gboolean rtop_remote_setup_environment (void);
 #define RTOP_REMOTE_HOST_MAX 255
 gboolean rtop_remote_host_is_valid (const char *host, GError **error);
 
+/* The command that watches this host from the user's own machine:
+ * "rdmatop --host USER@HOST", quoted for a shell where needed. */
+char *rtop_remote_connect_command (const char *user, const char *host);
+
 G_END_DECLS

@@ -11,6 +11,9 @@ RtopSession *rtop_window_get_session (RtopWindow *self);
  * "detail" on a port's page. */
 const char *rtop_window_get_visible_view (RtopWindow *self);
 
+/* Whether the remote-display banner shows, and the command it offers. */
+gboolean rtop_window_get_remote_banner (RtopWindow *self, const char **command);
+
 /* What the window shows now, as text (for tests and the VM scenario). */
 char *rtop_window_dump (RtopWindow *self);
 

@@ -16,6 +16,7 @@
 #include "rtop-processes-view.h"
 #include "rtop-record-format.h"
 #include "rtop-recording.h"
+#include "rtop-remote.h"
 #include "rtop-window-private.h"
 
 /* The interval menu: common choices; a value set elsewhere is added to it. */
@@ -50,6 +51,8 @@ struct _RtopWindow {
   GtkWidget *message_repair_button;
   GtkWidget *message_folder_button;
   GtkWidget *message_copy_button;
+  GtkWidget *remote_banner;
+  GtkLabel *remote_command;
   GtkStack *views_stack;
   RtopOverview *overview;
   RtopPortDetail *port_detail;
@@ -437,6 +440,46 @@ open_message_folder_action (GtkWidget *widget, const char *name, GVariant *param
   file = g_file_new_for_path (dir);
   uri = g_file_get_uri (file);
   gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
+}
+
+/* ---- a remote display ----------------------------------------------------- */
+
+static void
+copy_remote_command_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  RtopWindow *self = RTOP_WINDOW (widget);
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget),
+                          gtk_label_get_label (self->remote_command));
+}
+
+static void
+dismiss_remote_banner_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  gtk_widget_set_visible (RTOP_WINDOW (widget)->remote_banner, FALSE);
+}
+
+/* On ssh -X or a TCP display every repaint crosses the network as pixels;
+ * the app on the user's own machine, connected to this host, sends only
+ * the data.  One line says so, with the command to type there. */
+static void
+setup_remote_banner (RtopWindow *self)
+{
+  g_autofree char *command = NULL;
+
+  if (!rtop_remote_display_is_remote (g_getenv ("SSH_CONNECTION"), g_getenv ("DISPLAY")))
+    return;
+  command = rtop_remote_connect_command (g_get_user_name (), g_get_host_name ());
+  gtk_label_set_label (self->remote_command, command);
+  gtk_widget_set_visible (self->remote_banner, TRUE);
+}
+
+gboolean
+rtop_window_get_remote_banner (RtopWindow *self, const char **command)
+{
+  if (command)
+    *command = gtk_label_get_label (self->remote_command);
+  return gtk_widget_get_visible (self->remote_banner);
 }
 
 static void
@@ -1102,6 +1145,8 @@ install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.dismiss-message", NULL, dismiss_message_action);
   gtk_widget_class_install_action (widget_class, "win.open-message-folder", NULL, open_message_folder_action);
   gtk_widget_class_install_action (widget_class, "win.copy-message-path", NULL, copy_message_path_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-remote-command", NULL, copy_remote_command_action);
+  gtk_widget_class_install_action (widget_class, "win.dismiss-remote-banner", NULL, dismiss_remote_banner_action);
   gtk_widget_class_install_action (widget_class, "win.repair-recording", NULL, repair_recording_action);
   gtk_widget_class_install_property_action (widget_class, "win.time-window", "time-window");
   gtk_widget_class_install_property_action (widget_class, "win.shared-scale", "shared-scale");
@@ -1177,6 +1222,8 @@ rtop_window_class_init (RtopWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, message_repair_button);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, message_folder_button);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, message_copy_button);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, remote_banner);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, remote_command);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, views_stack);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, overview);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, port_detail);
@@ -1258,6 +1305,7 @@ rtop_window_init (RtopWindow *self)
   setup_section_pages (self);
   rtop_a11y_fix_mnemonics (GTK_WIDGET (self));
   setup_intervals (self);
+  setup_remote_banner (self);
 }
 
 RtopWindow *

@@ -18,7 +18,9 @@ import time
 
 
 def write_counts(path, up, down):
-    tmp = path + ".tmp"
+    # Its own temporary name: a session that has not ended yet (a slow
+    # remote program) may still be writing beside the next one.
+    tmp = f"{path}.{os.getpid()}.tmp"
     with open(tmp, "w") as f:
         f.write(f"{up} {down}\n")
     os.replace(tmp, path)

@@ -13,6 +13,12 @@
 # Arguments (key=value, optional): devices=16 window=30 warm=8 settle=25
 #   startup-runs=3 line-timeout=90 ssh-gl=0 (1: also rdmatop over ssh with
 #   GSK_RENDERER=gl forced, to show what the renderer choice saves)
+#   before=BUILDDIR (another build's app, measured beside this one as
+#   prog=rdmatop-before, for a before/after in one run) gsm100=1 (0: leave
+#   out System Monitor at its 100 ms default and the no-animation run)
+#   compress=0 (1: also ssh -X -C) term=PATH (a terminal monitor, e.g. the
+#   terminal rdmatop, measured under tmux as prog=term, with
+#   `rdmatop-cli watch` as prog=watch)
 # The CPU/bytes window starts `warm` seconds after the first-frame line, or
 # `settle` seconds after launch for a program that prints none (System
 # Monitor).
@@ -34,6 +40,10 @@ settle=25
 startup_runs=3
 line_timeout=90
 ssh_gl=0
+before=
+gsm100=1
+compress=0
+term=
 for arg in "$@"; do
   case "$arg" in
     devices=*) devices=${arg#*=} ;;
@@ -41,6 +51,10 @@ for arg in "$@"; do
     warm=*) warm=${arg#*=} ;;
     settle=*) settle=${arg#*=} ;;
     ssh-gl=*) ssh_gl=${arg#*=} ;;
+    before=*) before=${arg#*=} ;;
+    gsm100=*) gsm100=${arg#*=} ;;
+    compress=*) compress=${arg#*=} ;;
+    term=*) term=${arg#*=} ;;
     startup-runs=*) startup_runs=${arg#*=} ;;
     line-timeout=*) line_timeout=${arg#*=} ;;
     *) vm_die "unknown argument '$arg'" ;;
@@ -107,6 +121,8 @@ EOF
 set_gsm_graph_interval 100
 
 [ -x "$APP" ] || vm_die "$APP is not built (the GTK app needs libgtk-4-dev)"
+BEFORE_APP=${before:+$before/src/app/rdmatop}
+[ -z "$BEFORE_APP" ] || [ -x "$BEFORE_APP" ] || vm_die "$BEFORE_APP is not built"
 
 # --- 5. Start-up --------------------------------------------------------
 # The first launch also tells whether the app prints its first-frame line;
@@ -118,6 +134,12 @@ startup_run () {
     "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE --line "$STARTUP_RE" \
          --line-timeout "$line_timeout" --no-window \
          --keep-stderr "$LOGS/rdmatop-startup-$r.err" -- "$APP")"
+  if [ -n "$BEFORE_APP" ]; then
+    record "what=startup prog=rdmatop-before run=$r" \
+      "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE --line "$STARTUP_RE" \
+           --line-timeout "$line_timeout" --no-window \
+           --keep-stderr "$LOGS/rdmatop-before-startup-$r.err" -- "$BEFORE_APP")"
+  fi
   record "what=startup prog=gtk-first-frame run=$r" \
     "$(GSK_RENDERER=cairo $PROBE --line 'gtk-first-frame: startup-ms=([0-9]+)' \
          --line-timeout "$line_timeout" --no-window -- "$FIRST_FRAME")"
@@ -142,8 +164,15 @@ record "what=gui-cpu prog=rdmatop renderer=cairo" \
   "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE "${SETTLE_ARGS[@]}" \
        --line-timeout "$line_timeout" --window "$window" \
        --keep-stderr "$LOGS/rdmatop-cpu.err" -- "$APP")"
+if [ -n "$BEFORE_APP" ]; then
+  record "what=gui-cpu prog=rdmatop-before renderer=cairo" \
+    "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE "${SETTLE_ARGS[@]}" \
+         --line-timeout "$line_timeout" --window "$window" \
+         --keep-stderr "$LOGS/rdmatop-before-cpu.err" -- "$BEFORE_APP")"
+fi
 # The same with GTK animations off (what rdmatop itself sets over ssh): the
 # difference is what animating widgets cost.
+if [ "$gsm100" = 1 ]; then
 mkdir -p "$XDG_CONFIG_HOME/gtk-4.0"
 printf '[Settings]\ngtk-enable-animations=false\n' >"$XDG_CONFIG_HOME/gtk-4.0/settings.ini"
 record "what=gui-cpu prog=rdmatop-noanim renderer=cairo" \
@@ -154,6 +183,7 @@ rm -f "$XDG_CONFIG_HOME/gtk-4.0/settings.ini"
 record "what=gui-cpu prog=gsm-100ms" \
   "$($PROBE --warm "$settle" --window "$window" --keep-stderr "$LOGS/gsm-cpu.err" \
        -- gnome-system-monitor -r)"
+fi
 set_gsm_graph_interval 1000
 record "what=gui-cpu prog=gsm-1s" \
   "$($PROBE --warm "$settle" --window "$window" --keep-stderr "$LOGS/gsm1-cpu.err" \
@@ -197,7 +227,8 @@ VM_BG_PIDS+=("$(cat "$SSHD_DIR/sshd.pid")")
 # ssh_x LABEL REMOTE-COMMAND...: a measured ssh -X session (Debian's default
 # ssh_config trusts forwarded X11 clients, so -X behaves as -Y there).
 ssh_cmd () {
-  ssh -F /dev/null -X -o ForwardX11Trusted=yes -o BatchMode=yes \
+  # shellcheck disable=SC2086
+  ssh -F /dev/null -X $SSH_EXTRA -o ForwardX11Trusted=yes -o BatchMode=yes \
     -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR \
     -i "$SSHD_DIR/client_key" -p 2222 \
     -o ProxyCommand="python3 $BENCH_DIR/count-relay.py 127.0.0.1 %p $SSHD_DIR/count" \
@@ -227,15 +258,58 @@ cat >/tmp/ssh_cmd_wrapper <<EOF
 #!/bin/bash
 $(declare -f ssh_cmd)
 SSHD_DIR=$SSHD_DIR BENCH_DIR=$BENCH_DIR
-ssh_cmd "\$@"
+SSH_EXTRA="\${SSH_EXTRA:-}" ssh_cmd "\$@"
 EOF
 chmod +x /tmp/ssh_cmd_wrapper
 export PATH=/tmp:$PATH
 
+export SSH_EXTRA=
 ssh_x rdmatop "$STARTUP_RE" "RDMATOP_REPORT_STARTUP=1 $APP"
-ssh_x gsm-100ms "" "gnome-system-monitor -r"
+[ -z "$BEFORE_APP" ] || ssh_x rdmatop-before "$STARTUP_RE" "RDMATOP_REPORT_STARTUP=1 $BEFORE_APP"
+[ "$gsm100" = 1 ] && ssh_x gsm-100ms "" "gnome-system-monitor -r"
 set_gsm_graph_interval 1000
 ssh_x gsm-1s "" "gnome-system-monitor -r"
+# The same sessions with ssh's own compression (ssh -X -C).
+if [ "$compress" = 1 ]; then
+  export SSH_EXTRA=-C
+  ssh_x rdmatop-C "$STARTUP_RE" "RDMATOP_REPORT_STARTUP=1 $APP"
+  [ -z "$BEFORE_APP" ] || ssh_x rdmatop-before-C "$STARTUP_RE" "RDMATOP_REPORT_STARTUP=1 $BEFORE_APP"
+  ssh_x gsm-1s-C "" "gnome-system-monitor -r"
+  export SSH_EXTRA=
+fi
+
+# --- Terminal monitors, under tmux (a terminal of 200x50) -----------------
+# term_run LABEL COMMAND...: the program's CPU per second in a tmux pane on
+# this machine, then over ssh -tt (bytes of the session), both at 1 s.
+term_run () {
+  local label=$1; shift
+  printf '#!/bin/sh\necho $$ >%s\nexec env TERM=tmux-256color %s\n' \
+    "$SSHD_DIR/term.pid" "$*" >/tmp/term-local.sh
+  printf '#!/bin/sh\necho $$ >%s\nexec env TERM=tmux-256color %s\n' \
+    "$SSHD_DIR/remote.pid" "$*" >/tmp/term-remote.sh
+  printf '#!/bin/sh\nexec /tmp/ssh_cmd_wrapper -tt /tmp/term-remote.sh\n' >/tmp/term-ssh.sh
+  chmod +x /tmp/term-local.sh /tmp/term-remote.sh /tmp/term-ssh.sh
+  rm -f "$SSHD_DIR/term.pid"
+  record "what=term-cpu prog=$label" \
+    "$($PROBE --warm "$warm" --window "$window" --cpu-pid-file "$SSHD_DIR/term.pid" \
+         --line-timeout "$line_timeout" -- \
+         tmux new-session -d -s "term-$label" -x 200 -y 50 /tmp/term-local.sh)"
+  tmux kill-session -t "term-$label" 2>/dev/null
+  rm -f "$SSHD_DIR/count" "$SSHD_DIR/remote.pid"
+  record "what=term-ssh prog=$label" \
+    "$($PROBE --warm "$warm" --window "$window" --cpu-pid-file "$SSHD_DIR/remote.pid" \
+         --count-file "$SSHD_DIR/count" --line-timeout "$line_timeout" -- \
+         tmux new-session -d -s "ssh-$label" -x 200 -y 50 /tmp/term-ssh.sh)"
+  tmux kill-session -t "ssh-$label" 2>/dev/null
+}
+if [ -n "$term" ]; then
+  if [ -x "$term" ]; then
+    term_run term "$term"
+  else
+    record "what=term-cpu prog=term missing=$term"
+  fi
+  term_run watch "$VM_CLI watch --interval 1"
+fi
 # What the remote side saw: SSH_CONNECTION set, GSK_RENDERER not, so the
 # renderer is rdmatop's own choice (rtop-remote.c).
 record "what=ssh-env $(grep -h -m 1 '^renderer-env=' "$LOGS/ssh-rdmatop.err" || echo 'renderer-env=missing')"

@@ -5,12 +5,18 @@
 # on a time; the exit status is non-zero only when the harness itself broke.
 #
 #   tests/bench/run-benchmarks.sh [--builddir DIR] [--no-build] [--parts LIST]
+#                                 [--before DIR]
 #
 #   --builddir DIR  build to use (default: build-benchmarks in the source
 #                   tree, set up and built when missing)
 #   --no-build      neither install packages nor build (meson benchmark())
 #   --parts LIST    comma-separated subset of: sampling,gui,draw,recording,remote
 #                   (default: all)
+#   --before DIR    another build directory (e.g. of main, in a git worktree):
+#                   the gui part measures its app too, in the same guest, and
+#                   prints the before/after table (cost-table.py), with ssh -X
+#                   -C, and the terminal rdmatop (cargo install rdmatop, tried
+#                   once per build directory) and `rdmatop-cli watch` in tmux
 #
 # Where it runs: the sampling (1, 2), GUI CPU, start-up and ssh -X (3, 5, 6)
 # figures come from the Soft-RoCE guest of tests/vm/ (Debian's 6.12 kernel
@@ -34,6 +40,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 bench="$top/tests/bench"
 builddir="$top/build-benchmarks"
 build=1
+before=
 parts=sampling,gui,draw,recording,remote
 
 while [ $# -gt 0 ]; do
@@ -41,7 +48,8 @@ while [ $# -gt 0 ]; do
     --builddir) builddir=$2; shift 2 ;;
     --no-build) build=0; shift ;;
     --parts) parts=$2; shift 2 ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    --before) before=$(cd "$2" && pwd) || exit 2; shift 2 ;;
+    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
     *) echo "run-benchmarks: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -100,6 +108,29 @@ for part in sampling gui draw recording remote; do
   want "$part" || not_measured "$part" "left out (--parts $parts)"
 done
 
+# The terminal rdmatop the seed describes, from the crates registry: installed
+# once per build directory with cargo (the outcome is kept, so a registry that
+# does not serve it is asked once); prints the binary, or a reason.
+terminal_rdmatop () {
+  local root="$builddir/seed-rdmatop"
+  if [ ! -x "$root/bin/rdmatop" ] && [ ! -f "$root/not-installed" ]; then
+    mkdir -p "$root"
+    local cargo
+    cargo=$(command -v cargo || echo "$HOME/.cargo/bin/cargo")
+    if [ ! -x "$cargo" ]; then
+      echo "cargo is not installed" >"$root/not-installed"
+    elif ! timeout 1800 "$cargo" install --locked --root "$root" rdmatop >"$root/install.log" 2>&1; then
+      echo "cargo install rdmatop failed: $(tail -n 1 "$root/install.log")" >"$root/not-installed"
+    fi
+  fi
+  if [ -x "$root/bin/rdmatop" ]; then
+    echo "$root/bin/rdmatop"
+  else
+    note "terminal rdmatop: not measured: $(cat "$root/not-installed")"
+    echo "$root/not-installed"
+  fi
+}
+
 # --- 1, 2: sampling cost (guest) -------------------------------------------
 if want sampling; then
   in_guest sampling 1500 guest-sampling.sh \
@@ -116,11 +147,15 @@ if want gui; then
   if [ ! -x "$builddir/src/app/rdmatop" ] || [ ! -x "$builddir/tests/bench/gtk-first-frame" ]; then
     not_measured gui "the GTK app is not built (libgtk-4-dev missing?)"
   else
-    in_guest gui 1200 guest-gui.sh \
+    extra=()
+    if [ -n "$before" ]; then
+      extra=("before=$before" gsm100=0 compress=1 "term=$(terminal_rdmatop)")
+    fi
+    in_guest gui 2400 guest-gui.sh \
       "devices=${RDMATOP_BENCH_GUI_DEVICES:-16}" \
       "window=${RDMATOP_BENCH_WINDOW:-30}" \
       "startup-runs=${RDMATOP_BENCH_STARTUP_RUNS:-3}" \
-      "ssh-gl=${RDMATOP_BENCH_SSH_GL:-0}"
+      "ssh-gl=${RDMATOP_BENCH_SSH_GL:-0}" "${extra[@]}"
   fi
 fi
 
@@ -171,5 +206,9 @@ note "done; the table:"
 python3 "$bench/bench-table.py" "$results" --elapsed "$((SECONDS - start))" \
   | tee "$results/benchmarks.txt"
 status=${PIPESTATUS[0]}
+if [ -n "$before" ] && want gui; then
+  python3 "$bench/cost-table.py" "$results/gui/gui.txt" --before "$before" --after "$builddir" \
+    --not-installed "$builddir/seed-rdmatop/not-installed" | tee "$results/cost.txt"
+fi
 echo "(kept in $results/benchmarks.txt, raw figures beside it)" >&2
 exit "$status"

@@ -1,0 +1,450 @@
+/* test-gui-cost.c: what the window does not do for new data.
+ *
+ * Every repaint of a GTK 4 window on X11 costs its area in bytes and CPU,
+ * so the window changes only what changed and holds what is not seen.
+ * These tests check the mechanisms (a label not set again, a hidden
+ * overview holding its cells and sparklines, a remote display's refresh
+ * period, the remote-display banner), never a time. */
+#include "config.h"
+
+#include <gtk/gtk.h>
+
+#include "gui-fixtures.h"
+#include "rtop-columns-private.h"
+#include "rtop-format.h"
+#include "rtop-graph-private.h"
+#include "rtop-history.h"
+#include "rtop-overview-private.h"
+#include "rtop-remote.h"
+#include "rtop-series.h"
+#include "rtop-window-private.h"
+
+typedef struct {
+  RtopSession *session;
+  RtopHistory *history;
+  RtopWindow *window;
+  RtopOverview *overview;
+  guint64 seq;
+} Fixture;
+
+static void
+spin (void)
+{
+  for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
+    ;
+}
+
+static gboolean
+done_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_frames (void)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (150, done_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static GtkWidget *
+find_widget (GtkWidget *root, gboolean (*match) (GtkWidget *, gconstpointer), gconstpointer data)
+{
+  if (match (root, data))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, match, data);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_overview (GtkWidget *widget, gconstpointer data)
+{
+  return RTOP_IS_OVERVIEW (widget);
+}
+
+static gboolean
+is_graph (GtkWidget *widget, gconstpointer data)
+{
+  return RTOP_IS_GRAPH (widget);
+}
+
+/* The first table cell of the column with this id. */
+static gboolean
+is_cell_of (GtkWidget *widget, gconstpointer id)
+{
+  const RtopColumnDef *def = g_object_get_data (G_OBJECT (widget), "rtop-def");
+
+  return GTK_IS_LABEL (widget) && def && g_str_equal (def->id, id);
+}
+
+static gboolean
+is_column_view (GtkWidget *widget, gconstpointer data)
+{
+  return GTK_IS_COLUMN_VIEW (widget);
+}
+
+/* Runs frames until the table has shown every change it noted (a few
+ * cells a frame). */
+static void
+show_cells (Fixture *f)
+{
+  GtkColumnView *view = GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (f->overview), is_column_view, NULL));
+
+  for (guint i = 0; i < 1000 && rtop_column_view_get_n_pending (view) > 0; i++)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (rtop_column_view_get_n_pending (view), ==, 0);
+}
+
+static void
+ingest (Fixture *f, double tx_bps)
+{
+  GuiPortSpec port = { "mlx5_0", 1, "mlx5", "roce", 4, 100, tx_bps, 1e9, 1000, 1000, 0, 0, 0, TRUE };
+  RtopSnapshot *s = gui_fixture_snapshot (++f->seq, 1.0, &port, 1);
+
+  rtop_history_ingest (f->history, s);
+  rtop_snapshot_unref (s);
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  f->session = rtop_session_new (NULL);
+  f->history = rtop_session_get_history (f->session);
+  f->window = rtop_window_new (NULL, f->session, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1400, 860);
+  gtk_window_present (GTK_WINDOW (f->window));
+  for (guint i = 0; i < 500 && !gtk_widget_get_mapped (GTK_WIDGET (f->window)); i++)
+    g_main_context_iteration (NULL, TRUE);
+  f->overview = RTOP_OVERVIEW (find_widget (GTK_WIDGET (f->window), is_overview, NULL));
+  g_assert_nonnull (f->overview);
+  ingest (f, 10e9);
+  ingest (f, 10e9);
+  wait_frames ();
+  show_cells (f);
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  spin ();
+  g_assert_null (f->window);
+  g_assert_finalize_object (f->session);
+}
+
+static GtkLabel *
+tx_cell (Fixture *f)
+{
+  GtkWidget *cell = find_widget (GTK_WIDGET (f->overview), is_cell_of, "tx");
+
+  g_assert_nonnull (cell);
+  return GTK_LABEL (cell);
+}
+
+static RtopGraph *
+sparkline (Fixture *f)
+{
+  GtkWidget *graph = find_widget (GTK_WIDGET (f->overview), is_graph, NULL);
+
+  g_assert_nonnull (graph);
+  return RTOP_GRAPH (graph);
+}
+
+static guint
+graph_frames (RtopGraph *graph)
+{
+  RtopGraphFrameStats stats;
+
+  rtop_graph_get_frame_stats (graph, &stats);
+  return stats.frames;
+}
+
+static void
+count_notify_cb (GObject *object, GParamSpec *pspec, guint *count)
+{
+  (*count)++;
+}
+
+/* A value that shows the same text sets nothing: no notify, no relayout. */
+static void
+test_label_not_set_again (Fixture *f, gconstpointer data)
+{
+  GtkLabel *cell = tx_cell (f);
+  guint sets = 0;
+  g_autofree char *shown = rtop_format_gbps (10e9);
+
+  g_assert_cmpstr (gtk_label_get_label (cell), ==, shown);
+  g_signal_connect (cell, "notify::label", G_CALLBACK (count_notify_cb), &sets);
+  ingest (f, 10e9);
+  ingest (f, 10e9 + 1);   /* below what the text shows */
+  show_cells (f);
+  g_assert_cmpuint (sets, ==, 0);
+  ingest (f, 20e9);
+  show_cells (f);
+  g_assert_cmpuint (sets, ==, 1);
+  g_signal_handlers_disconnect_by_data (cell, &sets);
+}
+
+/* Another view shown: the overview's cells and sparklines keep what they
+ * show and draw nothing; shown again, they show the newest values. */
+static void
+test_hidden_overview_holds (Fixture *f, gconstpointer data)
+{
+  GtkLabel *cell = tx_cell (f);
+  RtopGraph *graph = sparkline (f);
+  g_autofree char *before = g_strdup (gtk_label_get_label (cell));
+  g_autofree char *after = rtop_format_gbps (30e9);
+  guint frames;
+
+  g_assert_false (rtop_overview_get_held (f->overview));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-view", "s", "events"));
+  /* After the stack's crossfade. */
+  for (guint i = 0; i < 500 && gtk_widget_get_mapped (GTK_WIDGET (f->overview)); i++)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (f->overview)));
+  g_assert_true (rtop_overview_get_held (f->overview));
+  frames = graph_frames (graph);
+  for (guint i = 0; i < 5; i++)
+    ingest (f, 30e9);
+  wait_frames ();
+  g_assert_cmpstr (gtk_label_get_label (cell), ==, before);
+  g_assert_cmpuint (graph_frames (graph), ==, frames);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-view", "s", "overview"));
+  spin ();
+  show_cells (f);
+  wait_frames ();
+  g_assert_false (rtop_overview_get_held (f->overview));
+  g_assert_cmpstr (gtk_label_get_label (cell), ==, after);
+  g_assert_cmpuint (graph_frames (graph), >, frames);
+}
+
+/* With a refresh period (a remote display): the first change shows at
+ * once, the next ones wait for the period and then show together. */
+static void
+test_refresh_period (Fixture *f, gconstpointer data)
+{
+  GtkLabel *cell = tx_cell (f);
+  RtopGraph *graph = sparkline (f);
+  g_autofree char *first = rtop_format_gbps (40e9);
+  g_autofree char *last = rtop_format_gbps (60e9);
+  guint frames;
+
+  /* A period longer than the test: the end of the hold is the period
+   * being set back to 0, which releases at once. */
+  g_object_set (f->overview, "refresh-period", 60.0, NULL);
+  ingest (f, 40e9);
+  show_cells (f);
+  g_assert_cmpstr (gtk_label_get_label (cell), ==, first);
+  g_assert_true (rtop_overview_get_held (f->overview));
+  wait_frames ();
+  frames = graph_frames (graph);
+
+  ingest (f, 50e9);
+  ingest (f, 60e9);
+  wait_frames ();
+  g_assert_cmpuint (rtop_column_view_get_n_pending (GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (f->overview), is_column_view, NULL))), >, 0);
+  g_assert_cmpstr (gtk_label_get_label (cell), ==, first);
+  g_assert_cmpuint (graph_frames (graph), ==, frames);
+
+  g_object_set (f->overview, "refresh-period", 0.0, NULL);
+  g_assert_false (rtop_overview_get_held (f->overview));
+  show_cells (f);
+  g_assert_cmpstr (gtk_label_get_label (cell), ==, last);
+  wait_frames ();
+  g_assert_cmpuint (graph_frames (graph), ==, frames + 1);
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock, gboolean *painted)
+{
+  *painted = TRUE;
+}
+
+/* A budget of cells per frame (a remote display's): the changes of one
+ * update show over several frames, each within it. */
+static void
+test_cells_per_frame (Fixture *f, gconstpointer data)
+{
+  GtkColumnView *view = GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (f->overview), is_column_view, NULL));
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (f->window));
+  g_autofree char *shown = rtop_format_gbps (70e9);
+  gboolean painted = FALSE;
+  gulong id;
+  guint before;
+
+  rtop_column_view_set_cells_per_frame (view, 1);
+  ingest (f, 70e9);   /* TX, use and the sparkline change */
+  before = rtop_column_view_get_n_pending (view);
+  g_assert_cmpuint (before, >=, 3);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), &painted);
+  gtk_widget_queue_draw (GTK_WIDGET (view));
+  while (!painted)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (clock, id);
+  g_assert_cmpuint (rtop_column_view_get_n_pending (view), <, before);
+  g_assert_cmpuint (rtop_column_view_get_n_pending (view), >, 0);
+  show_cells (f);
+  g_assert_cmpstr (gtk_label_get_label (tx_cell (f)), ==, shown);
+  rtop_column_view_set_cells_per_frame (view, 0);
+}
+
+static void
+frame_of (GtkWidget *graph)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+
+  GTK_WIDGET_GET_CLASS (graph)->snapshot (graph, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  gsk_render_node_unref (node);
+}
+
+/* A sparkline whose right edge moves in steps: a new sample redraws only
+ * the tiles it falls in; the others stay the same nodes (so the diff, and
+ * on X11 the bytes, cover those tiles); a step or a new scale redraws all. */
+static void
+test_sparkline_tiles (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *graph = rtop_graph_new ();
+  g_autoptr(RtopSeries) series = rtop_series_new (1, rtop_series_capacity_for_interval (1.0));
+  RtopGraphFrameStats stats;
+  const gint64 t0 = G_GINT64_CONSTANT (6000) * G_USEC_PER_SEC;   /* a step boundary */
+  guint n = 0;
+
+  rtop_graph_set_compact (RTOP_GRAPH (graph), TRUE);
+  rtop_graph_add_channel (RTOP_GRAPH (graph), 0, "TX", "rtop_tx_color");
+  rtop_graph_set_window (RTOP_GRAPH (graph), 300);
+  rtop_graph_set_scroll_step (RTOP_GRAPH (graph), 1.0 / 6);
+  rtop_graph_set_series (RTOP_GRAPH (graph), series);
+  gtk_widget_set_size_request (graph, 402, 28);
+  gtk_window_set_child (GTK_WINDOW (window), graph);
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < 500 && gtk_widget_get_width (graph) < 402; i++)
+    g_main_context_iteration (NULL, TRUE);
+
+  for (; n < 190; n++)
+    {
+      double v = 5e9 + 1e9 * (n % 7);
+      rtop_series_append (series, t0 + (gint64) n * G_USEC_PER_SEC, 0, &v);
+    }
+  frame_of (graph);
+  rtop_graph_get_frame_stats (RTOP_GRAPH (graph), &stats);
+  g_assert_cmpuint (stats.tiles_kept, ==, 0);
+  g_assert_cmpuint (stats.tiles_drawn, ==, (402 + 15) / 16);
+
+  /* Five more seconds, below the peak: a few tiles at the newest end. */
+  for (guint i = 0; i < 5; i++, n++)
+    {
+      double v = 6e9;
+      rtop_series_append (series, t0 + (gint64) n * G_USEC_PER_SEC, 0, &v);
+    }
+  frame_of (graph);
+  rtop_graph_get_frame_stats (RTOP_GRAPH (graph), &stats);
+  g_assert_cmpuint (stats.tiles_drawn, >=, 1);
+  g_assert_cmpuint (stats.tiles_drawn, <=, 5);
+  g_assert_cmpuint (stats.tiles_kept + stats.tiles_drawn, ==, (402 + 15) / 16);
+
+  /* No new sample: nothing drawn anew. */
+  frame_of (graph);
+  rtop_graph_get_frame_stats (RTOP_GRAPH (graph), &stats);
+  g_assert_cmpuint (stats.tiles_drawn, ==, 0);
+
+  /* A new peak changes the scale: every tile. */
+  {
+    double v = 80e9;
+    rtop_series_append (series, t0 + (gint64) n++ * G_USEC_PER_SEC, 0, &v);
+  }
+  frame_of (graph);
+  rtop_graph_get_frame_stats (RTOP_GRAPH (graph), &stats);
+  g_assert_cmpuint (stats.tiles_kept, ==, 0);
+
+  /* Past the step (50 s): the frame moves, every tile. */
+  {
+    double v = 80e9;
+    rtop_series_append (series, t0 + (gint64) (n + 60) * G_USEC_PER_SEC, 0, &v);
+  }
+  frame_of (graph);
+  rtop_graph_get_frame_stats (RTOP_GRAPH (graph), &stats);
+  g_assert_cmpuint (stats.tiles_kept, ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_remote_banner (void)
+{
+  g_autoptr(RtopSession) session = rtop_session_new (NULL);
+  g_autofree char *expected = rtop_remote_connect_command (g_get_user_name (), g_get_host_name ());
+  const char *command = NULL;
+  RtopWindow *window;
+
+  g_setenv ("SSH_CONNECTION", "10.0.0.1 5555 10.0.0.2 22", TRUE);
+  window = rtop_window_new (NULL, session, NULL);
+  g_assert_true (rtop_window_get_remote_banner (window, &command));
+  g_assert_cmpstr (command, ==, expected);
+  g_assert_true (g_str_has_prefix (command, "rdmatop --host"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.dismiss-remote-banner", NULL));
+  g_assert_false (rtop_window_get_remote_banner (window, NULL));
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  g_unsetenv ("SSH_CONNECTION");
+  window = rtop_window_new (NULL, session, NULL);
+  g_assert_false (rtop_window_get_remote_banner (window, NULL));
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+}
+
+static void
+test_connect_command (void)
+{
+  const struct {
+    const char *user, *host, *command;
+  } cases[] = {
+    { "alice", "node1", "rdmatop --host alice@node1" },
+    { "alice", "node1.example.org", "rdmatop --host alice@node1.example.org" },
+    { NULL, "node1", "rdmatop --host node1" },
+    { "a b", "node1", "rdmatop --host='a b@node1'" },
+    { "", "-oProxyCommand=x", "rdmatop --host='-oProxyCommand=x'" },
+    { "eve", "$(reboot)", "rdmatop --host='eve@$(reboot)'" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *command = rtop_remote_connect_command (cases[i].user, cases[i].host);
+
+      g_assert_cmpstr (command, ==, cases[i].command);
+    }
+}
+
+int
+main (int argc, char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  g_unsetenv ("SSH_CONNECTION");
+  g_test_add ("/gui/cost/label-not-set-again", Fixture, NULL, fixture_setup,
+              test_label_not_set_again, fixture_teardown);
+  g_test_add ("/gui/cost/hidden-overview-holds", Fixture, NULL, fixture_setup,
+              test_hidden_overview_holds, fixture_teardown);
+  g_test_add ("/gui/cost/refresh-period", Fixture, NULL, fixture_setup,
+              test_refresh_period, fixture_teardown);
+  g_test_add ("/gui/cost/cells-per-frame", Fixture, NULL, fixture_setup,
+              test_cells_per_frame, fixture_teardown);
+  g_test_add_func ("/gui/cost/sparkline-tiles", test_sparkline_tiles);
+  g_test_add_func ("/gui/cost/remote-banner", test_remote_banner);
+  g_test_add_func ("/gui/cost/connect-command", test_connect_command);
+  return g_test_run ();
+}
