@@ -182,6 +182,24 @@ send_as_reply (int fd, const void *bytes, gsize len, const struct nlmsghdr *req)
     g_error ("replay: send: %s", g_strerror (errno));
 }
 
+static void
+refuse (int fd, const struct nlmsghdr *req, int err)
+{
+  union { guint8 bytes[NLMSG_LENGTH (sizeof (struct nlmsgerr))]; struct nlmsghdr nlh; } out;
+  struct nlmsgerr *e;
+
+  memset (&out, 0, sizeof out);
+  out.nlh.nlmsg_len = sizeof out.bytes;
+  out.nlh.nlmsg_type = NLMSG_ERROR;
+  out.nlh.nlmsg_seq = req->nlmsg_seq;
+  out.nlh.nlmsg_pid = PORTID;
+  e = NLMSG_DATA (&out.nlh);
+  e->error = -err;
+  e->msg = *req;
+  if (send (fd, out.bytes, sizeof out.bytes, 0) != (gssize) sizeof out.bytes)
+    g_error ("replay: send: %s", g_strerror (errno));
+}
+
 static gpointer
 rdma_kernel (gpointer data)
 {
@@ -205,6 +223,13 @@ rdma_kernel (gpointer data)
             port = mnl_attr_get_u32 (attr);
         }
       r = find_reply (RDMA_NL_GET_OP (req.nlh.nlmsg_type), dev, port);
+      if (r == NULL && RDMA_NL_GET_OP (req.nlh.nlmsg_type) == RDMA_NLDEV_CMD_RES_CM_ID_GET)
+        {
+          /* A reply set recorded without rdma_cm IDs: answer as a kernel
+           * that refuses the dump, which the collector must take calmly. */
+          refuse (fd, &req.nlh, EOPNOTSUPP);
+          continue;
+        }
       if (r == NULL)
         g_error ("replay: nothing recorded for command %u, device %u, port %u",
                  RDMA_NL_GET_OP (req.nlh.nlmsg_type), dev, port);
