@@ -32,7 +32,7 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 results /results ||
 [ -f /results/env ] || report 1
 # shellcheck disable=SC1091
 . /results/env
-export RDMATOP_SCENARIO RDMATOP_BUILDDIR RDMATOP_VM_DIR RDMATOP_BROKEN
+export RDMATOP_SCENARIO RDMATOP_BUILDDIR RDMATOP_VM_DIR RDMATOP_BROKEN RDMATOP_GUEST_TIMEOUT
 export RDMATOP_RESULTS=/results
 hostname rdmatop-vm
 ip link set lo up
