@@ -19,7 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define QUESTION_MAX 4096
+#include "rtop-askpass-parse.h"
+
 #define ANSWER_MAX 4096
 
 static int
@@ -46,9 +47,9 @@ main (int argc, char *argv[])
 
   if (socket_path == NULL || *socket_path == '\0')
     return fail ("no rdmatop to ask (RDMATOP_ASKPASS_SOCKET is not set)");
-  request = g_string_new ("rdmatop-askpass 1\n");
+  request = g_string_new (RTOP_ASKPASS_HEADER);
   g_string_append_printf (request, "%s\n", kind);
-  g_string_append_len (request, argc > 1 ? argv[1] : "", argc > 1 ? (gssize) strnlen (argv[1], QUESTION_MAX) : 0);
+  g_string_append_len (request, argc > 1 ? argv[1] : "", argc > 1 ? (gssize) strnlen (argv[1], RTOP_ASKPASS_QUESTION_MAX) : 0);
   client = g_socket_client_new ();
   address = g_unix_socket_address_new (socket_path);
   conn = g_socket_client_connect (client, G_SOCKET_CONNECTABLE (address), NULL, &error);

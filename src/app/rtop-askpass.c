@@ -14,8 +14,7 @@
 
 #include "rtop-askpass.h"
 
-#define HEADER "rdmatop-askpass 1\n"
-#define REQUEST_MAX (sizeof HEADER + 16 + RTOP_ASKPASS_QUESTION_MAX)
+#define REQUEST_MAX RTOP_ASKPASS_REQUEST_MAX
 
 struct _RtopAskpassRequest {
   GObject parent_instance;
@@ -134,31 +133,6 @@ rtop_askpass_request_init (RtopAskpassRequest *self)
 
 /* ---- reading a question ---- */
 
-/* "rdmatop-askpass 1\n" KIND "\n" QUESTION; FALSE for anything else. */
-static gboolean
-parse_request (RtopAskpassRequest *req)
-{
-  const char *data = (const char *) req->data->data;
-  gsize len = req->data->len;
-  const char *kind, *nl;
-
-  if (len < strlen (HEADER) || memcmp (data, HEADER, strlen (HEADER)) != 0)
-    return FALSE;
-  kind = data + strlen (HEADER);
-  nl = memchr (kind, '\n', len - strlen (HEADER));
-  if (nl == NULL)
-    return FALSE;
-  req->prompt = g_utf8_make_valid (nl + 1, (gssize) (len - (gsize) (nl + 1 - data)));
-  g_strstrip (req->prompt);
-  if (nl - kind == 7 && memcmp (kind, "confirm", 7) == 0)
-    req->kind = RTOP_ASKPASS_CONFIRM;
-  else if (strstr (req->prompt, "(yes/no") != NULL)
-    req->kind = RTOP_ASKPASS_YES_NO;
-  else
-    req->kind = RTOP_ASKPASS_SECRET;
-  return TRUE;
-}
-
 static void
 read_cb (GObject *stream, GAsyncResult *result, gpointer data)
 {
@@ -176,7 +150,8 @@ read_cb (GObject *stream, GAsyncResult *result, gpointer data)
       return;
     }
   /* Too long, or not ours: declined when req goes. */
-  if (len > 0 || !parse_request (req))
+  if (len > 0 || !rtop_askpass_parse_request ((const char *) req->data->data, req->data->len,
+                                                &req->kind, &req->prompt))
     return;
   g_signal_emit (req->owner, signals[SIGNAL_REQUEST], 0, req);
 }

@@ -10,17 +10,12 @@
 
 #include <gio/gio.h>
 
-G_BEGIN_DECLS
+#include "rtop-askpass-parse.h"
 
-typedef enum {
-  RTOP_ASKPASS_SECRET,       /* a password or passphrase: typed, hidden */
-  RTOP_ASKPASS_YES_NO,       /* a host key to accept: "yes" or "no" typed back */
-  RTOP_ASKPASS_CONFIRM,      /* yes or no, only the answer's status counts */
-} RtopAskpassKind;
+G_BEGIN_DECLS
 
 /* At most this many questions wait for an answer at once; more are declined. */
 #define RTOP_ASKPASS_MAX_PENDING 8
-#define RTOP_ASKPASS_QUESTION_MAX 4096
 
 #define RTOP_TYPE_ASKPASS_REQUEST (rtop_askpass_request_get_type ())
 G_DECLARE_FINAL_TYPE (RtopAskpassRequest, rtop_askpass_request, RTOP, ASKPASS_REQUEST, GObject)

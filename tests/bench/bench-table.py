@@ -432,6 +432,28 @@ def section_remote(results, out):
                    f" System Monitor {num(gsm[0], 'bytes_per_s') / 1024:.1f} KiB/s")
 
 
+def section_remote_cpu(results, out):
+    """The remote's CPU: serve --stdio beside watch, run together in the guest."""
+    reason = not_measured(results, "remote-cpu")
+    fields = {}
+    for line in read_lines(os.path.join(results, "remote-cpu", "stream.txt")) or []:
+        if not line.startswith("round="):
+            fields.update(kv(line))
+    if reason or not fields:
+        out.append(f"   remote CPU: not measured: {reason or 'no remote-cpu/stream.txt'}")
+        return
+    rows = []
+    for tag, label in [("idle", "16 Soft-RoCE ports, idle"), ("busy", "16 ports, traffic on 4")]:
+        serve = num(fields, f"serve_{tag}_cpu_ms_per_s")
+        watch = num(fields, f"watch_{tag}_cpu_ms_per_s")
+        if serve is None or watch is None:
+            continue
+        rows.append([label, f"{serve:.1f}", f"{watch:.1f}", fields.get(f"serve_watch_{tag}_ratio", "-")])
+    if rows:
+        out.append("   the remote's CPU at 1 s, serve --stdio and watch at the same time in the guest:")
+        out.append(table(rows, ["condition", "serve ms/s", "watch ms/s", "serve / watch"]))
+
+
 def main():
     results = sys.argv[1]
     elapsed = None
@@ -453,6 +475,7 @@ def main():
     section_ssh(results, out)
     out.append("")
     section_remote(results, out)
+    section_remote_cpu(results, out)
     print("\n".join(out))
     return 0
 

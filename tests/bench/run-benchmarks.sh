@@ -200,6 +200,14 @@ if want remote; then
       not_measured remote "ssh-stream-bytes.sh failed: $(tail -n 2 "$results/remote/remote.err" | tr '\n' ' ')"
     fi
   fi
+  # The remote's CPU: serve --stdio (what ssh runs there) beside watch, at
+  # the same time on the same 16 Soft-RoCE ports in one guest.
+  in_guest remote-cpu 900 guest-stream.sh devices=16 seconds="${RDMATOP_BENCH_REMOTE_CPU_S:-45}" rounds=2
+  if [ -s "$results/remote-cpu/stream.txt" ]; then
+    grep -E '^serve_(idle|busy)_cpu' "$results/remote-cpu/stream.txt" | while read -r line; do
+      note "remote-cpu: $line"
+    done
+  fi
 fi
 
 note "done; the table:"

@@ -29,7 +29,7 @@ shift $((OPTIND - 1))
 src=$(cd "$(dirname "$0")" && pwd)
 fuzzdir=$builddir/tests/fuzz
 [ -d "$fuzzdir" ] || { echo "$0: no $fuzzdir (configure with -Dfuzzing=true)" >&2; exit 2; }
-targets=${*:-"fuzz-netlink fuzz-reuse fuzz-procfs fuzz-sysfs fuzz-recording fuzz-stream fuzz-exposition fuzz-gpu"}
+targets=${*:-"fuzz-netlink fuzz-reuse fuzz-procfs fuzz-sysfs fuzz-recording fuzz-stream fuzz-exposition fuzz-gpu fuzz-askpass"}
 
 seeds_of () {
   case $1 in
@@ -41,6 +41,7 @@ seeds_of () {
     fuzz-sysfs) echo "$src/sysfs-seeds" ;;
     fuzz-exposition) echo "$src/exposition-seeds" ;;
     fuzz-gpu) echo "$src/gpu-seeds" ;;
+    fuzz-askpass) echo "$src/askpass-seeds" ;;
     *) echo "" ;;
   esac
 }
