@@ -512,11 +512,8 @@ rtop_application_activate (GApplication *app)
 {
   RtopApplication *self = RTOP_APPLICATION (app);
 
-  /* The first pass (on the sampler's thread) runs while the window is
-   * built and drawn, not after: its snapshot arrives on the main loop,
-   * once the window exists. */
-  rtop_session_start (self->session);
   gtk_window_present (ensure_window (self));
+  rtop_session_start (self->session);
 }
 
 static void
