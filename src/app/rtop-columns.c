@@ -281,14 +281,6 @@ rtop_column_view_set_cells_per_frame (GtkColumnView *view, guint n)
   get_updates (GTK_WIDGET (view))->per_frame = n;
 }
 
-gboolean
-rtop_column_view_get_held (GtkColumnView *view)
-{
-  Updates *u = g_object_get_data (G_OBJECT (view), UPDATES_KEY);
-
-  return u && u->held;
-}
-
 guint
 rtop_column_view_get_n_pending (GtkColumnView *view)
 {

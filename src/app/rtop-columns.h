@@ -46,7 +46,6 @@ void rtop_column_view_set_held (GtkColumnView *view, gboolean held);
 /* At most n cells show their changes per frame (0, the default: all in the
  * next frame): each frame's damage stays a few small rectangles. */
 void rtop_column_view_set_cells_per_frame (GtkColumnView *view, guint n);
-gboolean rtop_column_view_get_held (GtkColumnView *view);
 /* Values changed in place: re-sort by the current sort column. */
 void rtop_column_view_resort (GtkColumnView *view);
 /* Shows or hides the column with this id. */
