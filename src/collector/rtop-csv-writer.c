@@ -61,19 +61,8 @@ rtop_csv_writer_free (RtopCsvWriter *self)
 static gint64
 clock_offset (RtopCsvWriter *self, const RtopSnapshot *snapshot)
 {
-  const char *host = snapshot->host != NULL ? snapshot->host : "";
-  gint64 *offset = g_hash_table_lookup (self->clock_offsets, host);
-
-  if (offset == NULL)
-    {
-      offset = g_new (gint64, 1);
-      *offset = g_hash_table_size (self->clock_offsets) == 0
-                ? 0
-                : self->first_monotonic_us + (snapshot->realtime_us - self->first_realtime_us)
-                  - snapshot->monotonic_us;
-      g_hash_table_insert (self->clock_offsets, g_strdup (host), offset);
-    }
-  return *offset;
+  return rtop_trace_host_clock_offset (self->clock_offsets, self->first_monotonic_us,
+                                       self->first_realtime_us, snapshot);
 }
 
 static void

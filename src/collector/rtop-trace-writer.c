@@ -498,22 +498,30 @@ find_track (RtopTraceWriter *self, const char *host, const char *device, guint32
  * places it on the recording's time line by the wall clocks, its own
  * clock runs on from there.  The recording computer (the first host of a
  * recording) keeps offset 0. */
-static gint64
-clock_offset (RtopTraceWriter *self, const RtopSnapshot *snapshot)
+gint64
+rtop_trace_host_clock_offset (GHashTable *offsets, gint64 first_monotonic_us,
+                              gint64 first_realtime_us, const RtopSnapshot *snapshot)
 {
   const char *host = snapshot->host != NULL ? snapshot->host : "";
-  gint64 *offset = g_hash_table_lookup (self->clock_offsets, host);
+  gint64 *offset = g_hash_table_lookup (offsets, host);
 
   if (offset == NULL)
     {
       offset = g_new (gint64, 1);
-      *offset = g_hash_table_size (self->clock_offsets) == 0
+      *offset = g_hash_table_size (offsets) == 0
                 ? 0
-                : self->first_monotonic_us + (snapshot->realtime_us - self->first_realtime_us)
+                : first_monotonic_us + (snapshot->realtime_us - first_realtime_us)
                   - snapshot->monotonic_us;
-      g_hash_table_insert (self->clock_offsets, g_strdup (host), offset);
+      g_hash_table_insert (offsets, g_strdup (host), offset);
     }
   return *offset;
+}
+
+static gint64
+clock_offset (RtopTraceWriter *self, const RtopSnapshot *snapshot)
+{
+  return rtop_trace_host_clock_offset (self->clock_offsets, self->first_monotonic_us,
+                                       self->first_realtime_us, snapshot);
 }
 
 static gint64

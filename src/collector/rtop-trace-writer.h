@@ -102,4 +102,11 @@ const RtopTraceGauge *rtop_trace_gpu_gauges (guint *n_gauges);
  * NaN and infinities become 0 (shared with the CSV writer). */
 void rtop_json_append_double (GString *out, double value);
 
+/* A recording's clock for SNAPSHOT's host, kept in OFFSETS (host -> gint64*):
+ * what to add to its monotonic time to place it on the recording's time
+ * line, set by the wall clocks at the host's first snapshot; 0 for the
+ * first host (shared with the CSV writer). */
+gint64 rtop_trace_host_clock_offset (GHashTable *offsets, gint64 first_monotonic_us,
+                                     gint64 first_realtime_us, const RtopSnapshot *snapshot);
+
 G_END_DECLS
