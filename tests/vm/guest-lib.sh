@@ -298,6 +298,17 @@ vm_perftest_cm () {
   VM_CLIENT_PID=$VM_LAST_PID
   vm_wait_for "ib_${kind}_bw -R client QP" 30 vm_has_user_qp "$dev" "$VM_CLIENT_PID"
   vm_wait_for "ib_${kind}_bw -R server QP" 30 vm_has_user_qp "$dev" "$VM_SERVER_PID"
+  # perftest connects twice over rdma_cm: once to exchange its parameters,
+  # then the connection the test runs on.  Wait for the second, so that
+  # what a check reads next is the set the run keeps.
+  vm_wait_for "ib_${kind}_bw -R test connection (client)" 30 vm_cm_qps_at_least "$VM_CLIENT_PID" 2
+  vm_wait_for "ib_${kind}_bw -R test connection (server)" 30 vm_cm_qps_at_least "$VM_SERVER_PID" 2
+}
+
+# vm_cm_qps_at_least PID N: PID holds at least N connected rdma_cm IDs
+# with a QP.
+vm_cm_qps_at_least () {
+  [ "$(rdma res show cm_id 2>/dev/null | grep -E "lqpn [0-9]+ .*state CONNECT .*pid $1 " -c)" -ge "$2" ]
 }
 
 # An rdma_cm ID listens on PORT (no TCP socket: rdma_cm has its own ports).

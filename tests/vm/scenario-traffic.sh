@@ -71,12 +71,15 @@ vm_log "rdma_cm phase"
 kill "$VM_CLIENT_PID" "$VM_SERVER_PID"
 wait "$VM_CLIENT_PID" "$VM_SERVER_PID" 2>/dev/null
 vm_perftest_cm write rxe1 10.220.0.2 60
+# The kernel's rdma_cm IDs before and after the snapshots: the check holds
+# the snapshots to the IDs both dumps list.
+vm_rdma_json "$O/cm-before" cm_id
 vm_snapshot "$O/cm-root.json"
 vm_snapshot_as_user "$O/cm-user.json"
 vm_rdma_json "$O/cm" cm_id qp
 vm_check "ib_write_bw -R client still runs" kill -0 "$VM_CLIENT_PID"
 for who in root user; do
   vm_pycheck --label "$who" peers --snapshot "$O/cm-$who.json" --rdma "$O/cm" \
-    --pids "$VM_SERVER_PID,$VM_CLIENT_PID"
+    --rdma-before "$O/cm-before" --pids "$VM_SERVER_PID,$VM_CLIENT_PID"
 done
 vm_finish

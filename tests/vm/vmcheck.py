@@ -303,14 +303,27 @@ def addr_text(entry, key):
 
 def cmd_peers(a):
     """Each QP of the test's processes that an rdma_cm ID names has that
-    ID's destination as its peer address; other QPs have none."""
+    ID's destination as its peer address; other QPs have none.  With
+    --rdma-before, only the IDs listed both before and after the snapshot
+    are held to it (a connection made or closed in between is neither)."""
     snap = load_json(a.snapshot)
-    cm_ids = load_json(a.rdma + ".cm_id.json")
     pids = [int(p) for p in a.pids.split(",")]
-    want = {}
-    for c in cm_ids:
-        if c.get("pid") in pids and "lqpn" in c and addr_text(c, "dst"):
-            want[(c.get("ifname"), c["lqpn"])] = addr_text(c, "dst")
+
+    def peers_of(cm_ids):
+        out = {}
+        for c in cm_ids:
+            if c.get("pid") in pids and "lqpn" in c and addr_text(c, "dst"):
+                out[(c.get("ifname"), c["lqpn"])] = addr_text(c, "dst")
+        return out
+
+    cm_ids = load_json(a.rdma + ".cm_id.json")
+    want = peers_of(cm_ids)
+    unsure = set()
+    if a.rdma_before:
+        before = peers_of(load_json(a.rdma_before + ".cm_id.json"))
+        unsure = (set(want) ^ set(before)) | {k for k in want
+                                                if k in before and want[k] != before[k]}
+        want = {k: v for k, v in want.items() if k not in unsure}
     ok(len(want) >= len(pids), f"`rdma res show cm_id` names a QP and a peer for each of {pids}",
        cm_ids)
     procs = {p["pid"]: p for p in snap.get("processes", [])}
@@ -322,6 +335,8 @@ def cmd_peers(a):
         for q in p.get("qp_list", []):
             key = (q.get("device"), q.get("qpn"))
             got = (q.get("peer_addr") or "").replace("[", "").replace("]", "")
+            if key in unsure:
+                continue
             if key in want:
                 seen += 1
                 ok(got == want[key], f"QP {key[0]}/{key[1]} of {pid} has peer address {want[key]}",
@@ -987,6 +1002,7 @@ def main():
     s = sub.add_parser("peers")
     s.add_argument("--snapshot", required=True)
     s.add_argument("--rdma", required=True, help="prefix of vm_rdma_json files (cm_id)")
+    s.add_argument("--rdma-before", help="the same, dumped before the snapshot")
     s.add_argument("--pids", required=True)
     s.set_defaults(func=cmd_peers)
 
