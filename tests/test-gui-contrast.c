@@ -122,6 +122,8 @@ add_row (GtkBox *box, GPtrArray *cases, const char * const *classes, gboolean se
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *label = block_label (classes);
   Case *c = g_new0 (Case, 1);
+  g_autofree char *what = g_strconcat (classes[0], classes[1] ? " " : "", classes[1] ? classes[1] : "",
+                                       selected ? " (selected row)" : "", NULL);
 
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
   gtk_list_box_append (list, row);
@@ -132,8 +134,7 @@ add_row (GtkBox *box, GPtrArray *cases, const char * const *classes, gboolean se
   if (selected)
     gtk_list_box_select_row (list, GTK_LIST_BOX_ROW (row));
   c->label = label;
-  c->what = g_intern_string (g_strconcat (classes[0], classes[1] ? " " : "", classes[1] ? classes[1] : "",
-                                          selected ? " (selected row)" : "", NULL));
+  c->what = g_intern_string (what);
   g_ptr_array_add (cases, c);
 }
 

@@ -757,11 +757,25 @@ find_scroller (GtkWidget *widget)
 static void
 settle (void)
 {
-  gint64 end = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+  /* At least half a second, then until nothing was pending for 200 ms in
+   * a row (a loaded machine or a sanitizer build lays out more slowly),
+   * at most 20 s.  No time is asserted. */
+  gint64 start = g_get_monotonic_time ();
+  gint64 idle_since = start;
 
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
+  for (;;)
+    {
+      gint64 now = g_get_monotonic_time ();
+
+      if (g_main_context_iteration (NULL, FALSE))
+        idle_since = now;
+      else
+        g_usleep (1000);
+      if (now - start >= G_USEC_PER_SEC / 2 && now - idle_since >= G_USEC_PER_SEC / 5)
+        break;
+      if (now - start >= 20 * G_USEC_PER_SEC)
+        break;
+    }
 }
 
 static void
