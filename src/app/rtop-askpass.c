@@ -206,7 +206,14 @@ listen_in_private_folder (RtopAskpass *self, GError **error)
   self->service = g_socket_service_new ();
   if (!g_socket_listener_add_address (G_SOCKET_LISTENER (self->service), address, G_SOCKET_TYPE_STREAM,
                                       G_SOCKET_PROTOCOL_DEFAULT, NULL, NULL, error))
-    return FALSE;
+    {
+      g_autofree char *display = g_filename_display_name (self->dir);
+
+      /* GLib's message names neither the folder nor what it costs. */
+      g_prefix_error (error, _("Cannot listen for ssh’s questions in %s, so hosts that ask for a "
+                               "password or passphrase will fail: "), display);
+      return FALSE;
+    }
   g_chmod (self->path, 0600);
   g_signal_connect (self->service, "incoming", G_CALLBACK (incoming_cb), self);
   g_socket_service_start (self->service);
