@@ -4,7 +4,8 @@
 #   - builds, and runs the unit, data, gui (under Xvfb) and vm (Soft-RoCE in
 #     QEMU) suites,
 #   - runs the unit and gui suites again under AddressSanitizer + UBSan
-#     (tests/lsan-gui.supp: the toolkit's own leak reports, explained),
+#     (tests/lsan-gui.supp: the toolkit's own leak reports, explained), and
+#     the native guest scenarios with that build,
 #   - runs the valgrind suite (memcheck over 1,000 sampling passes),
 #   - runs the libFuzzer targets for a short bounded time.
 # Ends with one line "rdmatop tests: N passed, N failed, N skipped".
@@ -47,12 +48,22 @@ run_suites () {
   logs="$logs $dir/meson-logs/testlog.json"
 }
 
-suites="unit data gui vm valgrind"
-[ "${RDMATOP_SKIP_VM:-0}" = 1 ] && [ "${CI:-}" != true ] && suites="unit data gui valgrind"
+# The guest scenarios (tests/vm/meson.build): those that load librdmatop
+# into Python, and the soak's memory check, with the plain build
+# (vm-plain); the rest, and the soak again, with the ASan+UBSan build
+# (vm-native), so the CLI and the app meet the real kernel under the
+# sanitizers.
+plain="unit data gui valgrind vm-plain"
+asan="unit gui vm-native"
+if [ "${RDMATOP_SKIP_VM:-0}" = 1 ] && [ "${CI:-}" != true ]; then
+  plain="unit data gui valgrind"
+  asan="unit gui"
+fi
 
 # shellcheck disable=SC2086
-run_suites build-ci -Dkineto=enabled -Dtorch_python="$torch_python" -- $suites
-run_suites build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dvm_tests=false -- unit gui
+run_suites build-ci -Dkineto=enabled -Dtorch_python="$torch_python" -- $plain
+# shellcheck disable=SC2086
+run_suites build-asan -Db_sanitize=address,undefined -Db_lundef=false -- $asan
 CC=clang run_suites build-fuzz -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \
   -Dvm_tests=false -Dgui=disabled -- fuzz
 

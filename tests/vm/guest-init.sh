@@ -33,6 +33,9 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 results /results ||
 # shellcheck disable=SC1091
 . /results/env
 export RDMATOP_SCENARIO RDMATOP_BUILDDIR RDMATOP_VM_DIR RDMATOP_BROKEN RDMATOP_GUEST_TIMEOUT
+for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS; do
+  eval "[ -z \"\${$v:-}\" ] || export $v"
+done
 export RDMATOP_RESULTS=/results
 hostname rdmatop-vm
 ip link set lo up

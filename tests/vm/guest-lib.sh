@@ -22,6 +22,12 @@ VM_DIR=${RDMATOP_VM_DIR:?guest-lib.sh runs inside the test guest (vm-run.sh)}
 VM_BUILDDIR=${RDMATOP_BUILDDIR:-}
 VM_CLI=${VM_BUILDDIR:+$VM_BUILDDIR/src/cli/rdmatop-cli}
 VM_QP_HOLDER=${VM_BUILDDIR:+$VM_BUILDDIR/tests/vm/qp-holder}
+# An ASan build runs two to three times slower under the emulator: every
+# bound on waiting (never a timing check) is three times as long with it.
+VM_WAIT_SCALE=1
+if [ -n "$VM_CLI" ] && ldd "$VM_CLI" 2>/dev/null | grep -q libasan; then
+  VM_WAIT_SCALE=3
+fi
 # Artifacts written here come back to the host (RDMATOP_VM_RESULTS).
 VM_OUT=${RDMATOP_RESULTS:-/tmp}/$(basename "${RDMATOP_SCENARIO:-scenario}" .sh)
 VM_USER=rdmatest
@@ -210,7 +216,7 @@ vm_port_state_is () {
 
 # vm_wait_for WHAT SECONDS COMMAND...: polls COMMAND every 0.2 s.
 vm_wait_for () {
-  local what=$1 limit=$2 t0=$SECONDS
+  local what=$1 limit=$(($2 * VM_WAIT_SCALE)) t0=$SECONDS
   shift 2
   until "$@"; do
     [ $((SECONDS - t0)) -lt "$limit" ] || vm_die "timed out after ${limit}s waiting for $what"

@@ -142,6 +142,8 @@ if [ -n "$app_pid" ]; then
   vm_check "no warning or critical from the app" \
     bash -c "! grep -E -- '-WARNING|-CRITICAL|runtime error|Sanitizer' '$O/app.log'"
 fi
+sanitizer=()
+ldd "$VM_CLI" 2>/dev/null | grep -q libasan && sanitizer=(--sanitizer)
 vm_pycheck soak --watch "$O/watch.json" --rss "$O/rss.txt" --churn "$O/churn.log" \
-  --recording "$O/soak.json.gz" --device rxe2
+  --recording "$O/soak.json.gz" --device rxe2 "${sanitizer[@]}"
 vm_finish

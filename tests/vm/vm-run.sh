@@ -255,6 +255,11 @@ run_guest () {
     echo "RDMATOP_BROKEN=${RDMATOP_BROKEN:-}"
     echo "RDMATOP_GUEST_TIMEOUT=$((timeout_s - 25))"
     echo "RDMATOP_NET=${ssh_forward:+user}"
+    # A sanitizer build's options (meson test sets them) hold in the guest too.
+    for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS; do
+      eval "val=\${$v:-}"
+      [ -z "$val" ] || printf '%s=%q\n' "$v" "$val"
+    done
   } >"$results/env"
   # Under software emulation the guest kernel now and then panics while it
   # boots (an int3 oops during text patching, an IO-APIC timer check),
