@@ -12,6 +12,18 @@ static char *text;
 static const char *keys[MAX_LINES];
 static const char *values[MAX_LINES];
 static int n_lines;
+/* Line numbers sorted by key, then by line: a lookup is a binary search
+ * (a pass asks thousands of keys of a script of thousands of lines). */
+static int order[MAX_LINES];
+
+static int
+compare_lines (const void *a, const void *b)
+{
+  int ia = *(const int *) a, ib = *(const int *) b;
+  int c = strcmp (keys[ia], keys[ib]);
+
+  return c != 0 ? c : (ia > ib) - (ia < ib);
+}
 
 void
 fake_script_load (void)
@@ -43,15 +55,29 @@ fake_script_load (void)
       values[n_lines] = space + 1;
       n_lines++;
     }
+  for (int i = 0; i < n_lines; i++)
+    order[i] = i;
+  qsort (order, n_lines, sizeof order[0], compare_lines);
 }
 
 const char *
 fake_script_get (const char *key)
 {
-  /* The last line wins, so a test can append a change. */
-  for (int i = n_lines - 1; i >= 0; i--)
-    if (strcmp (keys[i], key) == 0)
-      return values[i];
+  /* The last line wins, so a test can append a change: the last of the
+   * key's run in the sorted order. */
+  int lo = 0, hi = n_lines;
+
+  while (lo < hi)
+    {
+      int mid = lo + (hi - lo) / 2;
+
+      if (strcmp (keys[order[mid]], key) <= 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo > 0 && strcmp (keys[order[lo - 1]], key) == 0)
+    return values[order[lo - 1]];
   return NULL;
 }
 
