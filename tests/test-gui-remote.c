@@ -77,18 +77,6 @@ open_window (RtopSession *session, GSettings *settings)
 
 /* The dump's line that starts with prefix and holds text, or NULL. */
 static char *
-find_line (RtopWindow *window, const char *prefix, const char *text);
-
-/* Whether the dump has such a line. */
-static gboolean
-has_line (RtopWindow *window, const char *prefix, const char *text)
-{
-  g_autofree char *line = find_line (window, prefix, text);
-
-  return line != NULL;
-}
-
-static char *
 find_line (RtopWindow *window, const char *prefix, const char *text)
 {
   g_autofree char *dump = rtop_window_dump (window);
@@ -98,6 +86,15 @@ find_line (RtopWindow *window, const char *prefix, const char *text)
     if (g_str_has_prefix (lines[i], prefix) && (text == NULL || strstr (lines[i], text) != NULL))
       return g_strdup (lines[i]);
   return NULL;
+}
+
+/* Whether the dump has such a line. */
+static gboolean
+has_line (RtopWindow *window, const char *prefix, const char *text)
+{
+  g_autofree char *line = find_line (window, prefix, text);
+
+  return line != NULL;
 }
 
 /* Runs the main context until the window shows it (a guard of 90 s
