@@ -1,12 +1,14 @@
 #!/bin/sh
-# fuzz-depth.sh [-b BUILDDIR] [-n INPUTS] [-t SECONDS] [TARGET...]
+# fuzz-depth.sh [-b BUILDDIR] [-n INPUTS] [-t SECONDS] [-c DIR] [TARGET...]
 # Runs every libFuzzer target (or the ones named) to INPUTS inputs each
 # (default 10 million), one process at a time (the machine is shared), from
 # its seed corpus into a scratch corpus, and prints per target: inputs run,
 # coverage (libFuzzer's cov: edges, ft: features), corpus size, crashes,
 # seconds.  Not a CI test: CI keeps run-fuzz.sh's short runs.  -t caps each
 # target's time (then "inputs" says how far it got).  Crash inputs are kept
-# under BUILDDIR/tests/fuzz/depth-artifacts/TARGET/.
+# under BUILDDIR/tests/fuzz/depth-artifacts/TARGET/.  -c keeps each target's
+# corpus and log in DIR/TARGET and DIR/TARGET.log instead of a scratch folder
+# (a later run with the same DIR starts from that corpus).
 #
 # The build directory is the fuzzing one:
 #   CC=clang meson setup build-fuzz -Dfuzzing=true \
@@ -16,12 +18,14 @@ set -eu
 builddir=build-fuzz
 inputs=10000000
 seconds=0
-while getopts b:n:t: opt; do
+keep=
+while getopts b:n:t:c: opt; do
   case $opt in
     b) builddir=$OPTARG ;;
     n) inputs=$OPTARG ;;
     t) seconds=$OPTARG ;;
-    *) echo "usage: $0 [-b BUILDDIR] [-n INPUTS] [-t SECONDS] [TARGET...]" >&2; exit 2 ;;
+    c) keep=$OPTARG ;;
+    *) echo "usage: $0 [-b BUILDDIR] [-n INPUTS] [-t SECONDS] [-c DIR] [TARGET...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -51,8 +55,13 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 export RDMATOP_TEST_FAKE_NVML=${RDMATOP_TEST_FAKE_NVML:-$builddir/tests/libnvidia-ml.so.1}
 export RDMATOP_TEST_FAKE_AMDSMI=${RDMATOP_TEST_FAKE_AMDSMI:-$builddir/tests/libamd_smi.so}
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT INT TERM
+if [ -n "$keep" ]; then
+  mkdir -p "$keep"
+  work=$keep
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT INT TERM
+fi
 failed=0
 printf '%-16s %12s %7s %8s %8s %8s %8s\n' target inputs cov ft corpus crashes seconds
 for t in $targets; do
