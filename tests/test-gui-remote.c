@@ -13,7 +13,10 @@
 
 #include <math.h>
 #include <string.h>
+#include <gio/gunixsocketaddress.h>
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <sys/time.h>
 
 #include "gui-fixtures.h"
 #include "rtop-askpass-dialog.h"
@@ -297,6 +300,91 @@ find_widget (GtkWidget *root, GType type, const char *label)
   return NULL;
 }
 
+/* A folder as rtop-askpass.c makes them, with a socket that listens
+ * (returned) or was closed (its file left, as a killed process leaves it),
+ * or no socket; age_s back-dates the folder and the socket. */
+static GSocket *
+askpass_folder (const char *runtime, const char *name, gboolean with_socket, gboolean listening, int age_s)
+{
+  g_autofree char *dir = g_build_filename (runtime, name, NULL);
+  g_autofree char *path = g_build_filename (dir, "socket", NULL);
+  g_autoptr(GSocket) sock = NULL;
+  g_autoptr(GError) error = NULL;
+  struct timeval then[2];
+
+  g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
+  if (with_socket)
+    {
+      g_autoptr(GSocketAddress) address = g_unix_socket_address_new (path);
+
+      sock = g_socket_new (G_SOCKET_FAMILY_UNIX, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_DEFAULT, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_socket_bind (sock, address, FALSE, &error));
+      g_assert_no_error (error);
+      if (listening)
+        {
+          g_assert_true (g_socket_listen (sock, &error));
+          g_assert_no_error (error);
+        }
+      else
+        g_clear_object (&sock);
+    }
+  gettimeofday (&then[0], NULL);
+  then[0].tv_sec -= age_s;
+  then[1] = then[0];
+  if (with_socket)
+    g_assert_cmpint (utimes (path, then), ==, 0);
+  g_assert_cmpint (utimes (dir, then), ==, 0);
+  return g_steal_pointer (&sock);
+}
+
+static gboolean
+exists_in (const char *runtime, const char *name)
+{
+  g_autofree char *path = g_build_filename (runtime, name, NULL);
+
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+/* Folders left by a killed rdmatop go at the next start; a live one, one
+ * too young to judge (another rdmatop starting), and anything that is not
+ * exactly such a folder stay. */
+static void
+test_askpass_sweep (void)
+{
+  g_autofree char *runtime = g_dir_make_tmp ("rdmatop-sweep-XXXXXX", NULL);
+  g_autoptr(GSocket) live = NULL;
+  g_autofree char *file = NULL;
+  g_autofree char *cmd = NULL;
+
+  g_assert_nonnull (runtime);
+  askpass_folder (runtime, "rdmatop-askpass-dead01", TRUE, FALSE, 3600);
+  askpass_folder (runtime, "rdmatop-askpass-nosock", FALSE, FALSE, 3600);
+  askpass_folder (runtime, "rdmatop-askpass-young1", TRUE, FALSE, 0);
+  askpass_folder (runtime, "rdmatop-askpass-nosoc2", FALSE, FALSE, 0);
+  live = askpass_folder (runtime, "rdmatop-askpass-live01", TRUE, TRUE, 3600);
+  askpass_folder (runtime, "rdmatop-askpass-longer-name", TRUE, FALSE, 3600);
+  askpass_folder (runtime, "other-askpass-dead01", TRUE, FALSE, 3600);
+  file = g_build_filename (runtime, "rdmatop-askpass-file01", NULL);
+  g_assert_true (g_file_set_contents (file, "x", 1, NULL));
+
+  g_assert_cmpuint (rtop_askpass_sweep_stale (runtime), ==, 2);
+  g_assert_false (exists_in (runtime, "rdmatop-askpass-dead01"));
+  g_assert_false (exists_in (runtime, "rdmatop-askpass-nosock"));
+  g_assert_true (exists_in (runtime, "rdmatop-askpass-young1"));
+  g_assert_true (exists_in (runtime, "rdmatop-askpass-nosoc2"));
+  g_assert_true (exists_in (runtime, "rdmatop-askpass-live01/socket"));
+  g_assert_true (exists_in (runtime, "rdmatop-askpass-longer-name"));
+  g_assert_true (exists_in (runtime, "other-askpass-dead01"));
+  g_assert_true (exists_in (runtime, "rdmatop-askpass-file01"));
+  /* Nothing left to do a second time. */
+  g_assert_cmpuint (rtop_askpass_sweep_stale (runtime), ==, 0);
+  g_assert_cmpuint (rtop_askpass_sweep_stale ("/nonexistent/rdmatop"), ==, 0);
+
+  cmd = g_strdup_printf ("rm -rf '%s'", runtime);
+  g_assert_cmpint (system (cmd), ==, 0);
+}
+
 static void
 test_askpass (void)
 {
@@ -477,6 +565,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/remote/grouped-by-host", test_grouped_by_host);
   g_test_add_func ("/gui/remote/hosts-over-ssh", test_hosts_over_ssh);
   g_test_add_func ("/gui/remote/askpass", test_askpass);
+  g_test_add_func ("/gui/remote/askpass-sweep", test_askpass_sweep);
   g_test_add_func ("/gui/remote/guest", test_guest);
   if (!start_sshd ())
     g_test_message ("no %s: the ssh test is skipped", SSHD_FIXTURE_SSHD);

@@ -10,6 +10,8 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rtop-askpass.h"
@@ -184,6 +186,84 @@ incoming_cb (GSocketService *service, GSocketConnection *conn, GObject *source, 
   return TRUE;
 }
 
+/* ---- folders left by an rdmatop that was killed ---- */
+
+/* A folder of ours whose socket nobody listens on: connect() is refused at
+ * once for a socket file without a listener (and a socket left by a
+ * killed process has none), so no question is ever lost to the sweep.
+ * Another rdmatop starting at the same moment has its folder for an
+ * instant without a socket, or a socket not yet listening: anything
+ * younger than this is left for a later sweep. */
+#define STALE_AFTER_S 60
+
+static gboolean
+old_enough (const GStatBuf *st)
+{
+  return time (NULL) - st->st_mtime >= STALE_AFTER_S;
+}
+
+static gboolean
+is_stale (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "socket", NULL);
+  g_autoptr(GSocketAddress) address = NULL;
+  g_autoptr(GSocket) sock = NULL;
+  g_autoptr(GError) error = NULL;
+  GStatBuf dst, st;
+
+  if (g_lstat (dir, &dst) != 0 || !S_ISDIR (dst.st_mode) || dst.st_uid != getuid ())
+    return FALSE;
+  if (g_lstat (path, &st) != 0)
+    return errno == ENOENT && old_enough (&dst);  /* killed between mkdtemp and bind */
+  if (!S_ISSOCK (st.st_mode) || st.st_uid != getuid () || !old_enough (&st))
+    return FALSE;
+  sock = g_socket_new (G_SOCKET_FAMILY_UNIX, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_DEFAULT, NULL);
+  if (sock == NULL)
+    return FALSE;
+  address = g_unix_socket_address_new (path);
+  if (g_socket_connect (sock, address, NULL, &error))
+    return FALSE;
+  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED);
+}
+
+guint
+rtop_askpass_sweep_stale (const char *runtime_dir)
+{
+  g_autoptr(GDir) dir = g_dir_open (runtime_dir, 0, NULL);
+  const char *name;
+  guint removed = 0, seen = 0;
+
+  if (dir == NULL)
+    return 0;
+  while ((name = g_dir_read_name (dir)) != NULL && seen < RTOP_ASKPASS_SWEEP_MAX)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *sock = NULL;
+
+      if (!g_str_has_prefix (name, "rdmatop-askpass-") || strlen (name) != strlen ("rdmatop-askpass-XXXXXX"))
+        continue;
+      seen++;
+      path = g_build_filename (runtime_dir, name, NULL);
+      if (!is_stale (path))
+        continue;
+      sock = g_build_filename (path, "socket", NULL);
+      g_unlink (sock);
+      if (g_rmdir (path) == 0)
+        removed++;
+    }
+  return removed;
+}
+
+static void
+sweep_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  guint removed = rtop_askpass_sweep_stale (data);
+
+  if (removed > 0)
+    g_debug ("askpass: removed %u folders left by rdmatop processes that were killed", removed);
+  g_task_return_boolean (task, TRUE);
+}
+
 /* ---- the socket ---- */
 
 static gboolean
@@ -215,6 +295,14 @@ listen_in_private_folder (RtopAskpass *self, GError **error)
       return FALSE;
     }
   g_chmod (self->path, 0600);
+  /* Connecting to every leftover socket is I/O: not on this thread.  Our
+   * own folder listens already, so the sweep keeps it. */
+  {
+    g_autoptr(GTask) task = g_task_new (NULL, NULL, NULL, NULL);
+
+    g_task_set_task_data (task, g_strdup (g_get_user_runtime_dir ()), g_free);
+    g_task_run_in_thread (task, sweep_thread);
+  }
   g_signal_connect (self->service, "incoming", G_CALLBACK (incoming_cb), self);
   g_socket_service_start (self->service);
   self->env[0] = g_strconcat ("RDMATOP_ASKPASS_SOCKET=", self->path, NULL);
