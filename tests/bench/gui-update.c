@@ -1,21 +1,26 @@
 /* gui-update: the whole window fed as the app is fed, for profiling.
  *
  *   gui-update [--ports N] [--updates N] [--interval-ms MS] [--history N]
- *              [--view overview|processes|events]
+ *              [--view overview|processes|events] [--memory-every N]
  *
  * An RtopWindow with N ports (16) receives one fixture snapshot every
  * interval (1000 ms), the rates of every port changing each time, and the
  * main loop runs as in the app: GTK paints only what was queued.  Before
  * the measured updates, --history snapshots (300: five minutes at 1 s) are
  * ingested at once so the sparklines are full.  Prints the main thread's
- * CPU per update and how many frames were painted.  Meant to be run under
+ * CPU per update and how many frames were painted; with --memory-every,
+ * also resident memory and the heap in use every N updates (a soak of the
+ * window alone: the same passes as an hour at 1 s, in minutes at a short
+ * interval).  Meant to be run under
  * perf, callgrind, or a display that counts X11 requests
  * (tests/bench/x11-count.py); it needs a display and no RDMA. */
 #define _GNU_SOURCE
 #include "config.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <gtk/gtk.h>
 
@@ -31,6 +36,25 @@ thread_cpu_seconds (void)
   getrusage (RUSAGE_THREAD, &ru);
   return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
          (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/* kB of a "Name:   1234 kB" line of /proc/self/status. */
+static guint64
+status_kb (const char *name)
+{
+  g_autofree char *text = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &text, NULL, NULL) || (line = strstr (text, name)) == NULL)
+    return 0;
+  return g_ascii_strtoull (line + strlen (name), NULL, 10);
+}
+
+static void
+print_memory (guint update)
+{
+  g_print ("memory update=%u rss_kb=%" G_GUINT64_FORMAT " heap_kb=%zu\n", update, status_kb ("VmRSS:"),
+           mallinfo2 ().uordblks / 1024);
 }
 
 static gboolean
@@ -77,7 +101,7 @@ next_snapshot (GuiPortSpec *ports, guint n, guint seq)
 int
 main (int argc, char *argv[])
 {
-  guint n_ports = 16, updates = 30, interval_ms = 1000, history_len = 300, frames = 0;
+  guint n_ports = 16, updates = 30, interval_ms = 1000, history_len = 300, frames = 0, memory_every = 0;
   const char *view = NULL;
   g_autoptr(RtopSession) session = NULL;
   RtopWindow *window;
@@ -99,6 +123,8 @@ main (int argc, char *argv[])
         interval_ms = CLAMP (v, 10, 60000);
       else if (g_str_equal (argv[i], "--history"))
         history_len = v;
+      else if (g_str_equal (argv[i], "--memory-every"))
+        memory_every = v;
     }
   g_setenv ("GTK_A11Y", "none", FALSE);
   gtk_init ();
@@ -137,6 +163,8 @@ main (int argc, char *argv[])
       rtop_snapshot_unref (s);
       run_for (interval_ms);
       cpu += thread_cpu_seconds () - t0;
+      if (memory_every > 0 && (u % memory_every == 0 || u + 1 == updates))
+        print_memory (u + 1);
     }
   g_printerr ("gui-update: done\n");
   g_print ("ports=%u updates=%u interval_ms=%u main_thread_ms_per_update=%.2f frames=%u\n",
