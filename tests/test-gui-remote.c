@@ -20,6 +20,7 @@
 
 #include "gui-fixtures.h"
 #include "rtop-askpass-dialog.h"
+#include "rtop-askpass-private.h"
 #include "rtop-remote-source-private.h"
 #include "rtop-sampler.h"
 #include "rtop-window-private.h"

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rtop-askpass.h"
+#include "rtop-askpass-private.h"
 
 #define REQUEST_MAX RTOP_ASKPASS_REQUEST_MAX
 
