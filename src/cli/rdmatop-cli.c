@@ -98,15 +98,13 @@ collector_options (const CliOptions *o)
 static gboolean
 check_devices (const CliOptions *o, const RtopSnapshot *snap)
 {
-  if (o->devices == NULL || snap->status != RTOP_STATUS_OK)
+  g_autoptr(GError) error = NULL;
+
+  if (snap->status != RTOP_STATUS_OK
+      || rtop_snapshot_has_devices (snap, (const char * const *) o->devices, &error))
     return TRUE;
-  for (guint i = 0; o->devices[i] != NULL; i++)
-    if (rtop_snapshot_find_device (snap, o->devices[i]) == NULL)
-      {
-        g_printerr (_("rdmatop-cli: no RDMA device named “%s” (see “rdma dev”)\n"), o->devices[i]);
-        return FALSE;
-      }
-  return TRUE;
+  g_printerr ("rdmatop-cli: %s\n", error->message);
+  return FALSE;
 }
 
 /* ---- Text output ---- */

@@ -220,6 +220,8 @@ fail (RecordOptions *o, const char *message)
 static gboolean
 check_first (RecordOptions *o, const RtopSnapshot *snap)
 {
+  g_autoptr(GError) error = NULL;
+
   /* Without RDMA, GPU links alone are still worth recording. */
   if ((snap->status == RTOP_STATUS_NO_NETLINK || snap->status == RTOP_STATUS_PERMISSION) &&
       rtop_snapshot_get_n_ports (snap) == 0)
@@ -228,14 +230,11 @@ check_first (RecordOptions *o, const RtopSnapshot *snap)
                                             : _("RDMA netlink is not available."));
       return FALSE;
     }
-  for (guint i = 0; o->devices != NULL && o->devices[i] != NULL; i++)
-    if (rtop_snapshot_find_device (snap, o->devices[i]) == NULL)
-      {
-        g_autofree char *message = g_strdup_printf (_("no RDMA device named “%s” (see “rdma dev”)"),
-                                                    o->devices[i]);
-        fail (o, message);
-        return FALSE;
-      }
+  if (!rtop_snapshot_has_devices (snap, (const char * const *) o->devices, &error))
+    {
+      fail (o, error->message);
+      return FALSE;
+    }
   return TRUE;
 }
 

@@ -166,18 +166,13 @@ fail (Serve *s, const char *message)
 static gboolean
 check_devices (Serve *s, const RtopSnapshot *snap)
 {
-  if (s->devices == NULL || snap->status != RTOP_STATUS_OK)
-    return TRUE;
-  for (guint i = 0; s->devices[i] != NULL; i++)
-    if (rtop_snapshot_find_device (snap, s->devices[i]) == NULL)
-      {
-        g_autofree char *message =
-          g_strdup_printf (_("no RDMA device named “%s” (see “rdma dev”)"), s->devices[i]);
+  g_autoptr(GError) error = NULL;
 
-        fail (s, message);
-        return FALSE;
-      }
-  return TRUE;
+  if (snap->status != RTOP_STATUS_OK
+      || rtop_snapshot_has_devices (snap, (const char * const *) s->devices, &error))
+    return TRUE;
+  fail (s, error->message);
+  return FALSE;
 }
 
 static void

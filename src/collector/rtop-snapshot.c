@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "rtop-error.h"
 #include "rtop-snapshot-private.h"
 
 
@@ -214,6 +215,21 @@ rtop_snapshot_find_device (const RtopSnapshot *self, const char *name)
         return dev;
     }
   return NULL;
+}
+
+gboolean
+rtop_snapshot_has_devices (const RtopSnapshot *self, const char *const *names, GError **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  for (guint i = 0; names != NULL && names[i] != NULL; i++)
+    if (rtop_snapshot_find_device (self, names[i]) == NULL)
+      {
+        g_set_error (error, RTOP_ERROR, RTOP_ERROR_NO_DEVICE,
+                     _("no RDMA device named “%s” (see “rdma dev”)"), names[i]);
+        return FALSE;
+      }
+  return TRUE;
 }
 
 RtopPort *

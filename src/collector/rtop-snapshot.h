@@ -323,6 +323,10 @@ void rtop_port_set_shared (RtopPort *port, RtopCounter *block, guint n,
 void rtop_device_set_shared (RtopDevice *dev, gpointer shared, GDestroyNotify release);
 
 RtopDevice *rtop_snapshot_find_device (const RtopSnapshot *self, const char *name);
+/* Devices asked for by name (--device): FALSE with RTOP_ERROR_NO_DEVICE
+ * and a sentence naming the first one the snapshot does not have.  names
+ * is NULL-terminated; NULL asks for none. */
+gboolean rtop_snapshot_has_devices (const RtopSnapshot *self, const char *const *names, GError **error);
 RtopPort *rtop_device_find_port (const RtopDevice *self, guint32 index);
 /* Sorts an RtopCounter* array by name (then source), as seal does. */
 void rtop_counters_sort (GPtrArray *counters);

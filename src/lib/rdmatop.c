@@ -150,14 +150,7 @@ check_snapshot (const rdmatop_collector *c, const RtopSnapshot *snap, GError **e
       g_set_error_literal (error, RTOP_ERROR, code, snap->status_message);
       return FALSE;
     }
-  for (guint i = 0; c->devices != NULL && c->devices[i] != NULL; i++)
-    if (rtop_snapshot_find_device (snap, c->devices[i]) == NULL)
-      {
-        g_set_error (error, RTOP_ERROR, RTOP_ERROR_NO_DEVICE,
-                     _("no RDMA device named “%s” (see “rdma dev”)"), c->devices[i]);
-        return FALSE;
-      }
-  return TRUE;
+  return rtop_snapshot_has_devices (snap, (const char * const *) c->devices, error);
 }
 
 EXPORT rdmatop_status
