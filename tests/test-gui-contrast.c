@@ -13,15 +13,9 @@
 #include <gtk/gtk.h>
 
 #include "rtop-window.h"
+#include "gui-test-util.h"
 
 #define MIN_CONTRAST 4.5
-
-static void
-spin (void)
-{
-  for (guint i = 0; i < 400 && g_main_context_iteration (NULL, FALSE); i++)
-    ;
-}
 
 static double
 channel (guint8 v)
@@ -184,14 +178,14 @@ test_state_colours (void)
   gtk_window_present (GTK_WINDOW (window));
   for (guint i = 0; i < 500 && !gtk_widget_get_mapped (window); i++)
     g_main_context_iteration (NULL, TRUE);
-  spin ();
+  gui_test_spin ();
   g_usleep (100000);
-  spin ();
+  gui_test_spin ();
   measure (window, cases);
   gtk_window_destroy (GTK_WINDOW (window));
   gtk_window_destroy (GTK_WINDOW (app_window));
   g_object_unref (session);
-  spin ();
+  gui_test_spin ();
 }
 
 int

@@ -10,6 +10,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
+#include "gui-test-util.h"
 #include "rtop-columns-private.h"
 #include "rtop-format.h"
 #include "rtop-graph-private.h"
@@ -26,30 +27,6 @@ typedef struct {
   RtopOverview *overview;
   guint64 seq;
 } Fixture;
-
-static void
-spin (void)
-{
-  for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
-    ;
-}
-
-static gboolean
-done_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-wait_frames (void)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (150, done_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
 
 static GtkWidget *
 find_widget (GtkWidget *root, gboolean (*match) (GtkWidget *, gconstpointer), gconstpointer data)
@@ -130,7 +107,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   g_assert_nonnull (f->overview);
   ingest (f, 10e9);
   ingest (f, 10e9);
-  wait_frames ();
+  gui_test_wait_frames ();
   show_cells (f);
 }
 
@@ -139,7 +116,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
 {
   g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
   gtk_window_destroy (GTK_WINDOW (f->window));
-  spin ();
+  gui_test_spin ();
   g_assert_null (f->window);
   g_assert_finalize_object (f->session);
 }
@@ -218,14 +195,14 @@ test_hidden_overview_holds (Fixture *f, gconstpointer data)
   frames = graph_frames (graph);
   for (guint i = 0; i < 5; i++)
     ingest (f, 30e9);
-  wait_frames ();
+  gui_test_wait_frames ();
   g_assert_cmpstr (gtk_label_get_label (cell), ==, before);
   g_assert_cmpuint (graph_frames (graph), ==, frames);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-view", "s", "overview"));
-  spin ();
+  gui_test_spin ();
   show_cells (f);
-  wait_frames ();
+  gui_test_wait_frames ();
   g_assert_false (rtop_overview_get_held (f->overview));
   g_assert_cmpstr (gtk_label_get_label (cell), ==, after);
   g_assert_cmpuint (graph_frames (graph), >, frames);
@@ -249,12 +226,12 @@ test_refresh_period (Fixture *f, gconstpointer data)
   show_cells (f);
   g_assert_cmpstr (gtk_label_get_label (cell), ==, first);
   g_assert_true (rtop_overview_get_held (f->overview));
-  wait_frames ();
+  gui_test_wait_frames ();
   frames = graph_frames (graph);
 
   ingest (f, 50e9);
   ingest (f, 60e9);
-  wait_frames ();
+  gui_test_wait_frames ();
   g_assert_cmpuint (rtop_column_view_get_n_pending (GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (f->overview), is_column_view, NULL))), >, 0);
   g_assert_cmpstr (gtk_label_get_label (cell), ==, first);
   g_assert_cmpuint (graph_frames (graph), ==, frames);
@@ -263,7 +240,7 @@ test_refresh_period (Fixture *f, gconstpointer data)
   g_assert_false (rtop_overview_get_held (f->overview));
   show_cells (f);
   g_assert_cmpstr (gtk_label_get_label (cell), ==, last);
-  wait_frames ();
+  gui_test_wait_frames ();
   g_assert_cmpuint (graph_frames (graph), ==, frames + 1);
 }
 
@@ -405,7 +382,7 @@ test_remote_banner (void)
   window = rtop_window_new (NULL, session, NULL);
   g_assert_false (rtop_window_get_remote_banner (window, NULL));
   gtk_window_destroy (GTK_WINDOW (window));
-  spin ();
+  gui_test_spin ();
 }
 
 static void

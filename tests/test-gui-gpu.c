@@ -13,6 +13,7 @@
 #include "rtop-overview-private.h"
 #include "rtop-port-detail-private.h"
 #include "rtop-session.h"
+#include "gui-test-util.h"
 
 typedef struct {
   char *dir;
@@ -33,19 +34,12 @@ script (Script *s, const char *format, ...)
 }
 
 static void
-spin (void)
-{
-  for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
-    ;
-}
-
-static void
 ingest (RtopHistory *history, RtopCollector *collector)
 {
   g_autoptr(RtopSnapshot) snap = rtop_collector_sample (collector, 1.0);
 
   rtop_history_ingest (history, snap);
-  spin ();
+  gui_test_spin ();
 }
 
 static void
@@ -115,7 +109,7 @@ test_overview_shows_gpu_links (void)
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_ref_sink (detail);
   g_object_unref (detail);
-  spin ();
+  gui_test_spin ();
   g_object_unref (session);
   g_assert_finalize_object (history);
   g_unlink (s.script);
@@ -149,7 +143,7 @@ test_overview_says_no_driver (void)
   g_assert_nonnull (strstr (dump, "state=unavailable"));
   g_assert_nonnull (strstr (dump, "sources\tGPU interconnects: Cannot load the GPU library"));
   gtk_window_destroy (GTK_WINDOW (window));
-  spin ();
+  gui_test_spin ();
   g_object_unref (session);
   g_assert_finalize_object (history);
 }

@@ -8,13 +8,7 @@
 
 #include "rtop-preferences.h"
 #include "rtop-record-format.h"
-
-static void
-spin (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
+#include "gui-test-util.h"
 
 /* The dropdown whose first row is the first recordable format's name. */
 static GtkDropDown *
@@ -58,7 +52,7 @@ test_formats (void)
 
   prefs = rtop_preferences_new (NULL, settings);
   gtk_window_present (GTK_WINDOW (prefs));
-  spin ();
+  gui_test_spin ();
   dropdown = find_format_dropdown (prefs, _(((const RtopRecordFormatInfo *) rows->pdata[0])->display_name));
   g_assert_nonnull (dropdown);
   model = gtk_drop_down_get_model (dropdown);
@@ -73,19 +67,19 @@ test_formats (void)
                        _(info->display_name));
       /* Setting -> dropdown. */
       g_settings_set_string (settings, "recording-format", info->name);
-      spin ();
+      gui_test_spin ();
       g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, i);
       /* Dropdown -> setting. */
       g_settings_reset (settings, "recording-format");
       gtk_drop_down_set_selected (dropdown, i);
-      spin ();
+      gui_test_spin ();
       chosen = g_settings_get_string (settings, "recording-format");
       g_assert_cmpstr (chosen, ==, info->name);
     }
 
   g_object_add_weak_pointer (G_OBJECT (prefs), (gpointer *) &prefs);
   gtk_window_destroy (GTK_WINDOW (prefs));
-  spin ();
+  gui_test_spin ();
   g_assert_null (prefs);
 }
 

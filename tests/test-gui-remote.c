@@ -19,52 +19,13 @@
 #include <sys/time.h>
 
 #include "gui-fixtures.h"
+#include "gui-test-util.h"
 #include "rtop-askpass-dialog.h"
 #include "rtop-askpass-private.h"
 #include "rtop-remote-source-private.h"
 #include "rtop-sampler.h"
 #include "rtop-window-private.h"
 #include "sshd-fixture.h"
-
-static gboolean
-done_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-wait_frames (void)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (150, done_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
-screenshot (GtkWidget *window, const char *name)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  int w = gtk_widget_get_width (window), h = gtk_widget_get_height (window);
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (window));
-  const char *dir = g_getenv ("RDMATOP_SCREENSHOT_DIR");
-  g_autofree char *path = dir != NULL ? g_build_filename (dir, name, NULL)
-                                      : g_test_build_filename (G_TEST_BUILT, name, NULL);
-  g_autoptr(GdkTexture) texture = NULL;
-  GskRenderNode *node;
-
-  wait_frames ();
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  gsk_render_node_unref (node);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-}
 
 static RtopWindow *
 open_window (RtopSession *session, GSettings *settings)
@@ -75,7 +36,7 @@ open_window (RtopSession *session, GSettings *settings)
   gtk_window_present (GTK_WINDOW (window));
   for (guint i = 0; i < 500 && !gtk_widget_get_mapped (GTK_WIDGET (window)); i++)
     g_main_context_iteration (NULL, TRUE);
-  wait_frames ();
+  gui_test_wait_frames ();
   return window;
 }
 
@@ -155,7 +116,7 @@ test_grouped_by_host (void)
       feed_host (history, "node1", seq, 7);
       feed_host (history, NULL, seq, 7);
     }
-  wait_frames ();
+  gui_test_wait_frames ();
   dump = rtop_window_dump (window);
   g_test_message ("%s", dump);
   /* Two rows, this computer's first, each host's own rates. */
@@ -166,7 +127,7 @@ test_grouped_by_host (void)
   g_assert_true (strstr (dump, "row\tport=rxe0/1") < strstr (dump, "row\tport=node1:rxe0/1"));
   g_assert_nonnull (strstr (there, "tx=3"));
   g_assert_true (has_line (window, "totals\tports=2\t", NULL));
-  screenshot (GTK_WIDGET (window), "gui-remote-grouped.png");
+  gui_test_screenshot (GTK_WIDGET (window), "gui-remote-grouped.png");
 
   /* The port page says which host it is on. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-port", "s", "node1:rxe0/1"));
@@ -179,7 +140,7 @@ test_grouped_by_host (void)
   g_assert_true (has_line (window, "process\t", "host=This computer"));
 
   gtk_window_destroy (GTK_WINDOW (window));
-  wait_frames ();
+  gui_test_wait_frames ();
   g_assert_null (window);
   g_assert_finalize_object (session);
 }
@@ -240,17 +201,17 @@ test_hosts_over_ssh (void)
   line = wait_line (window, "host\tunknown-key\tstate=Failed\t", "not known");
   state = find_line (window, "state=", NULL);
   g_assert_cmpstr (state, ==, "state=ports");
-  screenshot (GTK_WIDGET (window), "gui-remote-hosts.png");
+  gui_test_screenshot (GTK_WIDGET (window), "gui-remote-hosts.png");
 
   /* The ssh session dies: lost, with when it tries again, then live. */
   g_assert_cmpuint (kill_sessions (), >, 0);
   g_free (wait_line (window, "host\tnode\tstate=Lost, retrying\t", "Next try in"));
-  screenshot (GTK_WIDGET (window), "gui-remote-lost.png");
+  gui_test_screenshot (GTK_WIDGET (window), "gui-remote-lost.png");
   g_free (wait_line (window, "host\tnode\tstate=Live\t", "detail=No RDMA"));
   g_assert_cmpuint (rtop_remote_source_get_n_connections (RTOP_REMOTE_SOURCE (node)), >=, 2);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  wait_frames ();
+  gui_test_wait_frames ();
   g_assert_null (window);
   rtop_session_shutdown (session, NULL);
   g_assert_finalize_object (session);
@@ -280,7 +241,7 @@ wait_dialog (Asked *asked)
   while (asked->dialog == NULL && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
   g_assert_nonnull (asked->dialog);
-  wait_frames ();
+  gui_test_wait_frames ();
 }
 
 /* The first widget of type under root (with this button label, if any). */
@@ -417,7 +378,7 @@ test_askpass (void)
   wait_dialog (&asked);
   g_assert_nonnull (strstr (g_ptr_array_index (asked.prompts, 0), "(yes/no"));
   g_assert_null (find_widget (asked.dialog, GTK_TYPE_PASSWORD_ENTRY, NULL));
-  screenshot (asked.dialog, "gui-remote-host-key.png");
+  gui_test_screenshot (asked.dialog, "gui-remote-host-key.png");
   gtk_window_close (GTK_WINDOW (asked.dialog));
   g_free (wait_line (asked.window, "host\task-key\tstate=Failed\t", "You declined"));
 
@@ -429,14 +390,14 @@ test_askpass (void)
   entry = find_widget (asked.dialog, GTK_TYPE_PASSWORD_ENTRY, NULL);
   g_assert_nonnull (entry);
   gtk_editable_set_text (GTK_EDITABLE (entry), SSHD_FIXTURE_PASSPHRASE);
-  screenshot (asked.dialog, "gui-remote-passphrase.png");
+  gui_test_screenshot (asked.dialog, "gui-remote-passphrase.png");
   ok = find_widget (asked.dialog, GTK_TYPE_BUTTON, "_OK");
   g_assert_nonnull (ok);
   g_signal_emit_by_name (ok, "clicked");
   g_free (wait_line (asked.window, "host\tpassphrase\tstate=Live\t", NULL));
 
   gtk_window_destroy (GTK_WINDOW (asked.window));
-  wait_frames ();
+  gui_test_wait_frames ();
   g_assert_null (asked.window);
   rtop_session_shutdown (session, NULL);
   g_assert_finalize_object (session);
@@ -533,7 +494,7 @@ test_guest (void)
   wait_moving (window, "guest:rxe0/1");
   g_test_message ("guest moving after %.0f s", (g_get_monotonic_time () - start) / 1e6);
   g_free (wait_line (window, "host\tguest\tstate=Live\t", "ports on"));
-  screenshot (GTK_WIDGET (window), "remote-guest-live.png");
+  gui_test_screenshot (GTK_WIDGET (window), "remote-guest-live.png");
 
   /* The guest's sshd sessions are killed: lost, and no rate from before. */
   request ("cut-request");
@@ -543,15 +504,15 @@ test_guest (void)
   lost_tx = field (lost_row, "tx");
   g_test_message ("while lost: tx=%s", lost_tx);
   g_assert_false (g_ascii_isdigit (lost_tx[0]));
-  screenshot (GTK_WIDGET (window), "remote-guest-lost.png");
+  gui_test_screenshot (GTK_WIDGET (window), "remote-guest-lost.png");
   g_test_message ("lost after %.0f s", (g_get_monotonic_time () - start) / 1e6);
   wait_moving (window, "guest:rxe0/1");
   g_test_message ("moving again after %.0f s", (g_get_monotonic_time () - start) / 1e6);
   g_assert_cmpuint (rtop_remote_source_get_n_connections (RTOP_REMOTE_SOURCE (guest)), >=, 2);
-  screenshot (GTK_WIDGET (window), "remote-guest-back.png");
+  gui_test_screenshot (GTK_WIDGET (window), "remote-guest-back.png");
 
   gtk_window_destroy (GTK_WINDOW (window));
-  wait_frames ();
+  gui_test_wait_frames ();
   g_assert_null (window);
   rtop_session_shutdown (session, NULL);
   g_assert_finalize_object (session);

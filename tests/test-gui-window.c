@@ -9,6 +9,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
+#include "gui-test-util.h"
 #include "rtop-compare-view-private.h"
 #include "rtop-graph-private.h"
 #include "rtop-record-sink.h"
@@ -82,64 +83,12 @@ feed (RtopHistory *history, guint n)
     }
 }
 
-static gboolean
-done_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Lets a few frames happen (layout, drawing). */
-static void
-wait_frames (void)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (150, done_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
-spin (void)
-{
-  /* Bounded: a frame clock (spinner, transitions) keeps sources pending. */
-  for (guint i = 0; i < 200 && g_main_context_iteration (NULL, FALSE); i++)
-    ;
-}
-
 static void
 wait_mapped (GtkWidget *widget)
 {
   for (guint i = 0; i < 500 && !gtk_widget_get_mapped (widget); i++)
     g_main_context_iteration (NULL, TRUE);
-  spin ();
-}
-
-/* Renders the window as a frame would and saves it as PNG. */
-static void
-screenshot (GtkWidget *window, const char *name)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  int w = gtk_widget_get_width (window), h = gtk_widget_get_height (window);
-  GskRenderNode *node;
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (window));
-  g_autoptr(GdkTexture) texture = NULL;
-  /* The dark-theme run keeps its pictures beside the light ones. */
-  gboolean dark = g_getenv ("GTK_THEME") && strstr (g_getenv ("GTK_THEME"), "dark");
-  g_autofree char *base = dark ? g_strdup_printf ("%.*s-dark.png", (int) (strlen (name) - 4), name)
-                               : g_strdup (name);
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, base, NULL);
-
-  wait_frames ();
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  gsk_render_node_unref (node);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
+  gui_test_spin ();
 }
 
 typedef struct {
@@ -172,7 +121,7 @@ static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
-  spin ();
+  gui_test_spin ();
   g_assert_null (f->window);
   g_assert_finalize_object (f->session);
   g_test_message ("history refs %u", G_OBJECT (f->history)->ref_count);
@@ -189,7 +138,7 @@ activate (Fixture *f, const char *action, GVariant *param)
   g_autofree char *name = g_strconcat ("win.", action, NULL);
 
   g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (f->window), name, param));
-  spin ();
+  gui_test_spin ();
 }
 
 static void
@@ -220,7 +169,7 @@ test_views_and_settings (Fixture *f, gconstpointer data)
 
   /* The interval menu follows the setting, also for values not in it. */
   g_settings_set_double (f->settings, "interval", 3.0);
-  spin ();
+  gui_test_spin ();
   activate (f, "interval-faster", NULL);
   g_assert_cmpfloat (g_settings_get_double (f->settings, "interval"), ==, 2.0);
   activate (f, "interval-slower", NULL);
@@ -241,15 +190,15 @@ test_screenshots (Fixture *f, gconstpointer data)
 {
   feed (f->history, 300);
   activate (f, "show-view", g_variant_new_string ("overview"));
-  screenshot (GTK_WIDGET (f->window), "gui-overview.png");
+  gui_test_screenshot (GTK_WIDGET (f->window), "gui-overview.png");
   activate (f, "show-port", g_variant_new_string ("rxe0/1"));
-  screenshot (GTK_WIDGET (f->window), "gui-port-detail.png");
+  gui_test_screenshot (GTK_WIDGET (f->window), "gui-port-detail.png");
   activate (f, "show-port", g_variant_new_string ("mlx5_0/1"));
-  screenshot (GTK_WIDGET (f->window), "gui-port-detail-mlx5.png");
+  gui_test_screenshot (GTK_WIDGET (f->window), "gui-port-detail-mlx5.png");
   activate (f, "show-view", g_variant_new_string ("processes"));
-  screenshot (GTK_WIDGET (f->window), "gui-processes.png");
+  gui_test_screenshot (GTK_WIDGET (f->window), "gui-processes.png");
   activate (f, "show-view", g_variant_new_string ("events"));
-  screenshot (GTK_WIDGET (f->window), "gui-events.png");
+  gui_test_screenshot (GTK_WIDGET (f->window), "gui-events.png");
 }
 
 /* The dialogs the app opens build from their resources without warnings,
@@ -265,7 +214,7 @@ test_dialogs (Fixture *f, gconstpointer data)
   g_assert_true (GTK_IS_SHORTCUTS_WINDOW (shortcuts));
   gtk_window_present (GTK_WINDOW (shortcuts));
   gtk_window_present (GTK_WINDOW (prefs));
-  spin ();
+  gui_test_spin ();
   g_settings_set_string (f->settings, "recordings-folder", "/srv/traces");
   folder = rtop_preferences_get_recordings_folder (f->settings);
   g_assert_cmpstr (folder, ==, "/srv/traces");
@@ -276,7 +225,7 @@ test_dialogs (Fixture *f, gconstpointer data)
   g_object_add_weak_pointer (G_OBJECT (prefs), (gpointer *) &prefs);
   gtk_window_destroy (GTK_WINDOW (prefs));
   gtk_window_destroy (GTK_WINDOW (shortcuts));
-  spin ();
+  gui_test_spin ();
   g_assert_null (prefs);
 }
 
@@ -301,7 +250,7 @@ spin_until (gboolean (*done) (RtopSession *), RtopSession *session)
   while (!done (session) && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (done (session));
-  spin ();
+  gui_test_spin ();
 }
 
 static gboolean
@@ -387,7 +336,7 @@ test_two_windows (void)
       /* Where the trace went, in both windows. */
       g_assert_cmpstr (message, ==, want);
     }
-  screenshot (GTK_WIDGET (w[0]), "gui-recording-saved.png");
+  gui_test_screenshot (GTK_WIDGET (w[0]), "gui-recording-saved.png");
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
 
   /* Open what was recorded: both windows say what they show. */
@@ -408,7 +357,7 @@ test_two_windows (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
 
   rtop_session_go_live (session);
-  spin ();
+  gui_test_spin ();
   g_assert_true (rtop_sampler_is_running (sampler));
   for (guint i = 0; i < 2; i++)
     {
@@ -418,13 +367,13 @@ test_two_windows (void)
 
   /* A window closes; the other still shows the session. */
   gtk_window_destroy (GTK_WINDOW (w[0]));
-  spin ();
+  gui_test_spin ();
   g_assert_null (w[0]);
   g_assert_true (rtop_window_get_session (w[1]) == session);
   gtk_window_destroy (GTK_WINDOW (w[1]));
   g_assert_true (rtop_session_shutdown (session, NULL));
   g_object_unref (session);
-  spin ();
+  gui_test_spin ();
   g_assert_null (w[1]);
   g_assert_null (session);
   g_unlink (path);
@@ -485,7 +434,7 @@ test_close_while_recording (void)
   path = g_strdup (rtop_recorder_get_path (rtop_session_get_recorder (session)));
 
   gtk_window_close (GTK_WINDOW (window));
-  spin ();
+  gui_test_spin ();
   g_assert_nonnull (window);
   dialog = find_dialog (GTK_WINDOW (window));
   g_assert_nonnull (dialog);
@@ -497,7 +446,7 @@ test_close_while_recording (void)
     g_assert_nonnull (strstr (question, path));
   }
   gtk_dialog_response (dialog, GTK_RESPONSE_CANCEL);
-  spin ();
+  gui_test_spin ();
   g_assert_nonnull (window);
   g_assert_null (find_dialog (GTK_WINDOW (window)));
   g_assert_true (rtop_session_get_recording (session));
@@ -507,7 +456,7 @@ test_close_while_recording (void)
   }
 
   gtk_window_close (GTK_WINDOW (window));
-  spin ();
+  gui_test_spin ();
   dialog = find_dialog (GTK_WINDOW (window));
   g_assert_nonnull (dialog);
   gtk_dialog_response (dialog, 3 /* Save and Close */);
@@ -558,7 +507,7 @@ wait_for_columns (Fixture *f, const char *want)
   do
     {
       g_free (columns);
-      wait_frames ();
+      gui_test_wait_frames ();
       columns = dump_line (f->window, "columns\t");
     }
   while (g_strcmp0 (columns, want) != 0 && g_get_monotonic_time () < end);
@@ -588,11 +537,11 @@ test_small_window (Fixture *f, gconstpointer data)
   /* The table's width follows its columns a frame or so later. */
   for (gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
        gtk_adjustment_get_upper (h) > gtk_adjustment_get_page_size (h) + 1 && g_get_monotonic_time () < end;)
-    wait_frames ();
+    gui_test_wait_frames ();
   g_test_message ("800x600: columns %s, table %.0f px in %.0f px", columns,
                   gtk_adjustment_get_upper (h), gtk_adjustment_get_page_size (h));
   g_assert_cmpfloat (gtk_adjustment_get_upper (h), <=, gtk_adjustment_get_page_size (h) + 1);
-  screenshot (GTK_WIDGET (f->window), "gui-overview-800x600.png");
+  gui_test_screenshot (GTK_WIDGET (f->window), "gui-overview-800x600.png");
 
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1400, 860);
   g_free (columns);
@@ -624,7 +573,7 @@ test_shared_scale (Fixture *f, gconstpointer data)
 
   feed (f->history, 60);
   activate (f, "show-view", g_variant_new_string ("overview"));
-  wait_frames ();
+  gui_test_wait_frames ();
   collect_graphs (GTK_WIDGET (f->window), graphs);
   g_assert_cmpuint (graphs->len, ==, 4);
   for (guint i = 0; i < graphs->len; i++)
@@ -641,7 +590,7 @@ test_shared_scale (Fixture *f, gconstpointer data)
 
   activate (f, "shared-scale", NULL);
   g_assert_true (g_settings_get_boolean (f->settings, "shared-scale"));
-  wait_frames ();
+  gui_test_wait_frames ();
   scale = dump_line (f->window, "scale\t");
   g_assert_true (g_str_has_prefix (scale, "shared\tmax="));
   g_assert_cmpfloat (g_ascii_strtod (scale + strlen ("shared\tmax="), NULL), >, 0);
@@ -655,7 +604,7 @@ test_shared_scale (Fixture *f, gconstpointer data)
         g_assert_cmpfloat (st.axis_max, ==, first_axis);
       first_axis = st.axis_max;
     }
-  screenshot (GTK_WIDGET (f->window), "gui-overview-shared-scale.png");
+  gui_test_screenshot (GTK_WIDGET (f->window), "gui-overview-shared-scale.png");
   activate (f, "shared-scale", NULL);
   g_assert_false (g_settings_get_boolean (f->settings, "shared-scale"));
   g_free (scale);
@@ -732,11 +681,11 @@ test_long_replay (void)
     g_assert_cmpint (last - first, >=, (gint64) 7199 * G_USEC_PER_SEC);
   }
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-port", "s", "rxe0/1"));
-  spin ();
+  gui_test_spin ();
 
   /* Five minutes of it, at its end, with a scrollbar over the rest. */
   g_object_set (window, "time-window", 5, NULL);
-  spin ();
+  gui_test_spin ();
   view = dump_line (window, "view\t");
   g_assert_cmpstr (view, ==, "window=300\tend=newest\tscrollbar=shown");
 
@@ -744,12 +693,12 @@ test_long_replay (void)
   detail = find_of_type (GTK_WIDGET (window), RTOP_TYPE_PORT_DETAIL);
   g_assert_true (gtk_widget_activate_action (detail, "detail.scroll-back", NULL));
   g_assert_true (gtk_widget_activate_action (detail, "detail.scroll-back", NULL));
-  spin ();
+  gui_test_spin ();
   g_free (view);
   view = dump_line (window, "view\t");
   g_assert_cmpstr (view, ==, "window=300\tend=-300\tscrollbar=shown");
   g_assert_true (gtk_widget_activate_action (detail, "detail.scroll-newest", NULL));
-  spin ();
+  gui_test_spin ();
   g_free (view);
   view = dump_line (window, "view\t");
   g_assert_cmpstr (view, ==, "window=300\tend=newest\tscrollbar=shown");
@@ -774,15 +723,15 @@ test_long_replay (void)
     g_assert_nonnull (dropdown);
     gtk_drop_down_set_selected (dropdown, 4);
   }
-  spin ();
+  gui_test_spin ();
   g_free (view);
   view = dump_line (window, "view\t");
   g_assert_cmpstr (view, ==, "window=7200\tend=newest\tscrollbar=hidden");
-  screenshot (GTK_WIDGET (window), "gui-port-detail-two-hours.png");
+  gui_test_screenshot (GTK_WIDGET (window), "gui-port-detail-two-hours.png");
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (session);
-  spin ();
+  gui_test_spin ();
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -816,7 +765,7 @@ test_process_page (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (dump, "qp\tqpn=17\ttype=RC\tstate=RTS\tport=rxe0/1\tpeer=18\tpeer-addr=192.0.2.2:40001"));
   g_assert_nonnull (strstr (dump, "qp\tqpn=19\ttype=RC\tstate=⚠ ERR\tport=rxe0/1\tpeer=20\tpeer-addr=—"));
   g_assert_nonnull (strstr (dump, "qp\tqpn=21\ttype=UD\tstate=RTS\tport=rxe0/1\tpeer=—\tpeer-addr=—"));
-  screenshot (GTK_WIDGET (f->window), "gui-process-page.png");
+  gui_test_screenshot (GTK_WIDGET (f->window), "gui-process-page.png");
 
   /* Its port link opens the port. */
   activate (f, "show-port", g_variant_new_string ("rxe0/1"));
@@ -866,7 +815,7 @@ test_compare (Fixture *f, gconstpointer data)
   view = RTOP_COMPARE_VIEW (find_of_type (GTK_WIDGET (f->window), RTOP_TYPE_COMPARE_VIEW));
   graph = rtop_compare_view_get_graph (view);
   g_assert_cmpuint (rtop_graph_get_n_channels (graph), ==, 3);
-  wait_frames ();
+  gui_test_wait_frames ();
 
   /* One scale: the axis reaches the busiest of the three over the window. */
   rtop_graph_get_frame_stats (graph, &st);
@@ -894,11 +843,11 @@ test_compare (Fixture *f, gconstpointer data)
     line = rtop_window_dump (f->window);
     g_assert_nonnull (strstr (line, want));
   }
-  screenshot (GTK_WIDGET (f->window), "gui-compare.png");
+  gui_test_screenshot (GTK_WIDGET (f->window), "gui-compare.png");
 
   /* Another metric: the same ports, its unit. */
   rtop_compare_view_set_metric (view, RTOP_PORT_CH_RETRANS);
-  wait_frames ();
+  gui_test_wait_frames ();
   assert_readout (graph, f->history, shown, RTOP_PORT_CH_RETRANS, RTOP_UNIT_EVENTS_PER_S);
   g_clear_pointer (&line, g_free);
   line = dump_line (f->window, "compare\t");
@@ -915,7 +864,7 @@ test_compare (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (line, "compared\tport=rxe1/1\tcolour=0"));
   g_assert_nonnull (strstr (line, "compared\tport=mlx5_1/1\tcolour=1"));
   g_assert_nonnull (strstr (line, "compared\tport=rxe0/1\tcolour=2"));
-  wait_frames ();
+  gui_test_wait_frames ();
   assert_readout (graph, f->history, after, RTOP_PORT_CH_RETRANS, RTOP_UNIT_EVENTS_PER_S);
 
   /* Clear: nothing to draw, the page says what to do. */
@@ -972,7 +921,7 @@ test_hostile_names (Fixture *f, gconstpointer data)
   g_assert_cmpstr (rtop_process_item_get_comm (item), ==, "\\x1b[2Jx\\u202e");
   activate (f, "show-view", g_variant_new_string ("processes"));
   activate (f, "show-process", g_variant_new_string (rtop_process_item_get_key (item)));
-  wait_frames ();
+  gui_test_wait_frames ();
   dump = rtop_window_dump (f->window);
   title = strstr (dump, "process-page\t");
   g_assert_nonnull (title);

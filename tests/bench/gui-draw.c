@@ -18,6 +18,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
+#include "gui-test-util.h"
 #include "rtop-graph-private.h"
 #include "rtop-history.h"
 #include "rtop-series.h"
@@ -48,23 +49,6 @@ cpu_seconds (void)
   getrusage (RUSAGE_SELF, &ru);
   return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
          (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
-static gboolean
-done_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-settle (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, done_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
 }
 
 /* One frame of a widget: its snapshot, then the node rendered to pixels. */
@@ -120,7 +104,7 @@ bench_graph (void)
   gtk_widget_set_size_request (graph, 800, 220);
   gtk_window_set_child (GTK_WINDOW (window), graph);
   gtk_window_present (GTK_WINDOW (window));
-  settle (300);
+  gui_test_run_for (300);
 
   ms_60 = graph_frame_ms (graph, gtk_native_get_renderer (GTK_NATIVE (window)), 3600, &cells_60);
   ms_1 = graph_frame_ms (graph, gtk_native_get_renderer (GTK_NATIVE (window)), 60, &cells_1);
@@ -171,7 +155,7 @@ bench_window (void)
     }
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
   gtk_window_present (GTK_WINDOW (window));
-  settle (300);
+  gui_test_run_for (300);
   for (guint seq = 1; seq <= 300 + FRAMES; seq++)
     {
       double t0;

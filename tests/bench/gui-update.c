@@ -25,6 +25,7 @@
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
+#include "gui-test-util.h"
 #include "rtop-history.h"
 #include "rtop-window.h"
 
@@ -55,23 +56,6 @@ print_memory (guint update)
 {
   g_print ("memory update=%u rss_kb=%" G_GUINT64_FORMAT " heap_kb=%zu\n", update, status_kb ("VmRSS:"),
            mallinfo2 ().uordblks / 1024);
-}
-
-static gboolean
-done_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-run_for (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, done_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
 }
 
 static void
@@ -140,7 +124,7 @@ main (int argc, char *argv[])
       ports[i] = (GuiPortSpec) { names[i], 1, "rxe", "roce", 4, 10, 0, 0, 0, 0, 0, 0, 0, FALSE };
     }
   gtk_window_present (GTK_WINDOW (window));
-  run_for (500);
+  gui_test_run_for (500);
   if (view)
     gtk_widget_activate_action (GTK_WIDGET (window), "win.show-view", "s", view);
   for (guint seq = 1; seq <= history_len; seq++)
@@ -150,7 +134,7 @@ main (int argc, char *argv[])
       rtop_history_ingest (rtop_session_get_history (session), s);
       rtop_snapshot_unref (s);
     }
-  run_for (interval_ms);
+  gui_test_run_for (interval_ms);
   g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (window)), "after-paint",
                     G_CALLBACK (after_paint_cb), &frames);
   g_printerr ("gui-update: measuring\n");
@@ -161,7 +145,7 @@ main (int argc, char *argv[])
 
       rtop_history_ingest (rtop_session_get_history (session), s);
       rtop_snapshot_unref (s);
-      run_for (interval_ms);
+      gui_test_run_for (interval_ms);
       cpu += thread_cpu_seconds () - t0;
       if (memory_every > 0 && (u % memory_every == 0 || u + 1 == updates))
         print_memory (u + 1);
