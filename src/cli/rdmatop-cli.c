@@ -59,20 +59,7 @@ parse_devices_cb (const char *name, const char *value, gpointer data, GError **e
 static gboolean
 parse_interval_cb (const char *name, const char *value, gpointer data, GError **error)
 {
-  CliOptions *o = data;
-  char *end = NULL;
-  double v = g_ascii_strtod (value, &end);
-
-  if (end == value || *end != '\0' || !isfinite (v) ||
-      v < RTOP_SAMPLER_MIN_INTERVAL || v > RTOP_SAMPLER_MAX_INTERVAL)
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("The interval must be a number of seconds from %.1f to %.0f, not “%s”"),
-                   RTOP_SAMPLER_MIN_INTERVAL, RTOP_SAMPLER_MAX_INTERVAL, value);
-      return FALSE;
-    }
-  o->interval = v;
-  return TRUE;
+  return rtop_cli_parse_interval (value, &((CliOptions *) data)->interval, error);
 }
 
 static int

@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
 #include "rtop-cli-common.h"
+#include "rtop-sampler.h"
 
 gboolean
 rtop_cli_add_devices (char ***devices, const char *value, GError **error)
@@ -28,4 +30,27 @@ rtop_cli_add_devices (char ***devices, const char *value, GError **error)
   g_strfreev (*devices);
   *devices = g_strv_builder_end (b);
   return TRUE;
+}
+
+gboolean
+rtop_cli_parse_seconds (const char *value, double lo, double hi, double *out)
+{
+  char *end = NULL;
+  double v = g_ascii_strtod (value, &end);
+
+  if (end == value || *end != '\0' || !isfinite (v) || v < lo || v > hi)
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+gboolean
+rtop_cli_parse_interval (const char *value, double *out, GError **error)
+{
+  if (rtop_cli_parse_seconds (value, RTOP_SAMPLER_MIN_INTERVAL, RTOP_SAMPLER_MAX_INTERVAL, out))
+    return TRUE;
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               _("The interval must be a number of seconds from %.1f to %.0f, not “%s”"),
+               RTOP_SAMPLER_MIN_INTERVAL, RTOP_SAMPLER_MAX_INTERVAL, value);
+  return FALSE;
 }

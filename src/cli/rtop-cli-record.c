@@ -76,28 +76,16 @@ usage (const char *message)
 }
 
 static gboolean
-parse_seconds (const char *value, double lo, double hi, double *out)
-{
-  char *end = NULL;
-  double v = g_ascii_strtod (value, &end);
-
-  if (end == value || *end != '\0' || !isfinite (v) || v < lo || v > hi)
-    return FALSE;
-  *out = v;
-  return TRUE;
-}
-
-static gboolean
 interval_cb (const char *name, const char *value, gpointer data, GError **error)
 {
   RecordOptions *o = data;
 
   /* Down to a capture's floor here; whether that is allowed depends on
    * --counters-only, checked once every option is known. */
-  if (parse_seconds (value, RTOP_CAPTURE_MIN_INTERVAL_NS / 1e9, RTOP_SAMPLER_MAX_INTERVAL,
+  if (rtop_cli_parse_seconds (value, RTOP_CAPTURE_MIN_INTERVAL_NS / 1e9, RTOP_SAMPLER_MAX_INTERVAL,
                      &o->interval))
     return TRUE;
-  if (parse_seconds (value, 0, G_MAXDOUBLE, &o->interval))
+  if (rtop_cli_parse_seconds (value, 0, G_MAXDOUBLE, &o->interval))
     {
       o->interval_out_of_range = TRUE;
       return TRUE;
@@ -113,7 +101,7 @@ duration_cb (const char *name, const char *value, gpointer data, GError **error)
 {
   RecordOptions *o = data;
 
-  if (parse_seconds (value, 0, MAX_DURATION_S, &o->duration) && o->duration > 0)
+  if (rtop_cli_parse_seconds (value, 0, MAX_DURATION_S, &o->duration) && o->duration > 0)
     return TRUE;
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                _("The duration must be a positive number of seconds, not “%s”"), value);

@@ -66,28 +66,11 @@ serve_clear (Serve *s)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Serve, serve_clear)
 
-static gboolean
-parse_seconds (const char *value, double *out)
-{
-  char *end = NULL;
-  double v = g_ascii_strtod (value, &end);
-
-  if (end == value || *end != '\0' || !isfinite (v) ||
-      v < RTOP_SAMPLER_MIN_INTERVAL || v > RTOP_SAMPLER_MAX_INTERVAL)
-    return FALSE;
-  *out = v;
-  return TRUE;
-}
 
 static gboolean
 interval_cb (const char *name, const char *value, gpointer data, GError **error)
 {
-  if (parse_seconds (value, &((Serve *) data)->interval))
-    return TRUE;
-  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-               _("The interval must be a number of seconds from %.1f to %.0f, not “%s”"),
-               RTOP_SAMPLER_MIN_INTERVAL, RTOP_SAMPLER_MAX_INTERVAL, value);
-  return FALSE;
+  return rtop_cli_parse_interval (value, &((Serve *) data)->interval, error);
 }
 
 static gboolean
@@ -232,7 +215,8 @@ run_command (Serve *s, char *line)
     *args++ = '\0';
   if (g_str_equal (line, "hello"))
     command_hello (s, args != NULL ? args : "");
-  else if (g_str_equal (line, "interval") && args != NULL && parse_seconds (args, &s->interval))
+  else if (g_str_equal (line, "interval") && args != NULL &&
+           rtop_cli_parse_interval (args, &s->interval, NULL))
     rtop_sampler_set_interval (s->sampler, s->interval);
   else if (g_str_equal (line, "refresh"))
     rtop_source_refresh (RTOP_SOURCE (s->sampler));

@@ -107,20 +107,7 @@ static const SinkClass sinks[] = {
 static gboolean
 interval_cb (const char *name, const char *value, gpointer data, GError **error)
 {
-  ServeOptions *o = data;
-  char *end = NULL;
-  double v = g_ascii_strtod (value, &end);
-
-  if (end != value && *end == '\0' && isfinite (v) &&
-      v >= RTOP_SAMPLER_MIN_INTERVAL && v <= RTOP_SAMPLER_MAX_INTERVAL)
-    {
-      o->interval = v;
-      return TRUE;
-    }
-  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-               _("The interval must be a number of seconds from %.1f to %.0f, not “%s”"),
-               RTOP_SAMPLER_MIN_INTERVAL, RTOP_SAMPLER_MAX_INTERVAL, value);
-  return FALSE;
+  return rtop_cli_parse_interval (value, &((ServeOptions *) data)->interval, error);
 }
 
 static gboolean
