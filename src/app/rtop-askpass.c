@@ -203,9 +203,8 @@ old_enough (const GStatBuf *st)
 }
 
 static gboolean
-is_stale (const char *dir)
+is_stale (const char *dir, const char *path)
 {
-  g_autofree char *path = g_build_filename (dir, "socket", NULL);
   g_autoptr(GSocketAddress) address = NULL;
   g_autoptr(GSocket) sock = NULL;
   g_autoptr(GError) error = NULL;
@@ -244,9 +243,9 @@ rtop_askpass_sweep_stale (const char *runtime_dir)
         continue;
       seen++;
       path = g_build_filename (runtime_dir, name, NULL);
-      if (!is_stale (path))
-        continue;
       sock = g_build_filename (path, "socket", NULL);
+      if (!is_stale (path, sock))
+        continue;
       g_unlink (sock);
       if (g_rmdir (path) == 0)
         removed++;

@@ -26,6 +26,7 @@
 
 #include "gui-fixtures.h"
 #include "gui-test-util.h"
+#include "proc-status.h"
 #include "rtop-history.h"
 #include "rtop-window.h"
 
@@ -39,22 +40,10 @@ thread_cpu_seconds (void)
          (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
-/* kB of a "Name:   1234 kB" line of /proc/self/status. */
-static guint64
-status_kb (const char *name)
-{
-  g_autofree char *text = NULL;
-  const char *line;
-
-  if (!g_file_get_contents ("/proc/self/status", &text, NULL, NULL) || (line = strstr (text, name)) == NULL)
-    return 0;
-  return g_ascii_strtoull (line + strlen (name), NULL, 10);
-}
-
 static void
 print_memory (guint update)
 {
-  g_print ("memory update=%u rss_kb=%" G_GUINT64_FORMAT " heap_kb=%zu\n", update, status_kb ("VmRSS:"),
+  g_print ("memory update=%u rss_kb=%" G_GUINT64_FORMAT " heap_kb=%zu\n", update, bench_status_kb ("VmRSS:"),
            mallinfo2 ().uordblks / 1024);
 }
 

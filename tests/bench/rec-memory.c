@@ -12,24 +12,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "proc-status.h"
 #include "rec-synth.h"
 #include "rtop-recorder-private.h"
 #include "rtop-recording-private.h"
 
 #define N_PORTS 16
-
-/* kB from a "Name:   1234 kB" line of /proc/self/status. */
-static guint64
-status_kb (const char *name)
-{
-  g_autofree char *text = NULL;
-  const char *line;
-
-  if (!g_file_get_contents ("/proc/self/status", &text, NULL, NULL))
-    return 0;
-  line = strstr (text, name);
-  return line != NULL ? g_ascii_strtoull (line + strlen (name) + 1, NULL, 10) : 0;
-}
 
 static void
 record (const char *dir, RtopRecordFormat format, gboolean busy_all, guint n, char **path_out)
@@ -46,7 +34,7 @@ record (const char *dir, RtopRecordFormat format, gboolean busy_all, guint n, ch
   gint64 t0;
 
   g_unlink (path);
-  rss_start = status_kb ("VmRSS:");
+  rss_start = bench_status_kb ("VmRSS:");
   t0 = g_get_monotonic_time ();
   recorder = rtop_recorder_new (path, format, &error);
   if (recorder == NULL)
@@ -67,10 +55,10 @@ record (const char *dir, RtopRecordFormat format, gboolean busy_all, guint n, ch
     g_usleep (1000);
   while (g_main_context_iteration (NULL, FALSE))
     ;
-  rss_end = status_kb ("VmRSS:");
+  rss_end = bench_status_kb ("VmRSS:");
   if (!rtop_recorder_close (recorder, &error))
     g_error ("%s", error->message);
-  rss_closed = status_kb ("VmRSS:");
+  rss_closed = bench_status_kb ("VmRSS:");
   g_assert (g_stat (path, &st) == 0);
 
   printf ("%-8s snapshots %u (%u ports, %s, %.1f simulated hours) in %.1f s, dropped %" G_GUINT64_FORMAT "\n",
@@ -91,7 +79,7 @@ load (const char *path)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(RtopRecording) rec = NULL;
-  guint64 rss_before = status_kb ("VmRSS:");
+  guint64 rss_before = bench_status_kb ("VmRSS:");
   gint64 t0 = g_get_monotonic_time ();
 
   rec = rtop_recording_load (path, &error);
@@ -101,7 +89,7 @@ load (const char *path)
           "VmRSS %+.1f MiB\n", strrchr (path, '/') + 1, rtop_recording_get_n_snapshots (rec),
           rtop_recording_get_merge_factor (rec), rtop_recording_get_interval (rec),
           (g_get_monotonic_time () - t0) / 1e6,
-          ((double) status_kb ("VmRSS:") - rss_before) / 1024.0);
+          ((double) bench_status_kb ("VmRSS:") - rss_before) / 1024.0);
 }
 
 int
@@ -113,13 +101,13 @@ main (int argc, char **argv)
   g_autofree char *gz = NULL;
   g_autofree char *mixed = NULL;
 
-  printf ("rec-memory: VmRSS at start %" G_GUINT64_FORMAT " kB\n", status_kb ("VmRSS:"));
+  printf ("rec-memory: VmRSS at start %" G_GUINT64_FORMAT " kB\n", bench_status_kb ("VmRSS:"));
   record (dir, RTOP_RECORD_FORMAT_JSON, TRUE, n, &json);
   record (dir, RTOP_RECORD_FORMAT_JSON_GZ, TRUE, n, &gz);
   /* Idle ports cost little: unchanged values are not repeated. */
   g_unlink (json);
   record (dir, RTOP_RECORD_FORMAT_JSON, FALSE, n, &mixed);
-  printf ("peak     VmHWM %" G_GUINT64_FORMAT " kB\n", status_kb ("VmHWM:"));
+  printf ("peak     VmHWM %" G_GUINT64_FORMAT " kB\n", bench_status_kb ("VmHWM:"));
   load (gz);
   g_unlink (mixed);
   g_unlink (gz);
