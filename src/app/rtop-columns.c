@@ -10,28 +10,100 @@
 #define HANDLER_KEY "rtop-updated-handler"
 #define ITEM_KEY "rtop-bound-item"
 
-/* Sets the label's text and class; returns whether anything changed. */
-static gboolean
-refresh_label (GtkLabel *label, const RtopColumnDef *def, gpointer item)
+/* Numeric cells change at every pass.  A GtkLabel asks for a new layout of
+ * the whole table each time its text changes (its size follows its text);
+ * a GtkInscription (GTK 4.8) is given its size and only repaints.  Its
+ * width here follows the widest text it has shown, in characters, so a
+ * column grows once when a wider value first shows and never jitters. */
+#if GTK_CHECK_VERSION (4, 8, 0)
+#define NUMERIC_INSCRIPTION 1
+#endif
+/* The build allows no API newer than 4.6 (meson.build); what follows is
+ * built only against a GTK that has it. */
+G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+
+const char *
+rtop_column_cell_get_text (GtkWidget *cell)
 {
-  g_autofree char *text = def->text_in ? def->text_in (item, GTK_WIDGET (label)) : def->text (item);
-  const char *old_class = g_object_get_data (G_OBJECT (label), "rtop-css");
+#ifdef NUMERIC_INSCRIPTION
+  if (GTK_IS_INSCRIPTION (cell))
+    return gtk_inscription_get_text (GTK_INSCRIPTION (cell));
+#endif
+  return GTK_IS_LABEL (cell) ? gtk_label_get_label (GTK_LABEL (cell)) : NULL;
+}
+
+static void
+cell_set_text (GtkWidget *cell, const char *text)
+{
+#ifdef NUMERIC_INSCRIPTION
+  if (GTK_IS_INSCRIPTION (cell))
+    {
+      GtkInscription *ins = GTK_INSCRIPTION (cell);
+      guint chars = text ? (guint) g_utf8_strlen (text, -1) : 0;
+
+      if (chars > gtk_inscription_get_min_chars (ins))
+        {
+          gtk_inscription_set_min_chars (ins, chars);
+          gtk_inscription_set_nat_chars (ins, chars);
+        }
+      gtk_inscription_set_text (ins, text);
+      /* What a screen reader reads, as a label's text would be. */
+      gtk_accessible_update_property (GTK_ACCESSIBLE (cell), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      text ? text : "", -1);
+      return;
+    }
+#endif
+  gtk_label_set_label (GTK_LABEL (cell), text);
+}
+
+static GtkWidget *
+cell_new (const RtopColumnDef *def)
+{
+  GtkWidget *cell;
+
+#ifdef NUMERIC_INSCRIPTION
+  if (def->numeric)
+    {
+      cell = gtk_inscription_new (NULL);
+      gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), 1);
+      gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), 1);
+      gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), 1);
+      gtk_widget_add_css_class (cell, "numeric");
+      return cell;
+    }
+#endif
+  cell = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (cell), def->numeric ? 1 : 0);
+  gtk_label_set_ellipsize (GTK_LABEL (cell), def->numeric ? PANGO_ELLIPSIZE_NONE : PANGO_ELLIPSIZE_END);
+  if (def->numeric)
+    gtk_widget_add_css_class (cell, "numeric");
+  return cell;
+}
+
+G_GNUC_END_IGNORE_DEPRECATIONS
+
+/* Sets the cell's text and class; returns whether anything changed. */
+static gboolean
+refresh_label (GtkWidget *cell, const RtopColumnDef *def, gpointer item)
+{
+  g_autofree char *text = def->text_in ? def->text_in (item, cell) : def->text (item);
+  const char *old_class = g_object_get_data (G_OBJECT (cell), "rtop-css");
   const char *css = def->css ? def->css (item) : NULL;
   gboolean changed = FALSE;
 
-  if (g_strcmp0 (gtk_label_get_label (label), text) != 0)
+  if (g_strcmp0 (rtop_column_cell_get_text (cell), text) != 0)
     {
-      gtk_label_set_label (label, text);
+      cell_set_text (cell, text);
       changed = TRUE;
     }
   if (g_strcmp0 (old_class, css) != 0)
     {
       if (old_class)
-        gtk_widget_remove_css_class (GTK_WIDGET (label), old_class);
+        gtk_widget_remove_css_class (cell, old_class);
       if (css)
-        gtk_widget_add_css_class (GTK_WIDGET (label), css);
+        gtk_widget_add_css_class (cell, css);
       /* The class names are static strings from the tables. */
-      g_object_set_data (G_OBJECT (label), "rtop-css", (gpointer) css);
+      g_object_set_data (G_OBJECT (cell), "rtop-css", (gpointer) css);
       changed = TRUE;
     }
   return changed;
@@ -48,7 +120,7 @@ refresh_cell (gpointer item, GtkWidget *cell)
       def->bind (cell, item);
       return TRUE;
     }
-  return refresh_label (GTK_LABEL (cell), def, item);
+  return refresh_label (cell, def, item);
 }
 
 /* ---- updates, a few cells a frame ------------------------------------------ */
@@ -149,17 +221,7 @@ setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, const RtopC
 {
   GtkWidget *cell;
 
-  if (def->setup)
-    cell = def->setup ();
-  else
-    {
-      cell = gtk_label_new (NULL);
-      gtk_label_set_xalign (GTK_LABEL (cell), def->numeric ? 1 : 0);
-      gtk_label_set_ellipsize (GTK_LABEL (cell), def->numeric ? PANGO_ELLIPSIZE_NONE
-                                                              : PANGO_ELLIPSIZE_END);
-      if (def->numeric)
-        gtk_widget_add_css_class (cell, "numeric");
-    }
+  cell = def->setup ? def->setup () : cell_new (def);
   g_object_set_data (G_OBJECT (cell), "rtop-def", (gpointer) def);
   gtk_list_item_set_child (list_item, cell);
 }

@@ -655,6 +655,29 @@ draw_bars (RtopGraph *self, cairo_t *cr, const double *mins, const double *maxs,
   cairo_fill (cr);
 }
 
+/* Fills the empty columns between two samples at most bridge columns apart
+ * with the straight line between them (a column's min and max: where the
+ * line is there), so that boxes per column draw the line. */
+static void
+bridge_columns (double *mins, double *maxs, guint columns, guint bridge)
+{
+  guint prev = G_MAXUINT;
+
+  for (guint i = 0; i < columns; i++)
+    {
+      if (isnan (maxs[i]))
+        continue;
+      if (prev != G_MAXUINT && i - prev > 1 && i - prev <= bridge + 1)
+        for (guint k = prev + 1; k < i; k++)
+          {
+            double t = (double) (k - prev) / (i - prev);
+
+            mins[k] = maxs[k] = maxs[prev] + t * (maxs[i] - maxs[prev]);
+          }
+      prev = i;
+    }
+}
+
 static gboolean
 is_dense (RtopGraph *self, RtopSeries *series, guint columns)
 {
@@ -682,6 +705,16 @@ draw_channel (RtopGraph *self, cairo_t *cr, guint c, guint columns, double axis_
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_BEVEL);
   if (is_dense (self, series, columns))
     draw_bars (self, cr, mins, maxs, columns, axis_max, &color);
+  else if (self->compact)
+    {
+      /* A sparkline is a few device pixels high: the line through sparse
+       * samples, met in each column it crosses, is drawn as boxes too (a
+       * stroked, anti-aliased polyline costs several times more per frame
+       * and looks the same at this size). */
+      bridge_columns (self->mins + (gsize) c * columns, self->maxs + (gsize) c * columns, columns,
+                      max_bridge_columns (self, series, columns));
+      draw_bars (self, cr, mins, maxs, columns, axis_max, &color);
+    }
   else
     draw_line (self, cr, mins, maxs, columns, axis_max,
                max_bridge_columns (self, series, columns), &color);
@@ -921,19 +954,58 @@ tile_key (RtopGraph *self, int width, int height, gint64 newest, TileKey *key)
     lookup_color (widget, self->channels[c].color_name, &key->colors[c]);
 }
 
+/* Draws columns x0..x1 of a compact graph once, into pixels, and appends
+ * them as a texture.  The cairo renderer paints every node of the window in
+ * each frame, clipped to what changed: a cairo node replays each of its
+ * paths there, a texture is one clipped image copy. */
+static void
+append_raster (RtopGraph *self, GtkSnapshot *snapshot, int width, int height, int x0, int x1)
+{
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  graphene_rect_t rect = GRAPHENE_RECT_INIT (x0, 0, x1 - x0, height);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (x1 - x0) * scale,
+                                                         height * scale);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  cairo_t *cr;
+  int stride;
+
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    {
+      /* No memory for pixels: the paths, as before. */
+      cairo_surface_destroy (surface);
+      cr = gtk_snapshot_append_cairo (snapshot, &rect);
+      cairo_rectangle (cr, x0, 0, x1 - x0, height);
+      cairo_clip (cr);
+      draw (self, cr, width, height);
+      cairo_destroy (cr);
+      return;
+    }
+  cairo_surface_set_device_scale (surface, scale, scale);
+  cr = cairo_create (surface);
+  cairo_translate (cr, -x0, 0);
+  cairo_rectangle (cr, x0, 0, x1 - x0, height);
+  cairo_clip (cr);
+  draw (self, cr, width, height);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  /* Cairo's ARGB32 is GDK_MEMORY_DEFAULT: the bytes are shared, not copied. */
+  bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface),
+                                      (gsize) stride * height * scale,
+                                      (GDestroyNotify) cairo_surface_destroy, surface);
+  texture = gdk_memory_texture_new ((x1 - x0) * scale, height * scale, GDK_MEMORY_DEFAULT, bytes, stride);
+  gtk_snapshot_append_texture (snapshot, texture, &rect);
+}
+
 static GskRenderNode *
 draw_tile (RtopGraph *self, int width, int height, int x0, int x1)
 {
   GtkSnapshot *snapshot = gtk_snapshot_new ();
-  graphene_rect_t rect = GRAPHENE_RECT_INIT (x0, 0, x1 - x0, height);
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &rect);
 
-  cairo_rectangle (cr, x0, 0, x1 - x0, height);
-  cairo_clip (cr);
   self->in_tile = TRUE;
-  draw (self, cr, width, height);
+  append_raster (self, snapshot, width, height, x0, x1);
   self->in_tile = FALSE;
-  cairo_destroy (cr);
   return gtk_snapshot_free_to_node (snapshot);
 }
 
@@ -1052,12 +1124,19 @@ rtop_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       snapshot_tiled (self, snapshot, (int) width, (int) height);
       return;
     }
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  /* A sparkline's peak is a text node: it diffs apart from the line. */
-  self->in_tile = self->compact;
-  draw (self, cr, width, height);
-  self->in_tile = FALSE;
-  cairo_destroy (cr);
+  if (self->compact)
+    {
+      /* A sparkline's peak is a text node: it diffs apart from the line. */
+      self->in_tile = TRUE;
+      append_raster (self, snapshot, (int) width, (int) height, 0, (int) width);
+      self->in_tile = FALSE;
+    }
+  else
+    {
+      cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+      draw (self, cr, width, height);
+      cairo_destroy (cr);
+    }
   if (self->compact && self->series && self->stats.columns > 0)
     {
       GdkRGBA fg;
