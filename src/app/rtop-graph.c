@@ -617,6 +617,7 @@ draw_bars (RtopGraph *self, cairo_t *cr, const double *mins, const double *maxs,
   double line = self->compact ? 1.25 : 1.5;
   double prev_lo = NAN, prev_hi = NAN;
   double px = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  guint drawn = 0;
 
   /* Boxes on whole device pixels take cairo's rectilinear fast path. */
 #define SNAP(v) (round ((v) * px) / px)
@@ -625,7 +626,9 @@ draw_bars (RtopGraph *self, cairo_t *cr, const double *mins, const double *maxs,
       {
         double y = SNAP (y_of (self, maxs[i], axis_max));
         cairo_rectangle (cr, SNAP (self->plot.origin.x + i * col_w), y, SNAP (col_w), SNAP (bottom) - y);
+        drawn++;
       }
+  self->stats.columns_boxed = MAX (self->stats.columns_boxed, drawn);
   cairo_set_source_rgba (cr, color->red, color->green, color->blue, 0.10);
   cairo_fill (cr);
 
@@ -910,6 +913,7 @@ draw (RtopGraph *self, cairo_t *cr, double width, double height)
     axis_max = MAX (ceil (top / step), 1) * step;
   }
   self->stats.columns = columns;
+  self->stats.columns_boxed = 0;
   self->stats.axis_max = axis_max;
   self->stats.data_max = data_max;
 
@@ -954,58 +958,19 @@ tile_key (RtopGraph *self, int width, int height, gint64 newest, TileKey *key)
     lookup_color (widget, self->channels[c].color_name, &key->colors[c]);
 }
 
-/* Draws columns x0..x1 of a compact graph once, into pixels, and appends
- * them as a texture.  The cairo renderer paints every node of the window in
- * each frame, clipped to what changed: a cairo node replays each of its
- * paths there, a texture is one clipped image copy. */
-static void
-append_raster (RtopGraph *self, GtkSnapshot *snapshot, int width, int height, int x0, int x1)
-{
-  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
-  graphene_rect_t rect = GRAPHENE_RECT_INIT (x0, 0, x1 - x0, height);
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (x1 - x0) * scale,
-                                                         height * scale);
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  cairo_t *cr;
-  int stride;
-
-  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
-    {
-      /* No memory for pixels: the paths, as before. */
-      cairo_surface_destroy (surface);
-      cr = gtk_snapshot_append_cairo (snapshot, &rect);
-      cairo_rectangle (cr, x0, 0, x1 - x0, height);
-      cairo_clip (cr);
-      draw (self, cr, width, height);
-      cairo_destroy (cr);
-      return;
-    }
-  cairo_surface_set_device_scale (surface, scale, scale);
-  cr = cairo_create (surface);
-  cairo_translate (cr, -x0, 0);
-  cairo_rectangle (cr, x0, 0, x1 - x0, height);
-  cairo_clip (cr);
-  draw (self, cr, width, height);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  stride = cairo_image_surface_get_stride (surface);
-  /* Cairo's ARGB32 is GDK_MEMORY_DEFAULT: the bytes are shared, not copied. */
-  bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface),
-                                      (gsize) stride * height * scale,
-                                      (GDestroyNotify) cairo_surface_destroy, surface);
-  texture = gdk_memory_texture_new ((x1 - x0) * scale, height * scale, GDK_MEMORY_DEFAULT, bytes, stride);
-  gtk_snapshot_append_texture (snapshot, texture, &rect);
-}
-
 static GskRenderNode *
 draw_tile (RtopGraph *self, int width, int height, int x0, int x1)
 {
   GtkSnapshot *snapshot = gtk_snapshot_new ();
+  graphene_rect_t rect = GRAPHENE_RECT_INIT (x0, 0, x1 - x0, height);
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &rect);
 
+  cairo_rectangle (cr, x0, 0, x1 - x0, height);
+  cairo_clip (cr);
   self->in_tile = TRUE;
-  append_raster (self, snapshot, width, height, x0, x1);
+  draw (self, cr, width, height);
   self->in_tile = FALSE;
+  cairo_destroy (cr);
   return gtk_snapshot_free_to_node (snapshot);
 }
 
@@ -1124,19 +1089,12 @@ rtop_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       snapshot_tiled (self, snapshot, (int) width, (int) height);
       return;
     }
-  if (self->compact)
-    {
-      /* A sparkline's peak is a text node: it diffs apart from the line. */
-      self->in_tile = TRUE;
-      append_raster (self, snapshot, (int) width, (int) height, 0, (int) width);
-      self->in_tile = FALSE;
-    }
-  else
-    {
-      cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-      draw (self, cr, width, height);
-      cairo_destroy (cr);
-    }
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  /* A sparkline's peak is a text node: it diffs apart from the line. */
+  self->in_tile = self->compact;
+  draw (self, cr, width, height);
+  self->in_tile = FALSE;
+  cairo_destroy (cr);
   if (self->compact && self->series && self->stats.columns > 0)
     {
       GdkRGBA fg;
