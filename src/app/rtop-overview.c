@@ -50,6 +50,7 @@ struct _RtopOverview {
   GtkLabel *total_pps;
   GtkLabel *total_problems;
   GtkLabel *total_problems_caption;
+  GtkWidget *problems_caption;  /* what shows the caption: that label, or an inscription */
   GtkWidget *problems_card;
   GtkWidget *vanished_banner;
   GtkLabel *vanished_label;
@@ -409,6 +410,68 @@ show_unavailable (RtopOverview *self, RtopSnapshot *snapshot)
   gtk_stack_set_visible_child_name (self->state_stack, "unavailable");
 }
 
+/* A card's value keeps the width of the widest text it has shown, so that
+ * a new value leaves the cards' widths as they were: otherwise every pass
+ * shares the row out anew, and each wrapped caption beside it is laid out
+ * again, at several widths (most of the window's time per update). */
+static void
+set_card_value (GtkLabel *label, const char *text)
+{
+  int chars = g_utf8_strlen (text, -1);
+
+  if (chars > gtk_label_get_width_chars (label))
+    gtk_label_set_width_chars (label, chars);
+  gtk_label_set_label (label, text);
+}
+
+/* The problems caption names the ports in trouble and changes with them.
+ * A wrapped label is laid out again at every width its row is measured at,
+ * a dozen times per change; a GtkInscription (GTK 4.8) is given two lines
+ * and lays out its text once, to draw it (the whole text in its tooltip
+ * when it does not fit). */
+#if GTK_CHECK_VERSION (4, 8, 0)
+G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+static void
+make_problems_inscription (RtopOverview *self)
+{
+  GtkWidget *label = GTK_WIDGET (self->total_problems_caption);
+  GtkWidget *ins = gtk_inscription_new (NULL);
+
+  gtk_inscription_set_xalign (GTK_INSCRIPTION (ins), 0);
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (ins), 8);
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (ins), 24);
+  gtk_inscription_set_min_lines (GTK_INSCRIPTION (ins), 1);
+  gtk_inscription_set_nat_lines (GTK_INSCRIPTION (ins), 2);
+  gtk_inscription_set_wrap_mode (GTK_INSCRIPTION (ins), PANGO_WRAP_WORD_CHAR);
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (ins), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_widget_add_css_class (ins, "card-caption");
+  gtk_widget_insert_after (ins, gtk_widget_get_parent (label), label);
+  gtk_widget_set_visible (label, FALSE);
+  self->problems_caption = ins;
+}
+G_GNUC_END_IGNORE_DEPRECATIONS
+#endif
+
+static void
+set_problems_caption (RtopOverview *self, const char *text)
+{
+  if (g_strcmp0 (gtk_label_get_label (self->total_problems_caption), text) == 0)
+    return;
+  /* The label keeps the text too (hidden when an inscription shows it). */
+  gtk_label_set_label (self->total_problems_caption, text);
+#if GTK_CHECK_VERSION (4, 8, 0)
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  if (GTK_IS_INSCRIPTION (self->problems_caption))
+    {
+      gtk_inscription_set_text (GTK_INSCRIPTION (self->problems_caption), text);
+      gtk_widget_set_tooltip_text (self->problems_caption, text);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->problems_caption),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+    }
+  G_GNUC_END_IGNORE_DEPRECATIONS
+#endif
+}
+
 static void
 update_totals (RtopOverview *self)
 {
@@ -428,23 +491,23 @@ update_totals (RtopOverview *self)
   /* Ports in trouble, counted and named: rates of different ports and
    * kinds do not add up to anything a user can act on. */
   problems = g_strdup_printf ("%u", t.n_problem_ports);
-  gtk_label_set_label (self->total_ports, ports);
+  set_card_value (self->total_ports, ports);
   gtk_label_set_label (self->total_ports_caption, ports_caption);
-  gtk_label_set_label (self->total_tx, tx);
-  gtk_label_set_label (self->total_rx, rx);
-  gtk_label_set_label (self->total_pps, pps);
-  gtk_label_set_label (self->total_problems, problems);
+  set_card_value (self->total_tx, tx);
+  set_card_value (self->total_rx, rx);
+  set_card_value (self->total_pps, pps);
+  set_card_value (self->total_problems, problems);
   if (t.n_problem_ports > 0)
     {
       g_autofree char *caption = rtop_history_dup_problems_text (history);
       g_autofree char *signed_caption = g_strdup_printf ("⚠ %s", caption);
 
-      gtk_label_set_label (self->total_problems_caption, signed_caption);
+      set_problems_caption (self, signed_caption);
       gtk_widget_add_css_class (self->problems_card, "problem");
     }
   else
     {
-      gtk_label_set_label (self->total_problems_caption, _("Ports in trouble"));
+      set_problems_caption (self, _("Ports in trouble"));
       gtk_widget_remove_css_class (self->problems_card, "problem");
     }
   gtk_widget_set_visible (self->vanished_banner, t.n_vanished > 0);
@@ -914,6 +977,10 @@ rtop_overview_init (RtopOverview *self)
   if (rtop_remote_display_is_remote (g_getenv ("SSH_CONNECTION"), g_getenv ("DISPLAY")))
     self->refresh_period = REMOTE_REFRESH_S;
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->problems_caption = GTK_WIDGET (self->total_problems_caption);
+#if GTK_CHECK_VERSION (4, 8, 0)
+  make_problems_inscription (self);
+#endif
   state_page_changed_cb (self);
   rtop_column_view_add_columns (self->ports_view, port_columns, G_N_ELEMENTS (port_columns));
   if (self->refresh_period > 0)
