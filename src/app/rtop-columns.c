@@ -18,6 +18,7 @@
 #if GTK_CHECK_VERSION (4, 8, 0)
 #define NUMERIC_INSCRIPTION 1
 #endif
+#define NUMERIC_CHARS 9
 /* The build allows no API newer than 4.6 (meson.build); what follows is
  * built only against a GTK that has it. */
 G_GNUC_BEGIN_IGNORE_DEPRECATIONS
@@ -66,8 +67,11 @@ cell_new (const RtopColumnDef *def)
     {
       cell = gtk_inscription_new (NULL);
       gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), 1);
-      gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), 1);
-      gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), 1);
+      /* Wide enough from the start for what the formats write most
+       * ("12.3 Gb/s", "79.5 %"): a cell that grows asks for a new layout of
+       * the table, and early on, while rates climb, many would. */
+      gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), NUMERIC_CHARS);
+      gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), NUMERIC_CHARS);
       gtk_widget_add_css_class (cell, "numeric");
       return cell;
     }
