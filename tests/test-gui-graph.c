@@ -392,44 +392,6 @@ test_graph_compact_sparkline (void)
   g_assert_finalize_object (graph);
 }
 
-/* Sparse samples in a sparkline (the first minutes of a 5-minute window):
- * the line between two samples is drawn in every column it crosses, as
- * boxes, not only in the samples' own columns. */
-static void
-test_graph_sparse_sparkline (void)
-{
-  GtkWidget *window = gtk_window_new ();
-  GtkWidget *graph = rtop_graph_new ();
-  g_autoptr(RtopSeries) series = rtop_series_new (1, 600);
-  RtopGraphFrameStats stats;
-  GskRenderNode *node;
-  double per_column_s;
-
-  rtop_graph_set_compact (RTOP_GRAPH (graph), TRUE);
-  rtop_graph_set_series (RTOP_GRAPH (graph), series);
-  rtop_graph_add_channel (RTOP_GRAPH (graph), 0, "TX", "rtop_tx_color");
-  rtop_graph_set_window (RTOP_GRAPH (graph), 300);
-  gtk_widget_set_size_request (graph, 140, 28);
-  gtk_window_set_child (GTK_WINDOW (window), graph);
-  gtk_window_present (GTK_WINDOW (window));
-  wait_for_draw (graph);
-  /* Ten samples 30 s apart, a ramp. */
-  for (guint i = 0; i < 10; i++)
-    {
-      double v[1] = { 1e9 * (i + 1) };
-      rtop_series_append (series, (gint64) i * 30 * G_USEC_PER_SEC, (gint64) i * 30 * G_USEC_PER_SEC, v);
-    }
-  node = render (graph);
-  g_clear_pointer (&node, gsk_render_node_unref);
-  rtop_graph_get_frame_stats (RTOP_GRAPH (graph), &stats);
-  per_column_s = 300.0 / stats.columns;
-  g_test_message ("%u columns, %.2f s each, %u drawn as boxes", stats.columns, per_column_s, stats.columns_boxed);
-  /* The 270 s from the first sample to the last, every column drawn. */
-  g_assert_cmpuint (stats.columns_boxed, >=, (guint) (270 / per_column_s) - 1);
-  g_assert_cmpuint (stats.columns_boxed, <=, (guint) (270 / per_column_s) + 2);
-  gtk_window_destroy (GTK_WINDOW (window));
-}
-
 int
 main (int argc, char *argv[])
 {
@@ -443,6 +405,5 @@ main (int argc, char *argv[])
   g_test_add_func ("/gui/format/units", test_format_units);
   g_test_add_func ("/gui/graph/draws-and-scales", test_graph_draws_and_scales);
   g_test_add_func ("/gui/graph/compact-sparkline", test_graph_compact_sparkline);
-  g_test_add_func ("/gui/graph/sparse-sparkline", test_graph_sparse_sparkline);
   return g_test_run ();
 }

@@ -10,81 +10,28 @@
 #define HANDLER_KEY "rtop-updated-handler"
 #define ITEM_KEY "rtop-bound-item"
 
-/* Numeric cells change at every pass.  A GtkLabel asks for a new layout of
- * the whole table each time its text changes (its size follows its text);
- * a GtkInscription (GTK 4.8) is given its size and only repaints.  Its
- * width here follows the widest text it has shown, in characters, so a
- * column grows once when a wider value first shows and never jitters. */
-#if GTK_CHECK_VERSION (4, 8, 0)
-#define NUMERIC_INSCRIPTION 1
-#endif
-#define NUMERIC_CHARS 9
-/* The build allows no API newer than 4.6 (meson.build); what follows is
- * built only against a GTK that has it. */
-G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-
+/* Numeric cells are GtkLabels.  GtkInscriptions (which repaint without a
+ * new layout of the table) measured cheaper natively, but in four guest
+ * runs of tests/bench/run-benchmarks.sh --parts gui the window over ssh -X
+ * sent 2-5x the bytes with them (and boxes for sparse sparklines); not yet
+ * understood, so neither is used. */
 const char *
 rtop_column_cell_get_text (GtkWidget *cell)
 {
-#ifdef NUMERIC_INSCRIPTION
-  if (GTK_IS_INSCRIPTION (cell))
-    return gtk_inscription_get_text (GTK_INSCRIPTION (cell));
-#endif
   return GTK_IS_LABEL (cell) ? gtk_label_get_label (GTK_LABEL (cell)) : NULL;
-}
-
-static void
-cell_set_text (GtkWidget *cell, const char *text)
-{
-#ifdef NUMERIC_INSCRIPTION
-  if (GTK_IS_INSCRIPTION (cell))
-    {
-      GtkInscription *ins = GTK_INSCRIPTION (cell);
-      guint chars = text ? (guint) g_utf8_strlen (text, -1) : 0;
-
-      if (chars > gtk_inscription_get_min_chars (ins))
-        {
-          gtk_inscription_set_min_chars (ins, chars);
-          gtk_inscription_set_nat_chars (ins, chars);
-        }
-      gtk_inscription_set_text (ins, text);
-      /* What a screen reader reads, as a label's text would be. */
-      gtk_accessible_update_property (GTK_ACCESSIBLE (cell), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      text ? text : "", -1);
-      return;
-    }
-#endif
-  gtk_label_set_label (GTK_LABEL (cell), text);
 }
 
 static GtkWidget *
 cell_new (const RtopColumnDef *def)
 {
-  GtkWidget *cell;
+  GtkWidget *cell = gtk_label_new (NULL);
 
-#ifdef NUMERIC_INSCRIPTION
-  if (def->numeric)
-    {
-      cell = gtk_inscription_new (NULL);
-      gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), 1);
-      /* Wide enough from the start for what the formats write most
-       * ("12.3 Gb/s", "79.5 %"): a cell that grows asks for a new layout of
-       * the table, and early on, while rates climb, many would. */
-      gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), NUMERIC_CHARS);
-      gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), NUMERIC_CHARS);
-      gtk_widget_add_css_class (cell, "numeric");
-      return cell;
-    }
-#endif
-  cell = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (cell), def->numeric ? 1 : 0);
   gtk_label_set_ellipsize (GTK_LABEL (cell), def->numeric ? PANGO_ELLIPSIZE_NONE : PANGO_ELLIPSIZE_END);
   if (def->numeric)
     gtk_widget_add_css_class (cell, "numeric");
   return cell;
 }
-
-G_GNUC_END_IGNORE_DEPRECATIONS
 
 /* Sets the cell's text and class; returns whether anything changed. */
 static gboolean
@@ -97,7 +44,7 @@ refresh_label (GtkWidget *cell, const RtopColumnDef *def, gpointer item)
 
   if (g_strcmp0 (rtop_column_cell_get_text (cell), text) != 0)
     {
-      cell_set_text (cell, text);
+      gtk_label_set_label (GTK_LABEL (cell), text);
       changed = TRUE;
     }
   if (g_strcmp0 (old_class, css) != 0)

@@ -617,7 +617,6 @@ draw_bars (RtopGraph *self, cairo_t *cr, const double *mins, const double *maxs,
   double line = self->compact ? 1.25 : 1.5;
   double prev_lo = NAN, prev_hi = NAN;
   double px = gtk_widget_get_scale_factor (GTK_WIDGET (self));
-  guint drawn = 0;
 
   /* Boxes on whole device pixels take cairo's rectilinear fast path. */
 #define SNAP(v) (round ((v) * px) / px)
@@ -626,9 +625,7 @@ draw_bars (RtopGraph *self, cairo_t *cr, const double *mins, const double *maxs,
       {
         double y = SNAP (y_of (self, maxs[i], axis_max));
         cairo_rectangle (cr, SNAP (self->plot.origin.x + i * col_w), y, SNAP (col_w), SNAP (bottom) - y);
-        drawn++;
       }
-  self->stats.columns_boxed = MAX (self->stats.columns_boxed, drawn);
   cairo_set_source_rgba (cr, color->red, color->green, color->blue, 0.10);
   cairo_fill (cr);
 
@@ -658,29 +655,6 @@ draw_bars (RtopGraph *self, cairo_t *cr, const double *mins, const double *maxs,
   cairo_fill (cr);
 }
 
-/* Fills the empty columns between two samples at most bridge columns apart
- * with the straight line between them (a column's min and max: where the
- * line is there), so that boxes per column draw the line. */
-static void
-bridge_columns (double *mins, double *maxs, guint columns, guint bridge)
-{
-  guint prev = G_MAXUINT;
-
-  for (guint i = 0; i < columns; i++)
-    {
-      if (isnan (maxs[i]))
-        continue;
-      if (prev != G_MAXUINT && i - prev > 1 && i - prev <= bridge + 1)
-        for (guint k = prev + 1; k < i; k++)
-          {
-            double t = (double) (k - prev) / (i - prev);
-
-            mins[k] = maxs[k] = maxs[prev] + t * (maxs[i] - maxs[prev]);
-          }
-      prev = i;
-    }
-}
-
 static gboolean
 is_dense (RtopGraph *self, RtopSeries *series, guint columns)
 {
@@ -708,16 +682,6 @@ draw_channel (RtopGraph *self, cairo_t *cr, guint c, guint columns, double axis_
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_BEVEL);
   if (is_dense (self, series, columns))
     draw_bars (self, cr, mins, maxs, columns, axis_max, &color);
-  else if (self->compact)
-    {
-      /* A sparkline is a few device pixels high: the line through sparse
-       * samples, met in each column it crosses, is drawn as boxes too (a
-       * stroked, anti-aliased polyline costs several times more per frame
-       * and looks the same at this size). */
-      bridge_columns (self->mins + (gsize) c * columns, self->maxs + (gsize) c * columns, columns,
-                      max_bridge_columns (self, series, columns));
-      draw_bars (self, cr, mins, maxs, columns, axis_max, &color);
-    }
   else
     draw_line (self, cr, mins, maxs, columns, axis_max,
                max_bridge_columns (self, series, columns), &color);
@@ -913,7 +877,6 @@ draw (RtopGraph *self, cairo_t *cr, double width, double height)
     axis_max = MAX (ceil (top / step), 1) * step;
   }
   self->stats.columns = columns;
-  self->stats.columns_boxed = 0;
   self->stats.axis_max = axis_max;
   self->stats.data_max = data_max;
 

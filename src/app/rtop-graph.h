@@ -55,7 +55,6 @@ typedef struct {
   guint frames;         /* frames drawn since the graph was made */
   guint tiles_drawn;    /* a stepped frame: tiles drawn anew */
   guint tiles_kept;     /* a stepped frame: tiles kept from the frame before */
-  guint columns_boxed;  /* columns drawn as boxes (not a stroked line), the most of any channel */
 } RtopGraphFrameStats;
 
 
