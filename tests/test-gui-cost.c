@@ -7,6 +7,7 @@
  * period, the remote-display banner), never a time. */
 #include "config.h"
 
+#include <string.h>
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
@@ -84,13 +85,19 @@ show_cells (Fixture *f)
 }
 
 static void
-ingest (Fixture *f, double tx_bps)
+ingest_state (Fixture *f, double tx_bps, int state)
 {
-  GuiPortSpec port = { "mlx5_0", 1, "mlx5", "roce", 4, 100, tx_bps, 1e9, 1000, 1000, 0, 0, 0, TRUE };
+  GuiPortSpec port = { "mlx5_0", 1, "mlx5", "roce", state, 100, tx_bps, 1e9, 1000, 1000, 0, 0, 0, TRUE };
   RtopSnapshot *s = gui_fixture_snapshot (++f->seq, 1.0, &port, 1);
 
   rtop_history_ingest (f->history, s);
   rtop_snapshot_unref (s);
+}
+
+static void
+ingest (Fixture *f, double tx_bps)
+{
+  ingest_state (f, tx_bps, 4);
 }
 
 static void
@@ -174,6 +181,64 @@ test_label_not_set_again (Fixture *f, gconstpointer data)
   show_cells (f);
   g_assert_cmpuint (sets, ==, 1);
   g_signal_handlers_disconnect_by_data (cell, &sets);
+}
+
+static gboolean
+is_card_with_text (GtkWidget *widget, gconstpointer text)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "card-value") &&
+         g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0;
+}
+
+static gboolean
+is_shown_caption (GtkWidget *widget, gconstpointer data)
+{
+  /* The shown caption of the card marked as in trouble. */
+  return gtk_widget_has_css_class (widget, "card-caption") && gtk_widget_get_visible (widget) &&
+         gtk_widget_get_parent (widget) != NULL &&
+         gtk_widget_has_css_class (gtk_widget_get_parent (widget), "problem");
+}
+
+/* A card's value that gets shorter keeps its width (the cards' row is not
+ * shared out anew at every pass); the problems caption names the ports in
+ * trouble, with the whole text in its tooltip where an inscription shows it. */
+static void
+test_cards_keep_width (Fixture *f, gconstpointer data)
+{
+  g_autofree char *wide = rtop_format_rate (10e9, RTOP_UNIT_BITS_PER_S);
+  g_autofree char *narrow = rtop_format_rate (0, RTOP_UNIT_BITS_PER_S);
+  GtkWidget *tx = find_widget (GTK_WIDGET (f->overview), is_card_with_text, wide);
+  GtkWidget *caption;
+  int min_before, nat_before, min_after, nat_after;
+  const char *shown;
+
+  g_assert_nonnull (tx);
+  gtk_widget_measure (tx, GTK_ORIENTATION_HORIZONTAL, -1, &min_before, &nat_before, NULL, NULL);
+  ingest (f, 0);
+  ingest (f, 0);
+  gui_test_wait_frames ();
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (tx)), ==, narrow);
+  gtk_widget_measure (tx, GTK_ORIENTATION_HORIZONTAL, -1, &min_after, &nat_after, NULL, NULL);
+  g_assert_cmpint (nat_after, ==, nat_before);
+  g_assert_cmpint (min_after, ==, min_before);
+
+  /* The port goes down: one port in trouble, named in the caption. */
+  ingest_state (f, 0, 1);
+  ingest_state (f, 0, 1);
+  gui_test_wait_frames ();
+  caption = find_widget (GTK_WIDGET (f->overview), is_shown_caption, NULL);
+  g_assert_nonnull (caption);
+#if GTK_CHECK_VERSION (4, 8, 0)
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  g_assert_true (GTK_IS_INSCRIPTION (caption));
+  shown = gtk_inscription_get_text (GTK_INSCRIPTION (caption));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (caption), ==, shown);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+#else
+  shown = gtk_label_get_label (GTK_LABEL (caption));
+#endif
+  g_test_message ("caption: %s", shown);
+  g_assert_nonnull (strstr (shown, "mlx5_0/1"));
 }
 
 /* Another view shown: the overview's cells and sparklines keep what they
@@ -422,6 +487,8 @@ main (int argc, char *argv[])
               test_refresh_period, fixture_teardown);
   g_test_add ("/gui/cost/cells-per-frame", Fixture, NULL, fixture_setup,
               test_cells_per_frame, fixture_teardown);
+  g_test_add ("/gui/cost/cards-keep-width", Fixture, NULL, fixture_setup,
+              test_cards_keep_width, fixture_teardown);
   g_test_add_func ("/gui/cost/sparkline-tiles", test_sparkline_tiles);
   g_test_add_func ("/gui/cost/remote-banner", test_remote_banner);
   g_test_add_func ("/gui/cost/connect-command", test_connect_command);
