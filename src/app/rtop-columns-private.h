@@ -11,7 +11,4 @@ void rtop_column_view_sort_by (GtkColumnView *view, const char *id, GtkSortType 
 /* Cells whose items changed and that have not shown it yet. */
 guint rtop_column_view_get_n_pending (GtkColumnView *view);
 
-/* The text a cell shows (a label's or a numeric inscription's), or NULL. */
-const char *rtop_column_cell_get_text (GtkWidget *cell);
-
 G_END_DECLS

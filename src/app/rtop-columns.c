@@ -10,51 +10,28 @@
 #define HANDLER_KEY "rtop-updated-handler"
 #define ITEM_KEY "rtop-bound-item"
 
-/* Numeric cells are GtkLabels.  GtkInscriptions (which repaint without a
- * new layout of the table) measured cheaper natively, but in four guest
- * runs of tests/bench/run-benchmarks.sh --parts gui the window over ssh -X
- * sent 2-5x the bytes with them (and boxes for sparse sparklines); not yet
- * understood, so neither is used. */
-const char *
-rtop_column_cell_get_text (GtkWidget *cell)
-{
-  return GTK_IS_LABEL (cell) ? gtk_label_get_label (GTK_LABEL (cell)) : NULL;
-}
-
-static GtkWidget *
-cell_new (const RtopColumnDef *def)
-{
-  GtkWidget *cell = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (cell), def->numeric ? 1 : 0);
-  gtk_label_set_ellipsize (GTK_LABEL (cell), def->numeric ? PANGO_ELLIPSIZE_NONE : PANGO_ELLIPSIZE_END);
-  if (def->numeric)
-    gtk_widget_add_css_class (cell, "numeric");
-  return cell;
-}
-
-/* Sets the cell's text and class; returns whether anything changed. */
+/* Sets the label's text and class; returns whether anything changed. */
 static gboolean
-refresh_label (GtkWidget *cell, const RtopColumnDef *def, gpointer item)
+refresh_label (GtkLabel *label, const RtopColumnDef *def, gpointer item)
 {
-  g_autofree char *text = def->text_in ? def->text_in (item, cell) : def->text (item);
-  const char *old_class = g_object_get_data (G_OBJECT (cell), "rtop-css");
+  g_autofree char *text = def->text_in ? def->text_in (item, GTK_WIDGET (label)) : def->text (item);
+  const char *old_class = g_object_get_data (G_OBJECT (label), "rtop-css");
   const char *css = def->css ? def->css (item) : NULL;
   gboolean changed = FALSE;
 
-  if (g_strcmp0 (rtop_column_cell_get_text (cell), text) != 0)
+  if (g_strcmp0 (gtk_label_get_label (label), text) != 0)
     {
-      gtk_label_set_label (GTK_LABEL (cell), text);
+      gtk_label_set_label (label, text);
       changed = TRUE;
     }
   if (g_strcmp0 (old_class, css) != 0)
     {
       if (old_class)
-        gtk_widget_remove_css_class (cell, old_class);
+        gtk_widget_remove_css_class (GTK_WIDGET (label), old_class);
       if (css)
-        gtk_widget_add_css_class (cell, css);
+        gtk_widget_add_css_class (GTK_WIDGET (label), css);
       /* The class names are static strings from the tables. */
-      g_object_set_data (G_OBJECT (cell), "rtop-css", (gpointer) css);
+      g_object_set_data (G_OBJECT (label), "rtop-css", (gpointer) css);
       changed = TRUE;
     }
   return changed;
@@ -71,7 +48,7 @@ refresh_cell (gpointer item, GtkWidget *cell)
       def->bind (cell, item);
       return TRUE;
     }
-  return refresh_label (cell, def, item);
+  return refresh_label (GTK_LABEL (cell), def, item);
 }
 
 /* ---- updates, a few cells a frame ------------------------------------------ */
@@ -172,7 +149,21 @@ setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, const RtopC
 {
   GtkWidget *cell;
 
-  cell = def->setup ? def->setup () : cell_new (def);
+  if (def->setup)
+    cell = def->setup ();
+  else
+    {
+      /* Labels, numeric ones too.  GtkInscriptions (which repaint without
+       * a new layout of the table) measured cheaper natively, but in four
+       * guest runs of tests/bench/run-benchmarks.sh --parts gui the window
+       * over ssh -X sent 2-5x the bytes with them; not yet understood. */
+      cell = gtk_label_new (NULL);
+      gtk_label_set_xalign (GTK_LABEL (cell), def->numeric ? 1 : 0);
+      gtk_label_set_ellipsize (GTK_LABEL (cell), def->numeric ? PANGO_ELLIPSIZE_NONE
+                                                              : PANGO_ELLIPSIZE_END);
+      if (def->numeric)
+        gtk_widget_add_css_class (cell, "numeric");
+    }
   g_object_set_data (G_OBJECT (cell), "rtop-def", (gpointer) def);
   gtk_list_item_set_child (list_item, cell);
 }
