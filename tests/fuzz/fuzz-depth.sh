@@ -1,5 +1,5 @@
 #!/bin/sh
-# fuzz-depth.sh [-b BUILDDIR] [-n INPUTS] [-t SECONDS] [-c DIR] [TARGET...]
+# fuzz-depth.sh [-b BUILDDIR] [-n INPUTS] [-t SECONDS] [-c DIR] [-x FLAGS] [TARGET...]
 # Runs every libFuzzer target (or the ones named) to INPUTS inputs each
 # (default 10 million), one process at a time (the machine is shared), from
 # its seed corpus into a scratch corpus, and prints per target: inputs run,
@@ -8,7 +8,9 @@
 # target's time (then "inputs" says how far it got).  Crash inputs are kept
 # under BUILDDIR/tests/fuzz/depth-artifacts/TARGET/.  -c keeps each target's
 # corpus and log in DIR/TARGET and DIR/TARGET.log instead of a scratch folder
-# (a later run with the same DIR starts from that corpus).
+# (a later run with the same DIR starts from that corpus).  -x adds libFuzzer
+# flags ("-entropic=0": a slow target spends a third of its time on
+# libFuzzer's feature bookkeeping otherwise).
 #
 # The build directory is the fuzzing one:
 #   CC=clang meson setup build-fuzz -Dfuzzing=true \
@@ -19,13 +21,15 @@ builddir=build-fuzz
 inputs=10000000
 seconds=0
 keep=
-while getopts b:n:t:c: opt; do
+extra=
+while getopts b:n:t:c:x: opt; do
   case $opt in
     b) builddir=$OPTARG ;;
     n) inputs=$OPTARG ;;
     t) seconds=$OPTARG ;;
     c) keep=$OPTARG ;;
-    *) echo "usage: $0 [-b BUILDDIR] [-n INPUTS] [-t SECONDS] [-c DIR] [TARGET...]" >&2; exit 2 ;;
+    x) extra=$OPTARG ;;
+    *) echo "usage: $0 [-b BUILDDIR] [-n INPUTS] [-t SECONDS] [-c DIR] [-x FLAGS] [TARGET...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -79,7 +83,7 @@ for t in $targets; do
   # -jobs=1 would fork one worker; running the target itself is the same
   # single process, with its log on our side.
   "$exe" -runs="$inputs" ${seconds:+-max_total_time="$seconds"} -timeout=10 \
-    -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -error_exitcode=1 \
+    -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -error_exitcode=1 $extra \
     -artifact_prefix="$art/" "$work/$t" "$seeds" >"$work/$t.log" 2>&1 || rc=$?
   end=$(date +%s)
   done_line=$(grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE|INITED)' "$work/$t.log" | tail -n 1)

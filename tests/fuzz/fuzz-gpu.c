@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rtop-gpu.h"
 #include "rtop-health.h"
@@ -29,6 +30,12 @@ write_script (const uint8_t *data, size_t size)
 
   if (f == NULL || fwrite (data, 1, size, f) != size || fclose (f) != 0)
     abort ();
+}
+
+static void
+remove_script (void)
+{
+  g_unlink (script_path);
 }
 
 static void
@@ -65,8 +72,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
   if (script_path == NULL)
     {
-      script_path = g_build_filename (g_get_tmp_dir (), "rdmatop-fuzz-gpu-script", NULL);
+      /* Per process: two fuzzers side by side must not read each
+       * other's script. */
+      g_autofree char *name = g_strdup_printf ("rdmatop-fuzz-gpu-script-%d", (int) getpid ());
+
+      script_path = g_build_filename (g_get_tmp_dir (), name, NULL);
       g_setenv ("RDMATOP_FAKE_GPU_SCRIPT", script_path, TRUE);
+      atexit (remove_script);
     }
   write_script (data, first);
   /* Loading the libraries costs more than a pass: one source serves every
