@@ -12,6 +12,7 @@
 #include "rtop-preferences.h"
 #include "rtop-remote.h"
 #include "rtop-sampler.h"
+#include "rtop-startup.h"
 #include "rtop-window.h"
 
 /* At most one error notification this often; the ones in between are
@@ -479,7 +480,9 @@ rtop_application_startup (GApplication *app)
   RtopCollectorOptions options = { 0 };
   g_autoptr(RtopSampler) sampler = NULL;
 
+  rtop_startup_mark ("startup");
   G_APPLICATION_CLASS (rtop_application_parent_class)->startup (app);
+  rtop_startup_mark ("gtk");
 
   if (rtop_remote_display_is_remote (g_getenv ("SSH_CONNECTION"), g_getenv ("DISPLAY")))
     g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
@@ -505,15 +508,40 @@ rtop_application_startup (GApplication *app)
   g_signal_connect_object (self->session, "notify::replay-title", G_CALLBACK (sync_actions), self,
                            G_CONNECT_SWAPPED);
   sync_actions (self);
+  /* The first pass (and the ssh connections) run while the window is
+   * built and shown: the first frame with data waits for both, not the
+   * sum.  Opening a recording replaces them, as it does from the window. */
+  rtop_session_start (self->session);
+  rtop_startup_mark ("sources-started");
+}
+
+static void
+first_frame_cb (GdkFrameClock *clock, gpointer user_data)
+{
+  rtop_startup_mark ("first-frame");
+  g_signal_handlers_disconnect_by_func (clock, first_frame_cb, user_data);
+}
+
+/* The window's first frame, whatever it shows. */
+static void
+mark_first_frame (GtkWindow *window)
+{
+  GdkFrameClock *clock;
+
+  if (rtop_startup_reporting () && (clock = gtk_widget_get_frame_clock (GTK_WIDGET (window))) != NULL)
+    g_signal_connect (clock, "after-paint", G_CALLBACK (first_frame_cb), NULL);
 }
 
 static void
 rtop_application_activate (GApplication *app)
 {
   RtopApplication *self = RTOP_APPLICATION (app);
+  GtkWindow *window = ensure_window (self);
 
-  gtk_window_present (ensure_window (self));
-  rtop_session_start (self->session);
+  rtop_startup_mark ("window");
+  gtk_window_present (window);
+  mark_first_frame (window);
+  rtop_startup_mark ("presented");
 }
 
 static void

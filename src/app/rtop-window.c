@@ -17,6 +17,7 @@
 #include "rtop-record-format.h"
 #include "rtop-recording.h"
 #include "rtop-remote.h"
+#include "rtop-startup.h"
 #include "rtop-window-private.h"
 
 /* The interval menu: common choices; a value set elsewhere is added to it. */
@@ -590,38 +591,10 @@ recording_failed_cb (RtopSession *session, const char *title, const char *messag
 
 /* ---- start-up report (RDMATOP_REPORT_STARTUP=1, for tests/bench) ---------- */
 
-/* Milliseconds since boot at which this process started, or -1.  A one-off
- * read of /proc/self/stat, only when the report is asked for. */
-static double
-process_start_ms (void)
-{
-  g_autofree char *stat = NULL;
-  const char *p;
-  guint64 start = 0;
-
-  if (!g_file_get_contents ("/proc/self/stat", &stat, NULL, NULL) ||
-      (p = strrchr (stat, ')')) == NULL)
-    return -1;
-  p++;
-  /* Fields after comm's last ')' start at 3; the start time is field 22. */
-  for (int field = 3; field <= 22 && p != NULL; field++)
-    {
-      while (*p == ' ')
-        p++;
-      if (field == 22)
-        start = g_ascii_strtoull (p, NULL, 10);
-      p = strchr (p, ' ');
-    }
-  return start * 1000.0 / sysconf (_SC_CLK_TCK);
-}
-
 static void
 report_after_paint_cb (GdkFrameClock *clock, gpointer user_data)
 {
-  struct timespec ts;
-
-  clock_gettime (CLOCK_BOOTTIME, &ts);
-  g_printerr ("rdmatop: startup-ms=%.0f\n", ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 - process_start_ms ());
+  g_printerr ("rdmatop: startup-ms=%.0f\n", rtop_startup_elapsed_ms ());
   g_signal_handlers_disconnect_by_func (clock, report_after_paint_cb, user_data);
 }
 
@@ -634,12 +607,32 @@ history_updated_cb (RtopWindow *self)
   GdkFrameClock *clock;
 
   if (self->startup_reported || snapshot == NULL || snapshot->devices == NULL ||
-      snapshot->devices->len == 0 || g_strcmp0 (g_getenv ("RDMATOP_REPORT_STARTUP"), "1") != 0)
+      snapshot->devices->len == 0 || !rtop_startup_reporting ())
     return;
   /* Not realized yet: the next snapshot tries again. */
   if ((clock = gtk_widget_get_frame_clock (GTK_WIDGET (self))) == NULL)
     return;
   self->startup_reported = TRUE;
+  /* When this computer's sampler began the pass (a remote host's clock
+   * is its own), and when its snapshot got here. */
+  if (snapshot->host == NULL)
+    {
+      double now_ms = rtop_startup_elapsed_ms ();
+      gint64 now_us = g_get_monotonic_time (), last_read_us = snapshot->monotonic_us;
+
+      for (guint d = 0; d < snapshot->devices->len; d++)
+        {
+          RtopDevice *dev = g_ptr_array_index (snapshot->devices, d);
+
+          for (guint p = 0; p < dev->ports->len; p++)
+            last_read_us = MAX (last_read_us, ((RtopPort *) g_ptr_array_index (dev->ports, p))->read_time_us);
+        }
+      /* The pass's counter reads end before its /proc scan. */
+      g_printerr ("rdmatop: startup-phase pass-started ms=%.0f\n"
+                  "rdmatop: startup-phase pass-counters-read ms=%.0f\n",
+                  now_ms - (now_us - snapshot->monotonic_us) / 1e3, now_ms - (now_us - last_read_us) / 1e3);
+    }
+  rtop_startup_mark ("snapshot");
   g_signal_connect (clock, "after-paint", G_CALLBACK (report_after_paint_cb), NULL);
 }
 

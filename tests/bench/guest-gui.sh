@@ -18,7 +18,8 @@
 #   out System Monitor at its 100 ms default and the no-animation run)
 #   compress=0 (1: also ssh -X -C) term=PATH (a terminal monitor, e.g. the
 #   terminal rdmatop, measured under tmux as prog=term, with
-#   `rdmatop-cli watch` as prog=watch)
+#   `rdmatop-cli watch` as prog=watch) only=startup (the start-up runs alone,
+#   each with the app's phases: a quick look at where start-up goes)
 # The CPU/bytes window starts `warm` seconds after the first-frame line, or
 # `settle` seconds after launch for a program that prints none (System
 # Monitor).
@@ -44,6 +45,7 @@ before=
 gsm100=1
 compress=0
 term=
+only=
 for arg in "$@"; do
   case "$arg" in
     devices=*) devices=${arg#*=} ;;
@@ -55,6 +57,7 @@ for arg in "$@"; do
     gsm100=*) gsm100=${arg#*=} ;;
     compress=*) compress=${arg#*=} ;;
     term=*) term=${arg#*=} ;;
+    only=*) only=${arg#*=} ;;
     startup-runs=*) startup_runs=${arg#*=} ;;
     line-timeout=*) line_timeout=${arg#*=} ;;
     *) vm_die "unknown argument '$arg'" ;;
@@ -134,6 +137,9 @@ startup_run () {
     "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE --line "$STARTUP_RE" \
          --line-timeout "$line_timeout" --no-window \
          --keep-stderr "$LOGS/rdmatop-startup-$r.err" -- "$APP")"
+  # Where it went (the app's RDMATOP_REPORT_STARTUP phases, ms from its start).
+  record "what=startup-phases prog=rdmatop run=$r $(sed -n 's/^rdmatop: startup-phase \([a-z-]*\) ms=\([-0-9]*\)$/\1=\2/p' \
+    "$LOGS/rdmatop-startup-$r.err" | tr '\n' ' ')"
   if [ -n "$BEFORE_APP" ]; then
     record "what=startup prog=rdmatop-before run=$r" \
       "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE --line "$STARTUP_RE" \
@@ -151,6 +157,14 @@ startup_run () {
 startup_run 1
 has_line=1
 grep -q 'what=startup prog=rdmatop run=1 line_ms=none' "$OUT" && has_line=0
+if [ "$only" = startup ]; then
+  for ((r = 2; r <= startup_runs; r++)); do
+    startup_run "$r"
+  done
+  vm_ok "start-up runs done"
+  vm_finish
+  exit $?
+fi
 # How the probe decides when the app has settled.
 if [ "$has_line" = 1 ]; then
   SETTLE_ARGS=(--line "$STARTUP_RE" --warm "$warm")
