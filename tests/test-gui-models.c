@@ -52,6 +52,67 @@ port_keys (GListModel *model)
 }
 
 static void
+count_changes (GListModel *model, guint position, guint removed, guint added, guint *n)
+{
+  n[0]++;
+  n[1] += added;
+}
+
+static void
+count_signal (gpointer instance, guint *n)
+{
+  (*n)++;
+}
+
+/* The first snapshot's ports reach the list in one change (the overview
+ * builds its rows once, not once per port), and however many devices a
+ * snapshot brings, devices-changed comes once; a device plugged in later
+ * still lands in its place. */
+static void
+test_ports_arrive_at_once (void)
+{
+  g_autoptr(RtopHistory) history = rtop_history_new ();
+  GListModel *ports = rtop_history_get_ports (history);
+  static const GuiPortSpec plugged[] = {
+    { "rxe10", 1, "rxe", "roce", 4, 10, 1e9, 2e9, 1000, 2000, 0, 0, 0, FALSE },
+    { "rxe2", 1, "rxe", "roce", 4, 10, 5e9, 1e9, 5000, 1000, 0, 3, 0, FALSE },
+    { "rxe3", 1, "rxe", "roce", 4, 10, 1e9, 1e9, 1000, 1000, 0, 0, 0, FALSE },
+    { "mlx5_0", 1, "mlx5", "ib", 4, 100, 40e9, 30e9, 4e6, 3e6, 0, 0, 0, TRUE },
+    { "mlx5_0", 2, "mlx5", "ib", 1, 100, 0, 0, 0, 0, 0, 0, 0, TRUE },
+  };
+  guint changes[2] = { 0, 0 }, devices_changed = 0;
+  g_autofree char *keys = NULL, *names = NULL;
+
+  g_signal_connect (ports, "items-changed", G_CALLBACK (count_changes), changes);
+  g_signal_connect (history, "devices-changed", G_CALLBACK (count_signal), &devices_changed);
+  ingest (history, gui_fixture_snapshot (1, 1.0, three_devices, G_N_ELEMENTS (three_devices)));
+  g_assert_cmpuint (changes[0], ==, 1);
+  g_assert_cmpuint (changes[1], ==, 4);
+  g_assert_cmpuint (devices_changed, ==, 1);
+  keys = port_keys (ports);
+  g_assert_cmpstr (keys, ==, "mlx5_0/1 mlx5_0/2 rxe2/1 rxe10/1");
+  names = g_strjoinv (" ", (char **) rtop_history_get_device_names (history));
+  g_assert_cmpstr (names, ==, "mlx5_0 rxe2 rxe10");
+
+  /* The same devices again: nothing changes in the list. */
+  ingest (history, gui_fixture_snapshot (2, 1.0, three_devices, G_N_ELEMENTS (three_devices)));
+  g_assert_cmpuint (changes[0], ==, 1);
+  g_assert_cmpuint (devices_changed, ==, 1);
+
+  ingest (history, gui_fixture_snapshot (3, 1.0, plugged, G_N_ELEMENTS (plugged)));
+  g_assert_cmpuint (changes[0], ==, 2);
+  g_assert_cmpuint (changes[1], ==, 5);
+  g_assert_cmpuint (devices_changed, ==, 2);
+  g_clear_pointer (&keys, g_free);
+  keys = port_keys (ports);
+  g_assert_cmpstr (keys, ==, "mlx5_0/1 mlx5_0/2 rxe2/1 rxe3/1 rxe10/1");
+  g_clear_pointer (&names, g_free);
+  names = g_strjoinv (" ", (char **) rtop_history_get_device_names (history));
+  g_assert_cmpstr (names, ==, "mlx5_0 rxe2 rxe3 rxe10");
+  g_signal_handlers_disconnect_by_func (ports, count_changes, changes);
+}
+
+static void
 test_ports_natural_order (void)
 {
   RtopHistory *history = rtop_history_new ();
@@ -931,6 +992,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/gui/a11y/strip-mnemonic", test_strip_mnemonic);
   g_test_add_func ("/gui/history/ports-natural-order", test_ports_natural_order);
+  g_test_add_func ("/gui/history/ports-arrive-at-once", test_ports_arrive_at_once);
   g_test_add_func ("/gui/history/device-vanishes-and-returns", test_device_vanishes_and_returns);
   g_test_add_func ("/gui/history/absent-channel-reason", test_absent_channel_reason);
   g_test_add_func ("/gui/history/process-qps", test_process_qps);

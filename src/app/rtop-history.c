@@ -23,6 +23,7 @@ struct _RtopHistory {
   GListStore *recent;           /* RtopEventItem, ranked (rtop_event_item_compare_rank) */
   GPtrArray *problem_ports;     /* RtopPortItem (borrowed from ports), Errors first */
   GPtrArray *device_names;      /* char*, natural order, NULL-terminated */
+  gboolean device_names_changed; /* during an ingest: devices-changed is due */
   guint capacity;
   guint min_capacity;
   guint64 events_dropped;
@@ -160,7 +161,14 @@ note_device_name (RtopHistory *self, const char *name)
         break;
     }
   g_ptr_array_insert (self->device_names, pos, g_strdup (name));
-  g_signal_emit (self, signals[DEVICES_CHANGED], 0);
+  /* Once per snapshot, however many devices it brings. */
+  self->device_names_changed = TRUE;
+}
+
+static int
+compare_port_items_indirect (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  return compare_port_items (*(gconstpointer *) a, *(gconstpointer *) b, user_data);
 }
 
 static void
@@ -207,26 +215,47 @@ ensure_host (RtopHistory *self, const char *name)
   return host;
 }
 
+/* A port not seen before goes into added (owned there) until the snapshot's
+ * ports are all read, so that the list changes once, not once per port. */
 static RtopPortItem *
-ensure_port (RtopHistory *self, const char *host, const RtopDevice *device, const RtopPort *port)
+ensure_port (RtopHistory *self, const char *host, const RtopDevice *device, const RtopPort *port,
+             GPtrArray *added)
 {
   g_autofree char *key = rtop_port_item_key_for (host, device->name, port->index);
   RtopPortItem *item = g_hash_table_lookup (self->port_index, key);
-  g_autoptr(RtopPortItem) fresh = NULL;
+  RtopPortItem *fresh;
 
   if (item != NULL)
     return item;
   fresh = rtop_port_item_new (host, device->name, port->index, self->capacity);
-  g_list_store_insert_sorted (self->ports, fresh, compare_port_items, NULL);
+  g_ptr_array_add (added, fresh);
   g_hash_table_insert (self->port_index, (gpointer) rtop_port_item_get_key (fresh), fresh);
   note_device_name (self, device->name);
   return fresh;
+}
+
+/* Into an empty list (the first snapshot) in one splice; among rows that
+ * are there already, each in its place (a device plugged in). */
+static void
+add_ports (RtopHistory *self, GPtrArray *added)
+{
+  if (added->len == 0)
+    return;
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->ports)) == 0)
+    {
+      g_ptr_array_sort_with_data (added, compare_port_items_indirect, NULL);
+      g_list_store_splice (self->ports, 0, 0, added->pdata, added->len);
+      return;
+    }
+  for (guint i = 0; i < added->len; i++)
+    g_list_store_insert_sorted (self->ports, g_ptr_array_index (added, i), compare_port_items, NULL);
 }
 
 static void
 ingest_ports (RtopHistory *self, RtopSnapshot *snapshot)
 {
   g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr(GPtrArray) added = g_ptr_array_new_with_free_func (g_object_unref);
   guint n;
 
   for (guint d = 0; snapshot->devices && d < snapshot->devices->len; d++)
@@ -237,12 +266,13 @@ ingest_ports (RtopHistory *self, RtopSnapshot *snapshot)
       for (guint p = 0; device->ports && p < device->ports->len; p++)
         {
           const RtopPort *port = g_ptr_array_index (device->ports, p);
-          RtopPortItem *item = ensure_port (self, snapshot->host, device, port);
+          RtopPortItem *item = ensure_port (self, snapshot->host, device, port, added);
 
           rtop_port_item_update (item, snapshot, device, port);
           g_hash_table_add (seen, item);
         }
     }
+  add_ports (self, added);
 
   /* A port that is gone stays in the list, shown as vanished, so that its
    * history is still there to look at; it comes back if the device does. */
@@ -528,6 +558,11 @@ rtop_history_ingest (RtopHistory *self, RtopSnapshot *snapshot)
   host->offline = FALSE;
 
   ingest_ports (self, snapshot);
+  if (self->device_names_changed)
+    {
+      self->device_names_changed = FALSE;
+      g_signal_emit (self, signals[DEVICES_CHANGED], 0);
+    }
   ingest_processes (self, snapshot);
   ingest_events (self, snapshot);
   compute_totals (self);
