@@ -21,6 +21,7 @@
 #include "rtop-process-item.h"
 #include "rtop-processes-view-private.h"
 #include "rtop-port-item-private.h"
+#include "rtop-sampler.h"
 #include "rtop-series-private.h"
 
 static const GuiPortSpec three_devices[] = {
@@ -650,6 +651,77 @@ new_session (RtopHistory **history)
 }
 
 static void
+emit_fixture (RtopSource *source, guint64 sequence)
+{
+  RtopSnapshot *snapshot = gui_fixture_snapshot (sequence, 1.0, three_devices, G_N_ELEMENTS (three_devices));
+
+  rtop_snapshot_seal (snapshot);
+  rtop_source_emit_snapshot (source, snapshot);
+  rtop_snapshot_unref (snapshot);
+}
+
+static guint64
+latest_sequence (RtopHistory *history)
+{
+  RtopSnapshot *latest = rtop_history_get_latest (history);
+
+  return latest != NULL ? latest->sequence : 0;
+}
+
+static gboolean
+no_latest (gpointer history)
+{
+  return rtop_history_get_latest (history) == NULL;
+}
+
+/* Until the window's first frame, snapshots wait; then every one is taken,
+ * in order; at most 16 wait, and none longer than 2 s. */
+static void
+test_session_holds_until_first_frame (void)
+{
+  RtopHistory *history;
+  g_autoptr(RtopSession) session = new_session (&history);
+  g_autoptr(RtopSampler) source = rtop_sampler_new (NULL);
+  guint ingests = 0;
+  gint64 deadline;
+
+  g_signal_connect (history, "updated", G_CALLBACK (count_signal), &ingests);
+  rtop_session_add_live_source (session, RTOP_SOURCE (source));
+  rtop_session_hold_snapshots (session);
+  emit_fixture (RTOP_SOURCE (source), 1);
+  emit_fixture (RTOP_SOURCE (source), 2);
+  g_assert_true (no_latest (history));
+  g_assert_cmpuint (ingests, ==, 0);
+  rtop_session_release_snapshots (session);
+  g_assert_cmpuint (ingests, ==, 2);
+  g_assert_cmpuint (latest_sequence (history), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (rtop_history_get_ports (history)), ==, 4);
+  /* Not holding: taken at once. */
+  emit_fixture (RTOP_SOURCE (source), 3);
+  g_assert_cmpuint (latest_sequence (history), ==, 3);
+
+  /* The 17th to come takes the 16 before it along. */
+  rtop_session_hold_snapshots (session);
+  for (guint64 seq = 4; seq < 4 + 16; seq++)
+    emit_fixture (RTOP_SOURCE (source), seq);
+  g_assert_cmpuint (latest_sequence (history), ==, 3);
+  emit_fixture (RTOP_SOURCE (source), 20);
+  g_assert_cmpuint (ingests, ==, 3 + 17);
+  g_assert_cmpuint (latest_sequence (history), ==, 20);
+
+  /* A first frame that never comes keeps nothing for long. */
+  rtop_session_hold_snapshots (session);
+  emit_fixture (RTOP_SOURCE (source), 21);
+  g_assert_cmpuint (latest_sequence (history), ==, 20);
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (latest_sequence (history) != 21 && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (latest_sequence (history), ==, 21);
+  g_signal_handlers_disconnect_by_func (history, count_signal, &ingests);
+  g_object_unref (history);
+}
+
+static void
 test_overview_sort_and_states (void)
 {
   RtopHistory *history;
@@ -1003,6 +1075,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/gui/history/two-hosts", test_two_hosts);
   g_test_add_func ("/gui/history/capacity-follows-interval", test_capacity_follows_interval);
   g_test_add_func ("/gui/history/counter-rising", test_counter_rising_holds_then_clears);
+  g_test_add_func ("/gui/session/holds-until-first-frame", test_session_holds_until_first_frame);
   g_test_add_func ("/gui/overview/sort-and-states", test_overview_sort_and_states);
   g_test_add_func ("/gui/processes/search-and-sort", test_processes_search_and_sort);
   g_test_add_func ("/gui/events/filters", test_events_filters);

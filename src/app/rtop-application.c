@@ -33,6 +33,7 @@ struct _RtopApplication {
   guint sigint_source;
   GStrv hosts;               /* the "hosts" setting the session follows */
   RtopAskpass *askpass;
+  gboolean first_frame_asked; /* the window's first frame is under way or shown */
 };
 
 G_DEFINE_FINAL_TYPE (RtopApplication, rtop_application, GTK_TYPE_APPLICATION)
@@ -515,21 +516,39 @@ rtop_application_startup (GApplication *app)
   rtop_startup_mark ("sources-started");
 }
 
-static void
-first_frame_cb (GdkFrameClock *clock, gpointer user_data)
+static gboolean
+release_snapshots_cb (gpointer user_data)
 {
-  rtop_startup_mark ("first-frame");
-  g_signal_handlers_disconnect_by_func (clock, first_frame_cb, user_data);
+  RtopApplication *self = user_data;
+
+  if (self->session != NULL)
+    rtop_session_release_snapshots (self->session);
+  return G_SOURCE_REMOVE;
 }
 
-/* The window's first frame, whatever it shows. */
 static void
-mark_first_frame (GtkWindow *window)
+first_frame_cb (GdkFrameClock *clock, RtopApplication *self)
 {
-  GdkFrameClock *clock;
+  rtop_startup_mark ("first-frame");
+  g_signal_handlers_disconnect_by_func (clock, first_frame_cb, self);
+  /* After this paint, not inside it. */
+  g_idle_add_full (G_PRIORITY_DEFAULT, release_snapshots_cb, g_object_ref (self), g_object_unref);
+}
 
-  if (rtop_startup_reporting () && (clock = gtk_widget_get_frame_clock (GTK_WIDGET (window))) != NULL)
-    g_signal_connect (clock, "after-paint", G_CALLBACK (first_frame_cb), NULL);
+/* The window is painted first with what is known (the overview's "Reading
+ * RDMA devices…"), and then with the snapshots that came meanwhile: the
+ * first snapshot's rows and their layout take longer than the sampler's
+ * pass, and they no longer keep the window from showing. */
+static void
+show_first_frame_first (RtopApplication *self, GtkWindow *window)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+
+  if (clock == NULL || self->first_frame_asked)
+    return;
+  self->first_frame_asked = TRUE;
+  rtop_session_hold_snapshots (self->session);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (first_frame_cb), self);
 }
 
 static void
@@ -540,7 +559,7 @@ rtop_application_activate (GApplication *app)
 
   rtop_startup_mark ("window");
   gtk_window_present (window);
-  mark_first_frame (window);
+  show_first_frame_first (self, window);
   rtop_startup_mark ("presented");
 }
 

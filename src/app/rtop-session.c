@@ -31,7 +31,20 @@ struct _RtopSession {
   gboolean started;
   char *askpass;
   GStrv askpass_env;
+  GPtrArray *held;           /* Held*, in arrival order; NULL when not holding */
+  guint hold_timeout;
 };
+
+/* A snapshot that arrived while the window had not shown its first frame. */
+typedef struct {
+  RtopSource *source;
+  RtopSnapshot *snapshot;
+} Held;
+
+/* However long the first frame takes, snapshots are held no longer than
+ * this, nor more of them than this. */
+#define HOLD_MAX_MS 2000
+#define HOLD_MAX 16
 
 enum {
   PROP_0,
@@ -74,11 +87,77 @@ rtop_session_get_sources (RtopSession *self)
 /* ---- sources ------------------------------------------------------------ */
 
 static void
-snapshot_cb (RtopSourceList *list, RtopSource *source, RtopSnapshot *snapshot, RtopSession *self)
+take_snapshot (RtopSession *self, RtopSource *source, RtopSnapshot *snapshot)
 {
   rtop_history_ingest (self->history, snapshot);
   if (self->recorder && rtop_source_get_live (source))
     rtop_recorder_add (self->recorder, snapshot);
+}
+
+static void
+held_free (gpointer data)
+{
+  Held *h = data;
+
+  g_object_unref (h->source);
+  rtop_snapshot_unref (h->snapshot);
+  g_free (h);
+}
+
+static void
+snapshot_cb (RtopSourceList *list, RtopSource *source, RtopSnapshot *snapshot, RtopSession *self)
+{
+  if (self->held != NULL && self->held->len >= HOLD_MAX)
+    rtop_session_release_snapshots (self);
+  if (self->held != NULL)
+    {
+      Held *h = g_new0 (Held, 1);
+
+      h->source = g_object_ref (source);
+      h->snapshot = rtop_snapshot_ref (snapshot);
+      g_ptr_array_add (self->held, h);
+      return;
+    }
+  take_snapshot (self, source, snapshot);
+}
+
+static gboolean
+hold_timeout_cb (gpointer user_data)
+{
+  RtopSession *self = user_data;
+
+  self->hold_timeout = 0;
+  rtop_session_release_snapshots (self);
+  return G_SOURCE_REMOVE;
+}
+
+void
+rtop_session_hold_snapshots (RtopSession *self)
+{
+  g_return_if_fail (RTOP_IS_SESSION (self));
+
+  if (self->held != NULL)
+    return;
+  self->held = g_ptr_array_new_with_free_func (held_free);
+  self->hold_timeout = g_timeout_add (HOLD_MAX_MS, hold_timeout_cb, self);
+}
+
+void
+rtop_session_release_snapshots (RtopSession *self)
+{
+  g_autoptr(GPtrArray) held = NULL;
+
+  g_return_if_fail (RTOP_IS_SESSION (self));
+
+  g_clear_handle_id (&self->hold_timeout, g_source_remove);
+  held = g_steal_pointer (&self->held);
+  /* In the order they came, each as if it had just come. */
+  for (guint i = 0; held != NULL && i < held->len; i++)
+    {
+      Held *h = g_ptr_array_index (held, i);
+
+      take_snapshot (self, h->source, h->snapshot);
+    }
 }
 
 static void
@@ -582,6 +661,10 @@ recording_loaded_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   stop_recording (self);
   rtop_source_list_remove_all (self->sources);
   g_clear_object (&self->replay);
+  /* Live snapshots held for the first frame would land in the recording's
+   * history: the recording replaces them, as it replaces what was shown. */
+  if (self->held != NULL)
+    g_ptr_array_set_size (self->held, 0);
   rtop_history_reset (self->history);
   /* The graphs can scroll over the whole recording, not only its last hour. */
   rtop_history_set_min_capacity (self->history, rtop_recording_get_n_snapshots (recording) + 1);
@@ -642,6 +725,8 @@ rtop_session_shutdown (RtopSession *self, GError **error)
 
   g_return_val_if_fail (RTOP_IS_SESSION (self), FALSE);
 
+  /* What came before a first frame is recorded too. */
+  rtop_session_release_snapshots (self);
   g_cancellable_cancel (self->cancellable);
   rtop_source_list_stop (self->sources);
   self->started = FALSE;
@@ -681,6 +766,8 @@ rtop_session_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->hold_timeout, g_source_remove);
+  g_clear_pointer (&self->held, g_ptr_array_unref);
   if (self->sources)
     rtop_source_list_remove_all (self->sources);
   g_clear_object (&self->sources);

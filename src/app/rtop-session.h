@@ -69,6 +69,12 @@ void rtop_session_start (RtopSession *self);
 gboolean rtop_session_shutdown (RtopSession *self, GError **error);
 /* Asks every source for a snapshot now. */
 void rtop_session_refresh (RtopSession *self);
+/* Until release (or 2 s, or 16 snapshots), snapshots are kept as they come
+ * instead of shown and recorded: the window's first frame is painted with
+ * what is known, not after the first snapshot's rows.  Release takes them
+ * in order, nothing lost. */
+void rtop_session_hold_snapshots (RtopSession *self);
+void rtop_session_release_snapshots (RtopSession *self);
 
 /* Starts (asynchronously) or stops recording; FALSE with error when it
  * cannot start (a recording is shown). */
