@@ -1,10 +1,10 @@
 /* rtop-startup.c: start-up phases for tests/bench (see the header). */
 #include "config.h"
 
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "rtop-procfs.h"
 #include "rtop-startup.h"
 
 gboolean
@@ -17,32 +17,20 @@ rtop_startup_reporting (void)
   return reporting;
 }
 
-/* Milliseconds since boot at which this process started, or -1: read once. */
+/* Milliseconds since boot at which this process started, or -1: read once,
+ * by the collector's /proc reader (stat field 22, in clock ticks). */
 static double
 process_start_ms (void)
 {
   static double start_ms = -2;
-  g_autofree char *stat = NULL;
-  const char *p;
-  guint64 start = 0;
+  g_autoptr(RtopProcCache) cache = NULL;
+  const RtopProcInfo *self;
 
   if (start_ms > -2)
     return start_ms;
-  start_ms = -1;
-  if (!g_file_get_contents ("/proc/self/stat", &stat, NULL, NULL) ||
-      (p = strrchr (stat, ')')) == NULL)
-    return start_ms;
-  p++;
-  /* Fields after comm's last ')' start at 3; the start time is field 22. */
-  for (int field = 3; field <= 22 && p != NULL; field++)
-    {
-      while (*p == ' ')
-        p++;
-      if (field == 22)
-        start = g_ascii_strtoull (p, NULL, 10);
-      p = strchr (p, ' ');
-    }
-  start_ms = start * 1000.0 / sysconf (_SC_CLK_TCK);
+  cache = rtop_proc_cache_new ("/proc");
+  self = rtop_proc_cache_lookup (cache, getpid ());
+  start_ms = self != NULL ? self->start_time * 1000.0 / sysconf (_SC_CLK_TCK) : -1;
   return start_ms;
 }
 
