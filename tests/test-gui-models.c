@@ -722,6 +722,50 @@ test_session_holds_until_first_frame (void)
 }
 
 static void
+count_snapshot (RtopSource *source, RtopSnapshot *snapshot, guint *n)
+{
+  (*n)++;
+}
+
+/* A pass done while the window was built is taken before it is shown,
+ * without the main loop; once held, a ready snapshot waits like any. */
+static void
+test_session_takes_ready_snapshots (void)
+{
+  RtopHistory *history;
+  g_autoptr(RtopSession) session = new_session (&history);
+  g_autoptr(RtopSampler) sampler = rtop_sampler_new (NULL);
+  guint64 taken;
+  guint delivered = 0, before;
+
+  g_signal_connect (sampler, "snapshot", G_CALLBACK (count_snapshot), &delivered);
+  rtop_session_add_live_source (session, RTOP_SOURCE (sampler));
+  rtop_session_start (session);
+  /* The main context is not iterated: only the take can bring one.  (The
+   * bound only prevents a hang.) */
+  for (guint tries = 0; no_latest (history) && tries < 3000; tries++)
+    {
+      g_usleep (10 * 1000);
+      rtop_session_take_ready_snapshots (session);
+    }
+  g_assert_false (no_latest (history));
+  taken = latest_sequence (history);
+  rtop_session_hold_snapshots (session);
+  before = delivered;
+  for (guint tries = 0; delivered == before && tries < 3000; tries++)
+    {
+      g_usleep (10 * 1000);
+      rtop_session_take_ready_snapshots (session);
+    }
+  g_assert_cmpuint (delivered, >, before);
+  g_assert_cmpuint (latest_sequence (history), ==, taken);
+  rtop_session_release_snapshots (session);
+  g_assert_cmpuint (latest_sequence (history), >, taken);
+  g_signal_handlers_disconnect_by_func (sampler, count_snapshot, &delivered);
+  g_object_unref (history);
+}
+
+static void
 test_overview_sort_and_states (void)
 {
   RtopHistory *history;
@@ -1076,6 +1120,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/gui/history/capacity-follows-interval", test_capacity_follows_interval);
   g_test_add_func ("/gui/history/counter-rising", test_counter_rising_holds_then_clears);
   g_test_add_func ("/gui/session/holds-until-first-frame", test_session_holds_until_first_frame);
+  g_test_add_func ("/gui/session/takes-ready-snapshots", test_session_takes_ready_snapshots);
   g_test_add_func ("/gui/overview/sort-and-states", test_overview_sort_and_states);
   g_test_add_func ("/gui/processes/search-and-sort", test_processes_search_and_sort);
   g_test_add_func ("/gui/events/filters", test_events_filters);

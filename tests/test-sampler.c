@@ -206,6 +206,59 @@ test_finalized (void)
   g_assert_finalize_object (sampler);
 }
 
+/* What the worker posted is delivered on demand, in order, without the
+ * main loop; the loop then dispatches none of it again (the sequence
+ * check in snapshot_cb fails on a repeat), and nothing comes after stop. */
+static void
+test_deliver_pending (void)
+{
+  RtopSampler *sampler = rtop_sampler_new (NULL);
+  Seen seen = { g_thread_self (), 0, 0, FALSE };
+  guint before;
+
+  rtop_sampler_set_interval (sampler, 0.05);
+  g_signal_connect (sampler, "snapshot", G_CALLBACK (snapshot_cb), &seen);
+  rtop_sampler_start (sampler);
+  /* The main context is never iterated here: only deliver_pending()
+   * can bring them.  (The bound only prevents a hang.) */
+  for (guint tries = 0; seen.n < 3 && tries < 3000; tries++)
+    {
+      g_usleep (10 * 1000);
+      rtop_source_deliver_pending (RTOP_SOURCE (sampler));
+    }
+  g_assert_cmpuint (seen.n, >=, 3);
+  g_assert_false (seen.wrong_thread);
+  rtop_sampler_stop (sampler);
+  before = seen.n;
+  rtop_source_deliver_pending (RTOP_SOURCE (sampler));
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (seen.n, ==, before);
+  g_assert_finalize_object (sampler);
+}
+
+/* Deliveries still queued at stop() go with it, though their main
+ * context is never iterated again: the sampler is finalized at its last
+ * unref, and the context at its own. */
+static void
+test_stop_drops_queued_deliveries (void)
+{
+  GMainContext *context = g_main_context_new ();
+  RtopSampler *sampler = rtop_sampler_new (NULL);
+
+  g_main_context_push_thread_default (context);
+  rtop_sampler_set_interval (sampler, 0.01);
+  rtop_sampler_start (sampler);
+  for (guint tries = 0; !g_main_context_pending (context) && tries < 3000; tries++)
+    g_usleep (10 * 1000);
+  g_assert_true (g_main_context_pending (context));
+  rtop_sampler_stop (sampler);
+  g_main_context_pop_thread_default (context);
+  g_assert_false (g_main_context_pending (context));
+  g_assert_finalize_object (sampler);
+  g_main_context_unref (context);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -216,5 +269,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/sampler/interval-clamped", test_interval_is_clamped);
   g_test_add_func ("/collector/sampler/finalized", test_finalized);
   g_test_add_func ("/collector/sampler/no-netlink-event", test_no_netlink_is_an_event);
+  g_test_add_func ("/collector/sampler/deliver-pending", test_deliver_pending);
+  g_test_add_func ("/collector/sampler/stop-drops-queued", test_stop_drops_queued_deliveries);
   return g_test_run ();
 }

@@ -535,10 +535,11 @@ first_frame_cb (GdkFrameClock *clock, RtopApplication *self)
   g_idle_add_full (G_PRIORITY_DEFAULT, release_snapshots_cb, g_object_ref (self), g_object_unref);
 }
 
-/* The window is painted first with what is known (the overview's "Reading
- * RDMA devices…"), and then with the snapshots that came meanwhile: the
- * first snapshot's rows and their layout take longer than the sampler's
- * pass, and they no longer keep the window from showing. */
+/* The window is painted first with what is known: the first pass, when
+ * it finished while the window was built (it runs beside that), and
+ * otherwise the overview's "Reading RDMA devices…".  Snapshots that come
+ * after the window is shown wait until its first frame is painted, so
+ * that their rows and layout never keep the window from showing. */
 static void
 show_first_frame_first (RtopApplication *self, GtkWindow *window)
 {
@@ -558,6 +559,9 @@ rtop_application_activate (GApplication *app)
   GtkWindow *window = ensure_window (self);
 
   rtop_startup_mark ("window");
+  /* Once: the first frame of the first window. */
+  if (!self->first_frame_asked)
+    rtop_session_take_ready_snapshots (self->session);
   gtk_window_present (window);
   show_first_frame_first (self, window);
   rtop_startup_mark ("presented");

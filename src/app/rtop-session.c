@@ -160,6 +160,13 @@ rtop_session_release_snapshots (RtopSession *self)
     }
 }
 
+void
+rtop_session_take_ready_snapshots (RtopSession *self)
+{
+  g_return_if_fail (RTOP_IS_SESSION (self));
+  rtop_source_list_deliver_pending (self->sources);
+}
+
 static void
 apply_interval (RtopSession *self)
 {

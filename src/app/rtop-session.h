@@ -75,6 +75,10 @@ void rtop_session_refresh (RtopSession *self);
  * in order, nothing lost. */
 void rtop_session_hold_snapshots (RtopSession *self);
 void rtop_session_release_snapshots (RtopSession *self);
+/* Takes now the snapshots that are ready and wait only for the main loop
+ * (the first pass, done while the window was built), held or shown as
+ * any snapshot is. */
+void rtop_session_take_ready_snapshots (RtopSession *self);
 
 /* Starts (asynchronously) or stops recording; FALSE with error when it
  * cannot start (a recording is shown). */

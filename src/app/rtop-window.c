@@ -598,6 +598,14 @@ report_after_paint_cb (GdkFrameClock *clock, gpointer user_data)
   g_signal_handlers_disconnect_by_func (clock, report_after_paint_cb, user_data);
 }
 
+static void
+report_on_realize_cb (GtkWidget *widget, gpointer user_data)
+{
+  g_signal_handlers_disconnect_by_func (widget, report_on_realize_cb, user_data);
+  g_signal_connect (gtk_widget_get_frame_clock (widget), "after-paint",
+                    G_CALLBACK (report_after_paint_cb), NULL);
+}
+
 /* After the first snapshot with devices, the next painted frame is the
  * first with live data: report the time from process start to it. */
 static void
@@ -608,9 +616,6 @@ history_updated_cb (RtopWindow *self)
 
   if (self->startup_reported || snapshot == NULL || snapshot->devices == NULL ||
       snapshot->devices->len == 0 || !rtop_startup_reporting ())
-    return;
-  /* Not realized yet: the next snapshot tries again. */
-  if ((clock = gtk_widget_get_frame_clock (GTK_WIDGET (self))) == NULL)
     return;
   self->startup_reported = TRUE;
   /* When this computer's sampler began the pass (a remote host's clock
@@ -633,7 +638,11 @@ history_updated_cb (RtopWindow *self)
                   now_ms - (now_us - snapshot->monotonic_us) / 1e3, now_ms - (now_us - last_read_us) / 1e3);
     }
   rtop_startup_mark ("snapshot");
-  g_signal_connect (clock, "after-paint", G_CALLBACK (report_after_paint_cb), NULL);
+  /* Taken before the window was shown: its first frame reports. */
+  if ((clock = gtk_widget_get_frame_clock (GTK_WIDGET (self))) == NULL)
+    g_signal_connect (self, "realize", G_CALLBACK (report_on_realize_cb), NULL);
+  else
+    g_signal_connect (clock, "after-paint", G_CALLBACK (report_after_paint_cb), NULL);
 }
 
 static void

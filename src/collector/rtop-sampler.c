@@ -34,7 +34,7 @@ struct _RtopSampler {
   double interval;           /* guarded by lock */
   gboolean stopping;         /* guarded by lock */
   gboolean refresh;          /* guarded by lock */
-  guint pending;             /* guarded by lock */
+  GQueue deliveries;         /* guarded by lock: Delivery* not yet delivered, oldest first */
   guint generation;          /* bumped by stop(): stale deliveries are dropped */
 
   int wakeup_fd;
@@ -56,35 +56,44 @@ static void source_iface_init (RtopSourceInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (RtopSampler, rtop_sampler, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (RTOP_TYPE_SOURCE, source_iface_init))
 
+/* Owned by its idle source (freed when the source goes); the sampler's
+ * queue holds it, with a ref on that source, until it is delivered. */
 typedef struct {
   RtopSampler *sampler;      /* strong ref */
   RtopSnapshot *snapshot;
   guint generation;
+  GSource *source;           /* the queue's ref, while queued */
 } Delivery;
 
 static void
 delivery_free (gpointer data)
 {
   Delivery *d = data;
+  RtopSampler *self = d->sampler;
+  GSource *queued;
 
+  /* Still queued: its source went without being dispatched (the main
+   * context was destroyed). */
+  g_mutex_lock (&self->lock);
+  queued = g_steal_pointer (&d->source);
+  if (queued != NULL)
+    g_queue_remove (&self->deliveries, d);
+  g_mutex_unlock (&self->lock);
+  if (queued != NULL)
+    g_source_unref (queued);
   g_object_unref (d->sampler);
   rtop_snapshot_unref (d->snapshot);
   g_free (d);
 }
 
-static gboolean
-deliver_cb (gpointer data)
+/* Emits d's snapshot, once it has left the queue (lock not held). */
+static void
+deliver (Delivery *d, gboolean current)
 {
-  Delivery *d = data;
   RtopSampler *self = d->sampler;
-  gboolean current;
 
-  g_mutex_lock (&self->lock);
-  self->pending--;
-  current = d->generation == self->generation && self->thread != NULL;
-  g_mutex_unlock (&self->lock);
   if (!current)
-    return G_SOURCE_REMOVE;   /* stopped since: no signal after stop() */
+    return;   /* stopped since: no signal after stop() */
 
   g_clear_pointer (&self->latest, rtop_snapshot_unref);
   self->latest = rtop_snapshot_ref (d->snapshot);
@@ -93,7 +102,62 @@ deliver_cb (gpointer data)
   rtop_source_update (RTOP_SOURCE (self), RTOP_SOURCE_STATE_RUNNING,
                       d->snapshot->status == RTOP_STATUS_OK ? NULL : d->snapshot->status_message);
   rtop_source_emit_snapshot (RTOP_SOURCE (self), d->snapshot);
+}
+
+/* TRUE when d belongs to the running generation.  Lock held. */
+static gboolean
+current_locked (RtopSampler *self, Delivery *d)
+{
+  return d->generation == self->generation && self->thread != NULL;
+}
+
+static gboolean
+deliver_cb (gpointer data)
+{
+  Delivery *d = data;
+  RtopSampler *self = d->sampler;
+  GSource *source;
+  gboolean current;
+
+  g_mutex_lock (&self->lock);
+  g_queue_remove (&self->deliveries, d);
+  current = current_locked (self, d);
+  source = g_steal_pointer (&d->source);
+  g_mutex_unlock (&self->lock);
+  /* The main context holds the source while it dispatches it. */
+  g_source_unref (source);
+  deliver (d, current);
   return G_SOURCE_REMOVE;
+}
+
+/* What the worker has posted and the main loop not yet dispatched,
+ * delivered now, in order (the main context's thread). */
+static void
+rtop_sampler_deliver_pending (RtopSource *source)
+{
+  RtopSampler *self = RTOP_SAMPLER (source);
+
+  for (;;)
+    {
+      Delivery *d;
+      GSource *idle;
+      gboolean current;
+
+      g_mutex_lock (&self->lock);
+      d = g_queue_pop_head (&self->deliveries);
+      if (d != NULL)
+        {
+          current = current_locked (self, d);
+          idle = g_steal_pointer (&d->source);
+        }
+      g_mutex_unlock (&self->lock);
+      if (d == NULL)
+        return;
+      /* The sampler outlives this: d holds a ref until the source goes. */
+      deliver (d, current);
+      g_source_destroy (idle);   /* frees d */
+      g_source_unref (idle);
+    }
 }
 
 static void
@@ -103,14 +167,13 @@ post (RtopSampler *self, RtopSnapshot *snap, guint generation)
   GSource *source;
 
   g_mutex_lock (&self->lock);
-  if (self->pending >= MAX_PENDING)
+  if (self->deliveries.length >= MAX_PENDING)
     {
       g_mutex_unlock (&self->lock);
       g_warning ("The main loop has not taken %u snapshots; dropping one.", MAX_PENDING);
       rtop_snapshot_unref (snap);
       return;
     }
-  self->pending++;
   g_mutex_unlock (&self->lock);
   /* One numbering per sampler, across collector re-creation and restarts. */
   snap->sequence = ++self->sequence;
@@ -123,8 +186,15 @@ post (RtopSampler *self, RtopSnapshot *snap, guint generation)
   g_source_set_priority (source, G_PRIORITY_DEFAULT);
   g_source_set_callback (source, deliver_cb, d, delivery_free);
   g_source_set_static_name (source, "[rdmatop] snapshot delivery");
+  /* Queued and attached at once: deliver_pending() never sees a source
+   * that is not attached yet, nor deliver_cb() one that is not queued.
+   * (Lock order: ours, then the context's; the main thread never takes
+   * ours while it holds the context's.) */
+  g_mutex_lock (&self->lock);
+  d->source = source;      /* the queue's ref */
+  g_queue_push_tail (&self->deliveries, d);
   g_source_attach (source, self->context);
-  g_source_unref (source);
+  g_mutex_unlock (&self->lock);
 }
 
 /* A snapshot that says why there is nothing to show. */
@@ -302,6 +372,23 @@ rtop_sampler_stop (RtopSampler *self)
   wake (self);
   g_thread_join (self->thread);
   self->thread = NULL;
+  /* What is still queued would be dropped when dispatched: drop it now,
+   * so that the snapshots (and the refs on us and on the main context)
+   * go even if that context is never iterated again. */
+  for (;;)
+    {
+      Delivery *d;
+      GSource *idle;
+
+      g_mutex_lock (&self->lock);
+      d = g_queue_pop_head (&self->deliveries);
+      idle = d != NULL ? g_steal_pointer (&d->source) : NULL;
+      g_mutex_unlock (&self->lock);
+      if (idle == NULL)
+        break;
+      g_source_destroy (idle);   /* frees d */
+      g_source_unref (idle);
+    }
   rtop_source_update (RTOP_SOURCE (self), RTOP_SOURCE_STATE_STOPPED, NULL);
 }
 
@@ -492,6 +579,7 @@ source_iface_init (RtopSourceInterface *iface)
   iface->start = sampler_start;
   iface->stop = sampler_stop;
   iface->refresh = sampler_refresh;
+  iface->deliver_pending = rtop_sampler_deliver_pending;
   iface->set_interval = sampler_set_interval;
 }
 

@@ -131,6 +131,20 @@ rtop_source_list_refresh (RtopSourceList *self)
 }
 
 void
+rtop_source_list_deliver_pending (RtopSourceList *self)
+{
+  g_autoptr(GPtrArray) sources = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_return_if_fail (RTOP_IS_SOURCE_LIST (self));
+
+  /* A snapshot's handlers may add or remove sources. */
+  for (guint i = 0; i < self->sources->len; i++)
+    g_ptr_array_add (sources, g_object_ref (g_ptr_array_index (self->sources, i)));
+  for (guint i = 0; i < sources->len; i++)
+    rtop_source_deliver_pending (g_ptr_array_index (sources, i));
+}
+
+void
 rtop_source_list_set_interval (RtopSourceList *self, double seconds)
 {
   g_return_if_fail (RTOP_IS_SOURCE_LIST (self));

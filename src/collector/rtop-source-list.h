@@ -32,6 +32,9 @@ void rtop_source_list_start (RtopSourceList *self);
 void rtop_source_list_stop (RtopSourceList *self);
 /* To every source that supports it. */
 void rtop_source_list_refresh (RtopSourceList *self);
+/* Every source's snapshots that wait only for the main loop, now
+ * (rtop_source_deliver_pending()). */
+void rtop_source_list_deliver_pending (RtopSourceList *self);
 void rtop_source_list_set_interval (RtopSourceList *self, double seconds);
 
 G_END_DECLS

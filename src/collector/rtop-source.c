@@ -92,6 +92,17 @@ rtop_source_refresh (RtopSource *self)
 }
 
 void
+rtop_source_deliver_pending (RtopSource *self)
+{
+  RtopSourceInterface *iface;
+
+  g_return_if_fail (RTOP_IS_SOURCE (self));
+  iface = RTOP_SOURCE_GET_IFACE (self);
+  if (iface->deliver_pending)
+    iface->deliver_pending (self);
+}
+
+void
 rtop_source_set_interval (RtopSource *self, double seconds)
 {
   RtopSourceInterface *iface;

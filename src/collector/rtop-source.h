@@ -65,6 +65,10 @@ struct _RtopSourceInterface {
   void (*stop) (RtopSource *self);
   /* Optional: take a snapshot now. */
   void (*refresh) (RtopSource *self);
+  /* Optional: emit now, on the calling (the source's main) context, the
+   * snapshots that are ready and wait only for that context's main loop,
+   * in order, as if the loop had dispatched them. */
+  void (*deliver_pending) (RtopSource *self);
   /* Optional: the period in seconds, for sources that sample. */
   void (*set_interval) (RtopSource *self, double seconds);
 };
@@ -72,6 +76,7 @@ struct _RtopSourceInterface {
 void rtop_source_start (RtopSource *self);
 void rtop_source_stop (RtopSource *self);
 void rtop_source_refresh (RtopSource *self);
+void rtop_source_deliver_pending (RtopSource *self);
 void rtop_source_set_interval (RtopSource *self, double seconds);
 
 /* Property getters (transfer none; strings valid until the next change). */
