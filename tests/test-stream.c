@@ -419,6 +419,28 @@ test_minimal_keyframe (void)
   g_assert_cmpuint (((RtopSnapshot *) g_ptr_array_index (got, 0))->sequence, ==, 1);
 }
 
+/* Found by fuzz-stream in CI's short run: a port whose read time jumps
+ * from a positive time to near INT64_MIN made the decoder subtract past
+ * 64 bits (undefined; UBSan stopped there).  A read time that does not fit
+ * is now refused where it is decoded. */
+static void
+test_read_time_overflow (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fuzz", "stream-regressions",
+                                                 "read-time-overflow", NULL);
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) got = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  g_assert_cmpuint (len, >, 1);
+  /* As fuzz-stream takes it: the first byte chooses the pieces' size. */
+  got = decode_all ((const guint8 *) data + 1, len - 1, 1 + (guint8) data[0] % 64 * 37, &error);
+  g_assert_error (error, RTOP_ERROR, RTOP_ERROR_PROTOCOL);
+  g_assert_nonnull (strstr (error->message, "read time is out of range"));
+}
+
 /* Strings that are not UTF-8 or too long arrive repaired and cut, and the
  * stream stays in step after them. */
 static void
@@ -528,6 +550,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stream/oversized-and-garbled", test_oversized_and_garbled);
   g_test_add_func ("/stream/minimal-keyframe", test_minimal_keyframe);
   g_test_add_func ("/stream/repaired-strings", test_repaired_strings);
+  g_test_add_func ("/stream/read-time-overflow", test_read_time_overflow);
   g_test_add_func ("/stream/bytes-per-second", test_bytes_per_second);
   return g_test_run ();
 }

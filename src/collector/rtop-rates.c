@@ -222,7 +222,9 @@ rtop_rates_update_layout (RtopRates *self, const char *device, guint32 dev_index
   guint resets = 0;
 
   if (ps->has_read && read_time_us > ps->last_read_us)
-    elapsed = (read_time_us - ps->last_read_us) / (double) G_USEC_PER_SEC;
+    /* Later, so the difference fits unsigned (read times from a
+     * recording can be anything: signed, it could overflow). */
+    elapsed = ((guint64) read_time_us - (guint64) ps->last_read_us) / (double) G_USEC_PER_SEC;
   for (guint i = 0; i < counters->len; i++)
     update_counter (ps, same_layout, i, g_ptr_array_index (counters, i), elapsed, fresh,
                     &resets);

@@ -97,8 +97,10 @@ predict_elapsed (const RtopPort *ref, gint64 read_time_us)
 {
   if (ref == NULL)
     return 0;
-  /* As rtop-rates.c computes it, to the bit. */
-  return (read_time_us - ref->read_time_us) / (double) G_USEC_PER_SEC;
+  /* As rtop-rates.c computes it, to the bit.  The read times come from
+   * the stream: subtracted as unsigned (a difference past 64 bits wraps,
+   * to a negative time refused below, instead of overflowing). */
+  return (gint64) ((guint64) read_time_us - (guint64) ref->read_time_us) / (double) G_USEC_PER_SEC;
 }
 
 static double
@@ -1558,7 +1560,14 @@ get_port (Dec *d, const RtopDevice *rdev)
       port->counter_layout = ref->counter_layout;
       port->error = g_strdup (ref->error);
     }
-  port->read_time_us = (gint64) ((guint64) (ref != NULL ? ref->read_time_us : 0) + read_diff);
+  /* A time past 64 bits is not a time (and would make the difference
+   * below overflow). */
+  if (__builtin_add_overflow (ref != NULL ? ref->read_time_us : 0, (gint64) read_diff,
+                              &port->read_time_us))
+    {
+      bad (d->r, N_("a port's read time is out of range"));
+      return NULL;
+    }
   port->elapsed_s = predict_elapsed (ref, port->read_time_us);
   if (!get_port_fields (d, port, ref, mask))
     return NULL;
