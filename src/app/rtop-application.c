@@ -12,6 +12,7 @@
 #include "rtop-preferences.h"
 #include "rtop-remote.h"
 #include "rtop-sampler.h"
+#include "rtop-memory-report.h"
 #include "rtop-startup.h"
 #include "rtop-window.h"
 
@@ -482,6 +483,7 @@ rtop_application_startup (GApplication *app)
   g_autoptr(RtopSampler) sampler = NULL;
 
   rtop_startup_mark ("startup");
+  rtop_memory_report_start ();
   G_APPLICATION_CLASS (rtop_application_parent_class)->startup (app);
   rtop_startup_mark ("gtk");
 

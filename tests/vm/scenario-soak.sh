@@ -61,7 +61,7 @@ if [ -x "$APP" ]; then
   mkdir -p "$O/home"
   DISPLAY=:43 DBUS_SESSION_BUS_ADDRESS=$(echo "$bus" | sed -n 1p) HOME=$O/home \
     GSETTINGS_SCHEMA_DIR=$VM_BUILDDIR/data GSETTINGS_BACKEND=memory GSK_RENDERER=cairo \
-    RDMATOP_REPORT_STARTUP=1 \
+    RDMATOP_REPORT_STARTUP=1 RDMATOP_REPORT_MEMORY=2 \
     vm_bg "$APP" --gapplication-app-id=io.github.rdmatop.Rdmatop.Soak >"$O/app.log" 2>&1
   app_pid=$VM_LAST_PID
   # Its start-up (fonts, the first frames) is not what the soak measures.
@@ -100,6 +100,9 @@ rss_sampler () {
 : >"$O/rss.txt"
 start=$SECONDS
 cycle=0
+# The app's memory reports that fall within the churn: from here...
+report_count () { grep -c '^rdmatop: memory ' "$O/app.log" 2>/dev/null || true; }
+reports_from=$(report_count)
 touch /tmp/soak-running
 rss_sampler &
 rss_pid=$!
@@ -122,6 +125,7 @@ echo "$((SECONDS - start)) end cycles=$cycle" >>"$O/churn.log"
 sleep 2
 rm -f /tmp/soak-running
 wait "$rss_pid"
+reports_to=$(report_count)   # ...to here
 vm_log "churn done: $cycle cycles in $((SECONDS - start)) s"
 
 # Still running, then stopped the way a user stops them.
@@ -144,6 +148,8 @@ if [ -n "$app_pid" ]; then
 fi
 sanitizer=()
 ldd "$VM_CLI" 2>/dev/null | grep -q libasan && sanitizer=(--sanitizer)
-vm_pycheck soak --watch "$O/watch.json" --rss "$O/rss.txt" --churn "$O/churn.log" \
+app_log=()
+[ -n "$app_pid" ] && app_log=(--app-log "$O/app.log" --app-reports "$reports_from:$reports_to")
+vm_pycheck soak --watch "$O/watch.json" --rss "$O/rss.txt" --churn "$O/churn.log" "${app_log[@]}" \
   --recording "$O/soak.json.gz" --device rxe2 "${sanitizer[@]}"
 vm_finish
