@@ -2,57 +2,32 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 #if HAVE_MALLINFO2
 #include <malloc.h>
 #endif
 
 #include "rtop-memory-report.h"
-
-/* Resident kB from /proc/self/statm (its second field, in pages), or 0. */
-static guint64
-resident_kb (void)
-{
-  char buf[128];
-  ssize_t n;
-  int fd;
-  guint64 pages;
-  char *end;
-  const char *p;
-
-  fd = open ("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return 0;
-  do
-    n = read (fd, buf, sizeof buf - 1);
-  while (n < 0 && errno == EINTR);
-  close (fd);
-  if (n <= 0)
-    return 0;
-  buf[n] = '\0';
-  p = strchr (buf, ' ');
-  if (p == NULL)
-    return 0;
-  errno = 0;
-  pages = g_ascii_strtoull (p + 1, &end, 10);
-  if (errno != 0 || end == p + 1)
-    return 0;
-  return pages * (guint64) sysconf (_SC_PAGESIZE) / 1024;
-}
+#include "rtop-procfs.h"
 
 static gpointer
 report_thread (gpointer data)
 {
   gulong period_us = GPOINTER_TO_SIZE (data);
   gint64 start = g_get_monotonic_time ();
+  /* The collector's /proc reader: it keeps this process's stat open and
+   * reads its resident pages at each lookup. */
+  RtopProcCache *procs = rtop_proc_cache_new ("/proc");
 
   for (;;)
     {
       double s = (g_get_monotonic_time () - start) / 1e6;
-      guint64 rss = resident_kb ();
+      const RtopProcInfo *self;
+      guint64 rss;
+
+      rtop_proc_cache_begin_pass (procs);
+      self = rtop_proc_cache_lookup (procs, getpid ());
+      rss = self != NULL ? self->rss_bytes / 1024 : 0;
 #if HAVE_MALLINFO2
       struct mallinfo2 mi = mallinfo2 ();
 

@@ -3,7 +3,7 @@
  * Under RDMATOP_REPORT_MEMORY=SECONDS (0.1 to 3600) a thread of its own
  * prints, on stderr, every SECONDS:
  *   rdmatop: memory s=T rss-kb=R heap-used-kb=U heap-free-kb=F
- * T: seconds since the report started; R: resident memory (/proc/self/statm);
+ * T: seconds since the report started; R: resident memory (/proc/self/stat);
  * U: bytes malloc has handed out and not had back (mallinfo2's uordblks
  * plus hblkhd); F: free bytes malloc keeps in its arenas (fordblks), which
  * count in R once touched but are no allocation of the app's.  A leak grows

@@ -944,13 +944,16 @@ def cmd_soak(a):
     # Memory flat after warm-up (the first third: history rings and caches
     # filling).  Near zero: what the fitted slope adds over the measured
     # window stays within allocator noise (1 MiB plus 2 %).
-    def flat(who, what, pts):
+    def flat(who, what, pts, judged=True):
         warm = [p for p in pts if p[0] >= pts[-1][0] / 3]
         slope = slope_per_hour(warm)
         span_h = (warm[-1][0] - warm[0][0]) / 3600 if len(warm) > 1 else 0
         growth = slope * span_h
         print(f"# {LABEL}soak: {who} {what} {pts[0][1]} kB at start, {warm[0][1]} kB after "
-              f"warm-up, {pts[-1][1]} kB at end, slope {slope:.0f} kB/h after warm-up")
+              f"warm-up, {pts[-1][1]} kB at end, slope {slope:.0f} kB/h after warm-up"
+              f"{'' if judged else ' (not judged yet)'}")
+        if not judged:
+            return
         if a.sanitizer:
             # ASan's allocator keeps a quarantine of freed blocks and a record
             # of every allocation's stack: its memory is not rdmatop's.  The
@@ -969,9 +972,8 @@ def cmd_soak(a):
     # The app says what malloc holds (RDMATOP_REPORT_MEMORY): its resident
     # memory also moves in steps when glibc keeps a freed frame-sized buffer
     # at the top of its heap instead of giving it back, which is no memory
-    # of the app's.  So the app is judged by the heap it uses (a leak grows
-    # it) and by its resident memory less malloc's free bytes (what grows
-    # outside malloc: mappings, images); its plain RSS is printed.
+    # of the app's.  So the app is judged by its resident memory less
+    # malloc's free bytes; its plain RSS and its heap in use are printed.
     report = []
     if a.app_log:
         pat = re.compile(r"^rdmatop: memory s=([0-9.]+) rss-kb=([0-9]+) "
@@ -994,11 +996,7 @@ def cmd_soak(a):
                   f"(sampled outside; judged below without malloc's free bytes)")
             # Printed, not yet judged: under this churn the heap in use
             # grows about 50 MB/h (stop 26's note; cause not found yet).
-            heap = [(t - t0, u) for t, _, u, _ in report]
-            warm = [p for p in heap if p[0] >= heap[-1][0] / 3]
-            print(f"# {LABEL}soak: app heap in use {heap[0][1]} kB at start, {warm[0][1]} kB "
-                  f"after warm-up, {heap[-1][1]} kB at end, slope {slope_per_hour(warm):.0f} "
-                  f"kB/h after warm-up (not judged yet)")
+            flat(who, "heap in use", [(t - t0, u) for t, _, u, _ in report], judged=False)
             flat(who, "resident memory less malloc's free bytes",
                  [(t - t0, r - f) for t, r, _, f in report])
             continue
