@@ -71,20 +71,30 @@ CC=clang run_suites build-fuzz -Dfuzzing=true -Db_sanitize=address,undefined -Db
 python3 - $logs <<'PY'
 import json, sys
 passed = failed = skipped = 0
+names = []
 for path in sys.argv[1:]:
     try:
         lines = open(path).read().splitlines()
     except OSError:
         failed += 1
+        names.append(f"{path} (no test log: the build failed)")
         continue
     for line in lines:
-        r = json.loads(line).get("result")
+        t = json.loads(line)
+        r = t.get("result")
         if r in ("OK", "EXPECTEDFAIL"):
             passed += 1
         elif r == "SKIP":
             skipped += 1
         else:
             failed += 1
+            names.append(f"{path.split('/')[0]}: {t.get('name')} ({r})")
+            # and the checks that failed in it (TAP lines), a few
+            out = (t.get("stdout") or "").splitlines()
+            names += ["  " + l[:300] for l in out if l.startswith("not ok")][:8]
+# The failures again at the very end, where a truncated log still shows them.
+for n in names:
+    print(f"rdmatop tests: FAILED {n}")
 print(f"rdmatop tests: {passed} passed, {failed} failed, {skipped} skipped")
 PY
 exit $status
