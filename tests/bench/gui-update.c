@@ -2,6 +2,7 @@
  *
  *   gui-update [--ports N] [--updates N] [--interval-ms MS] [--history N]
  *              [--view overview|processes|events] [--memory-every N]
+ *              [--churn N]
  *
  * An RtopWindow with N ports (16) receives one fixture snapshot every
  * interval (1000 ms), the rates of every port changing each time, and the
@@ -13,7 +14,12 @@
  * window alone: the same passes as an hour at 1 s, in minutes at a short
  * interval).  Meant to be run under
  * perf, callgrind, or a display that counts X11 requests
- * (tests/bench/x11-count.py); it needs a display and no RDMA. */
+ * (tests/bench/x11-count.py); it needs a display and no RDMA.
+ *
+ * --churn N (0: none) churns as the vm soak does, each update: the last
+ * port's device is gone for three updates in every seven (with its
+ * removed/added events), N processes are replaced by new ones (new pids),
+ * and one warning event is raised. */
 #define _GNU_SOURCE
 #include "config.h"
 
@@ -53,12 +59,23 @@ after_paint_cb (GdkFrameClock *clock, guint *frames)
   (*frames)++;
 }
 
+static guint churn = 0;
+
 static RtopSnapshot *
 next_snapshot (GuiPortSpec *ports, guint n, guint seq)
 {
   RtopSnapshot *s;
+  guint n_present = n;
+  gboolean gone = FALSE, was_gone = FALSE;
 
   double k = seq;
+  if (churn > 0 && n > 1)
+    {
+      gone = seq % 7 >= 4;
+      was_gone = (seq - 1) % 7 >= 4;
+      if (gone)
+        n_present = n - 1;
+    }
   for (guint i = 0; i < n; i++)
     {
       ports[i].tx_bps = 10e9 + 5e9 * sin (k / 7.0 + i);
@@ -66,7 +83,25 @@ next_snapshot (GuiPortSpec *ports, guint n, guint seq)
       ports[i].tx_pps = floor (ports[i].tx_bps / 8 / 4096);
       ports[i].rx_pps = floor (ports[i].rx_bps / 8 / 4096);
     }
-  s = gui_fixture_snapshot (seq, 1.0, ports, n);
+  s = gui_fixture_snapshot (seq, 1.0, ports, n_present);
+  if (churn > 0)
+    {
+      if (gone != was_gone && n > 1)
+        {
+          RtopEvent *e = gui_fixture_add_event (s, gone ? RTOP_SEVERITY_WARNING : RTOP_SEVERITY_INFO,
+                                                ports[n - 1].device, 0,
+                                                gone ? "device removed" : "device added");
+          e->kind = gone ? RTOP_EVENT_DEVICE_REMOVED : RTOP_EVENT_DEVICE_ADDED;
+        }
+      gui_fixture_add_event (s, RTOP_SEVERITY_WARNING, ports[0].device, 1, "retransmits rising");
+      for (guint i = 0; i < churn; i++)
+        {
+          g_autofree char *comm = g_strdup_printf ("job%u", i);
+
+          gui_fixture_add_process (s, (gint32) (100000 + seq * churn + i), comm, "user",
+                                   ports[i % n_present].device, 300, 4, 1 << 20);
+        }
+    }
   rtop_snapshot_seal (s);
   return s;
 }
@@ -98,6 +133,8 @@ main (int argc, char *argv[])
         history_len = v;
       else if (g_str_equal (argv[i], "--memory-every"))
         memory_every = v;
+      else if (g_str_equal (argv[i], "--churn"))
+        churn = MIN (v, 1000);
     }
   g_setenv ("GTK_A11Y", "none", FALSE);
   gtk_init ();
