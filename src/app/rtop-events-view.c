@@ -24,6 +24,7 @@ struct _RtopEventsView {
   GtkStack *stack;
   GtkScrolledWindow *scroller;
   GtkColumnView *view;
+  GtkSelectionModel *selection; /* the view's model while it is shown */
   gboolean following;          /* at the newest events: stay there as new ones come */
   guint follow_idle;
 };
@@ -252,15 +253,31 @@ scrolled_cb (RtopEventsView *self)
     self->following = gtk_adjustment_get_value (adj) <= gtk_adjustment_get_lower (adj) + 1;
 }
 
-/* Shown again: at the newest. */
+/* Shown again: at the newest.  The table has its rows only while it is
+ * shown: a list view that is not shown still makes and binds rows for new
+ * items (GTK 4.8 keeps up to 200), each event costing a row of widgets that
+ * nobody sees. */
 static void
 rtop_events_view_map (GtkWidget *widget)
 {
   RtopEventsView *self = RTOP_EVENTS_VIEW (widget);
 
+  if (gtk_column_view_get_model (self->view) == NULL)
+    gtk_column_view_set_model (self->view, self->selection);
   GTK_WIDGET_CLASS (rtop_events_view_parent_class)->map (widget);
+  /* Once the rows are laid out. */
   self->following = TRUE;
-  follow_cb (self);
+  if (self->follow_idle == 0)
+    self->follow_idle = g_idle_add_full (G_PRIORITY_LOW, follow_cb, self, NULL);
+}
+
+static void
+rtop_events_view_unmap (GtkWidget *widget)
+{
+  RtopEventsView *self = RTOP_EVENTS_VIEW (widget);
+
+  GTK_WIDGET_CLASS (rtop_events_view_parent_class)->unmap (widget);
+  gtk_column_view_set_model (self->view, NULL);
 }
 
 gboolean
@@ -295,6 +312,7 @@ rtop_events_view_finalize (GObject *object)
 {
   RtopEventsView *self = RTOP_EVENTS_VIEW (object);
 
+  g_clear_object (&self->selection);
   g_clear_object (&self->filtered);
   g_clear_object (&self->sorted);
   g_clear_object (&self->devices);
@@ -324,6 +342,7 @@ rtop_events_view_class_init (RtopEventsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopEventsView, view);
   gtk_widget_class_bind_template_child (widget_class, RtopEventsView, scroller);
   widget_class->map = rtop_events_view_map;
+  widget_class->unmap = rtop_events_view_unmap;
   gtk_widget_class_set_css_name (widget_class, "rtopevents");
 }
 
@@ -331,17 +350,13 @@ static void
 rtop_events_view_init (RtopEventsView *self)
 {
   const char *all[] = { _("All devices"), NULL };
-  GtkNoSelection *selection;
-
   gtk_widget_init_template (GTK_WIDGET (self));
   rtop_column_view_add_columns (self->view, event_columns, G_N_ELEMENTS (event_columns));
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);
   self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (self->filter));
   self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filtered)),
                                           g_object_ref (gtk_column_view_get_sorter (self->view)));
-  selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
-  gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (selection));
-  g_object_unref (selection);
+  self->selection = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->sorted))));
 
   self->devices = gtk_string_list_new (all);
   gtk_drop_down_set_model (self->device_dropdown, G_LIST_MODEL (self->devices));
