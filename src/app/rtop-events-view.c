@@ -350,6 +350,7 @@ static void
 rtop_events_view_init (RtopEventsView *self)
 {
   const char *all[] = { _("All devices"), NULL };
+
   gtk_widget_init_template (GTK_WIDGET (self));
   rtop_column_view_add_columns (self->view, event_columns, G_N_ELEMENTS (event_columns));
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);
