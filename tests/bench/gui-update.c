@@ -86,7 +86,7 @@ next_snapshot (GuiPortSpec *ports, guint n, guint seq)
   s = gui_fixture_snapshot (seq, 1.0, ports, n_present);
   if (churn > 0)
     {
-      if (gone != was_gone && n > 1)
+      if (gone != was_gone)
         {
           RtopEvent *e = gui_fixture_add_event (s, gone ? RTOP_SEVERITY_WARNING : RTOP_SEVERITY_INFO,
                                                 ports[n - 1].device, 0,

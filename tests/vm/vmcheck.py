@@ -959,17 +959,14 @@ def cmd_soak(a):
     # Memory flat after warm-up (the first third: history rings and caches
     # filling).  Near zero: what the fitted slope adds over the measured
     # window stays within allocator noise (1 MiB plus 2 %).
-    def flat(who, what, pts, judged=True, robust=False):
+    def flat(who, what, pts, robust=False):
         warm = [p for p in pts if p[0] >= pts[-1][0] / 3]
         slope = (robust_slope_per_hour if robust else slope_per_hour)(warm)
         span_h = (warm[-1][0] - warm[0][0]) / 3600 if len(warm) > 1 else 0
         growth = slope * span_h
         print(f"# {LABEL}soak: {who} {what} {pts[0][1]} kB at start, {warm[0][1]} kB after "
               f"warm-up, {pts[-1][1]} kB at end, slope {slope:.0f} kB/h after warm-up"
-                    f"{' (median of pairwise slopes)' if robust else ''}"
-              f"{'' if judged else ' (not judged yet)'}")
-        if not judged:
-            return
+              f"{' (median of pairwise slopes)' if robust else ''}")
         if a.sanitizer:
             # ASan's allocator keeps a quarantine of freed blocks and a record
             # of every allocation's stack: its memory is not rdmatop's.  The
@@ -988,8 +985,8 @@ def cmd_soak(a):
     # The app says what malloc holds (RDMATOP_REPORT_MEMORY): its resident
     # memory also moves in steps when glibc keeps a freed frame-sized buffer
     # at the top of its heap instead of giving it back, which is no memory
-    # of the app's.  So the app is judged by its resident memory less
-    # malloc's free bytes; its plain RSS and its heap in use are printed.
+    # of the app's.  So the app is judged by its heap in use and by its
+    # resident memory less malloc's free bytes; its plain RSS is printed.
     report = []
     if a.app_log:
         pat = re.compile(r"^rdmatop: memory s=([0-9.]+) rss-kb=([0-9]+) "
@@ -1009,7 +1006,7 @@ def cmd_soak(a):
                 continue
             t0 = report[0][0]
             print(f"# {LABEL}soak: app RSS {pts[0][1]} kB at start, {pts[-1][1]} kB at end "
-                  f"(sampled outside; judged below without malloc's free bytes)")
+                  f"(sampled outside; judged below by what malloc reports)")
             # What malloc hands out: a leak grows it.  (The hidden events
             # view's rows grew it by 9 MB over the first 200 events, until
             # its rows were made only while it is shown.)  Judged by the
