@@ -392,6 +392,116 @@ test_graph_compact_sparkline (void)
   g_assert_finalize_object (graph);
 }
 
+/* Runs of at most `bridge` empty columns between two samples are filled
+ * along the line joining them; longer runs and the ends stay empty. */
+static void
+test_bridge_columns (void)
+{
+  const double src[] = { NAN, 1, NAN, NAN, 4, NAN, NAN, NAN, NAN, NAN, 10, NAN };
+  double dst[G_N_ELEMENTS (src)];
+
+  rtop_graph_bridge_columns (src, dst, G_N_ELEMENTS (src), 2);
+  g_assert_true (isnan (dst[0]));
+  g_assert_cmpfloat (dst[1], ==, 1);
+  g_assert_cmpfloat_with_epsilon (dst[2], 2, 1e-9);
+  g_assert_cmpfloat_with_epsilon (dst[3], 3, 1e-9);
+  g_assert_cmpfloat (dst[4], ==, 4);
+  for (guint i = 5; i < 10; i++)
+    g_assert_true (isnan (dst[i]));  /* five empty columns: a gap */
+  g_assert_cmpfloat (dst[10], ==, 10);
+  g_assert_true (isnan (dst[11]));
+
+  rtop_graph_bridge_columns (src, dst, G_N_ELEMENTS (src), 5);
+  for (guint i = 5; i < 10; i++)
+    g_assert_cmpfloat_with_epsilon (dst[i], 4 + (i - 4), 1e-9);
+}
+
+/* A sparkline of sparse samples (fewer than its columns) is drawn as boxes,
+ * no anti-aliased path for cairo to tessellate at each repaint, and its
+ * trace still runs through every column between the first sample and the
+ * last; the full-size graph keeps its smooth line. */
+static void
+test_sparse_sparkline_boxes (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *graph = rtop_graph_new ();
+  g_autoptr(RtopSeries) series = rtop_series_new (1, 600);
+  RtopGraphFrameStats stats;
+  GskRenderNode *node;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer;
+  int width, height, stride, scale;
+  g_autofree guchar *pixels = NULL;
+  guint traced = 0, columns = 0;
+
+  /* 100 samples, 2 s apart, in a 300 s window some 350 columns wide. */
+  for (guint i = 0; i < 100; i++)
+    {
+      double v = 5e9 + 4e9 * sin (i / 5.0);
+
+      rtop_series_append (series, (gint64) (2 * i + 100) * G_USEC_PER_SEC,
+                          (gint64) (2 * i + 100) * G_USEC_PER_SEC, &v);
+    }
+  rtop_graph_set_series (RTOP_GRAPH (graph), series);
+  rtop_graph_add_channel (RTOP_GRAPH (graph), 0, "TX", "rtop_tx_color");
+  rtop_graph_set_unit (RTOP_GRAPH (graph), RTOP_UNIT_BITS_PER_S);
+  rtop_graph_set_window (RTOP_GRAPH (graph), 300);
+  rtop_graph_set_compact (RTOP_GRAPH (graph), TRUE);
+  gtk_widget_set_size_request (graph, 360, 28);
+  gtk_window_set_child (GTK_WINDOW (window), graph);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_for_draw (graph);
+
+  node = render (graph);
+  rtop_graph_get_frame_stats (RTOP_GRAPH (graph), &stats);
+  g_test_message ("sparkline: %u columns, %u anti-aliased paths", stats.columns, stats.paths);
+  g_assert_cmpuint (stats.columns, >, 100);
+  g_assert_cmpuint (stats.paths, ==, 0);
+
+  /* The trace (the channel's full colour: blue well above red) in every
+   * column of the two thirds of the window that have samples. */
+  width = gtk_widget_get_width (graph);
+  height = gtk_widget_get_height (graph);
+  scale = gtk_widget_get_scale_factor (graph);
+  renderer = gtk_native_get_renderer (gtk_widget_get_native (graph));
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (node);
+  width = gdk_texture_get_width (texture);
+  height = gdk_texture_get_height (texture);
+  stride = width * 4;
+  pixels = g_malloc ((gsize) stride * height);
+  gdk_texture_download (texture, pixels, stride);
+  /* Samples cover the right two thirds; leave a few columns at either end. */
+  for (int x = width / 3 + 4 * scale; x < width - 4 * scale; x++)
+    {
+      gboolean hit = FALSE;
+
+      for (int y = 0; y < height && !hit; y++)
+        {
+          const guchar *p = pixels + (gsize) y * stride + x * 4;   /* B G R A */
+
+          hit = p[3] > 200 && p[0] > p[2] + 80;
+        }
+      columns++;
+      traced += hit;
+    }
+  g_test_message ("trace in %u of %u columns", traced, columns);
+  g_assert_cmpuint (columns, >, 50);
+  g_assert_cmpuint (traced, ==, columns);
+
+  /* The full-size graph of the same samples draws its line as a path. */
+  rtop_graph_set_compact (RTOP_GRAPH (graph), FALSE);
+  gtk_widget_set_size_request (graph, 360, 160);
+  wait_for_draw (graph);
+  node = render (graph);
+  gsk_render_node_unref (node);
+  rtop_graph_get_frame_stats (RTOP_GRAPH (graph), &stats);
+  g_assert_cmpuint (stats.paths, >, 0);
+
+  rtop_graph_set_series (RTOP_GRAPH (graph), NULL);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -405,5 +515,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/gui/format/units", test_format_units);
   g_test_add_func ("/gui/graph/draws-and-scales", test_graph_draws_and_scales);
   g_test_add_func ("/gui/graph/compact-sparkline", test_graph_compact_sparkline);
+  g_test_add_func ("/gui/graph/bridge-columns", test_bridge_columns);
+  g_test_add_func ("/gui/graph/sparse-sparkline-boxes", test_sparse_sparkline_boxes);
   return g_test_run ();
 }

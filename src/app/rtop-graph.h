@@ -55,6 +55,7 @@ typedef struct {
   guint frames;         /* frames drawn since the graph was made */
   guint tiles_drawn;    /* a stepped frame: tiles drawn anew */
   guint tiles_kept;     /* a stepped frame: tiles kept from the frame before */
+  guint paths;          /* anti-aliased paths filled or stroked (the boxes are not) */
 } RtopGraphFrameStats;
 
 
