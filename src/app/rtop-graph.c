@@ -56,9 +56,6 @@ struct _RtopGraph {
   TileKey tiles_key;             /* what the tiles were drawn for */
   gint64 tiles_newest;           /* newest sample the tiles show */
 
-  guint32 *canvas;               /* a sparkline's frame: channels painted here, not with cairo */
-  int canvas_width, canvas_height; /* device pixels */
-  gboolean canvas_used;
   double *mins, *maxs;           /* [RTOP_GRAPH_MAX_CHANNELS * buf_columns] */
   guint buf_columns;
   RtopGraphFrameStats stats;
@@ -629,102 +626,6 @@ draw_line (RtopGraph *self, cairo_t *cr, const double *mins, const double *maxs,
     }
 }
 
-/* A colour as cairo's ARGB32 keeps it: premultiplied, native-endian. */
-static guint32
-premultiplied (const GdkRGBA *color, double alpha)
-{
-  double a = CLAMP (color->alpha * alpha, 0, 1);
-
-  return ((guint32) lround (a * 255) << 24) |
-         ((guint32) lround (CLAMP (color->red, 0, 1) * a * 255) << 16) |
-         ((guint32) lround (CLAMP (color->green, 0, 1) * a * 255) << 8) |
-         (guint32) lround (CLAMP (color->blue, 0, 1) * a * 255);
-}
-
-/* Paints rows [y0, y1) of device column x with src (premultiplied) over
- * what is there, within the canvas and the rows it may paint. */
-static void
-paint_column (RtopGraph *self, int x, int y0, int y1, int clip0, int clip1, guint32 src)
-{
-  guint32 *p;
-  guint inv = 255 - (src >> 24);
-
-  y0 = MAX (y0, MAX (clip0, 0));
-  y1 = MIN (y1, MIN (clip1, self->canvas_height));
-  if (x < 0 || x >= self->canvas_width || y0 >= y1)
-    return;
-  p = self->canvas + (gsize) y0 * self->canvas_width + x;
-  for (int y = y0; y < y1; y++, p += self->canvas_width)
-    {
-      guint32 d = *p, out = 0;
-
-      if (inv == 0)
-        {
-          *p = src;
-          continue;
-        }
-      for (int shift = 0; shift < 32; shift += 8)
-        {
-          guint v = ((src >> shift) & 0xff) + (((d >> shift) & 0xff) * inv + 127) / 255;
-
-          out |= (guint32) MIN (v, 255) << shift;
-        }
-      *p = out;
-    }
-}
-
-/* draw_bars into a sparkline's canvas: the same boxes on the same device
- * pixels, written as pixels.  The frame becomes one texture node, which
- * the renderer copies rather than replaying some 700 boxes per channel
- * whenever the row it sits in is repainted. */
-static void
-paint_bars (RtopGraph *self, const double *mins, const double *maxs, guint columns,
-            double axis_max, const GdkRGBA *color)
-{
-  double px = gtk_widget_get_scale_factor (GTK_WIDGET (self));
-  double col_w = self->plot.size.width / columns;
-  double bottom = self->plot.origin.y + self->plot.size.height;
-  double line = 1.25;
-  int thick = MAX (1, (int) lround (line * px));
-  int clip0 = (int) lround ((self->plot.origin.y - 1) * px);
-  int clip1 = (int) lround ((bottom + 1) * px);
-  int base = (int) lround (bottom * px);
-  int w = MAX (1, (int) lround (col_w * px));
-  guint32 area = premultiplied (color, 0.10), trace = premultiplied (color, 1);
-  double prev_lo = NAN, prev_hi = NAN;
-
-  self->canvas_used = TRUE;
-  for (guint i = 0; i < columns; i++)
-    if (!isnan (maxs[i]))
-      {
-        int x0 = (int) lround ((self->plot.origin.x + i * col_w) * px);
-
-        for (int x = x0; x < x0 + w; x++)
-          paint_column (self, x, (int) lround (y_of (self, maxs[i], axis_max) * px), base,
-                        clip0, clip1, area);
-      }
-  for (guint i = 0; i < columns; i++)
-    {
-      double hi, lo;
-      int x0, top, end;
-
-      if (isnan (maxs[i]))
-        {
-          prev_lo = prev_hi = NAN;
-          continue;
-        }
-      hi = isnan (prev_lo) ? maxs[i] : MAX (maxs[i], prev_lo);
-      lo = isnan (prev_hi) ? mins[i] : MIN (mins[i], prev_hi);
-      prev_lo = mins[i];
-      prev_hi = maxs[i];
-      x0 = (int) lround ((self->plot.origin.x + i * col_w) * px);
-      top = (int) lround ((y_of (self, hi, axis_max) - line / 2) * px);
-      end = MAX ((int) lround ((y_of (self, lo, axis_max) - line / 2) * px) + thick, top + thick);
-      for (int x = x0; x < x0 + w; x++)
-        paint_column (self, x, top, end, clip0, clip1, trace);
-    }
-}
-
 /* Dense data (several samples per column): each column is a bar from its
  * minimum to its maximum over a light bar down to zero.  Bars are boxes,
  * which cairo fills fastest, so the frame costs the same however many
@@ -804,12 +705,7 @@ draw_channel (RtopGraph *self, cairo_t *cr, guint c, guint columns, double axis_
   cairo_set_line_width (cr, self->compact ? 1.25 : 1.5);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_BEVEL);
   if (is_dense (self, series, columns))
-    {
-      if (self->canvas)
-        paint_bars (self, mins, maxs, columns, axis_max, &color);
-      else
-        draw_bars (self, cr, mins, maxs, columns, axis_max, &color);
-    }
+    draw_bars (self, cr, mins, maxs, columns, axis_max, &color);
   else if (self->compact)
     {
       /* A sparkline of sparse samples is drawn as boxes too, the columns
@@ -821,10 +717,7 @@ draw_channel (RtopGraph *self, cairo_t *cr, guint c, guint columns, double axis_
 
       rtop_graph_bridge_columns (mins, fmins, columns, max_bridge_columns (self, series, columns));
       rtop_graph_bridge_columns (maxs, fmaxs, columns, max_bridge_columns (self, series, columns));
-      if (self->canvas)
-        paint_bars (self, fmins, fmaxs, columns, axis_max, &color);
-      else
-        draw_bars (self, cr, fmins, fmaxs, columns, axis_max, &color);
+      draw_bars (self, cr, fmins, fmaxs, columns, axis_max, &color);
     }
   else
     draw_line (self, cr, mins, maxs, columns, axis_max,
@@ -1198,40 +1091,11 @@ rtop_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       return;
     }
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  /* A sparkline's channels are painted as pixels into one texture, over
-   * its grid (cairo); its peak is a text node, which diffs apart. */
-  if (self->compact)
-    {
-      int scale = gtk_widget_get_scale_factor (widget);
-
-      self->canvas_width = (int) ceil (width * scale);
-      self->canvas_height = (int) ceil (height * scale);
-      self->canvas = g_new0 (guint32, (gsize) self->canvas_width * self->canvas_height);
-      self->canvas_used = FALSE;
-    }
+  /* A sparkline's peak is a text node: it diffs apart from the line. */
   self->in_tile = self->compact;
   draw (self, cr, width, height);
   self->in_tile = FALSE;
   cairo_destroy (cr);
-  if (self->canvas)
-    {
-      gsize stride = (gsize) self->canvas_width * 4;
-      g_autoptr(GBytes) bytes = g_bytes_new_take (g_steal_pointer (&self->canvas),
-                                                  stride * self->canvas_height);
-
-      if (self->canvas_used)
-        {
-          g_autoptr(GdkTexture) texture =
-            gdk_memory_texture_new (self->canvas_width, self->canvas_height,
-                                    GDK_MEMORY_DEFAULT, bytes, stride);
-
-          gtk_snapshot_append_texture (snapshot, texture,
-                                       &GRAPHENE_RECT_INIT (0, 0, self->canvas_width /
-                                                            (double) gtk_widget_get_scale_factor (widget),
-                                                            self->canvas_height /
-                                                            (double) gtk_widget_get_scale_factor (widget)));
-        }
-    }
   if (self->compact && self->series && self->stats.columns > 0)
     {
       GdkRGBA fg;
