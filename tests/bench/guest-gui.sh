@@ -20,6 +20,8 @@
 #   terminal rdmatop, measured under tmux as prog=term, with
 #   `rdmatop-cli watch` as prog=watch) only=startup (the start-up runs alone,
 #   each with the app's phases: a quick look at where start-up goes)
+#   only=cpu (one launch, then the CPU runs alone: rdmatop, the before
+#   build's, System Monitor at 1 s; with gsm100=0, in ~5 min)
 # The CPU/bytes window starts `warm` seconds after the first-frame line, or
 # `settle` seconds after launch for a program that prints none (System
 # Monitor).
@@ -203,6 +205,11 @@ record "what=gui-cpu prog=gsm-1s" \
   "$($PROBE --warm "$settle" --window "$window" --keep-stderr "$LOGS/gsm1-cpu.err" \
        -- gnome-system-monitor -r)"
 set_gsm_graph_interval 100
+if [ "$only" = cpu ]; then
+  vm_ok "CPU runs done"
+  vm_finish
+  exit $?
+fi
 
 # The other start-up runs, after the CPU figures (a cold first launch is
 # one of the runs; the median is printed).

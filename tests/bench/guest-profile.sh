@@ -3,12 +3,14 @@
 # of the GUI) goes, for finding hotspots; not part of the benchmark table.
 #
 #   tests/vm/vm-run.sh --builddir BUILD --timeout 600 tests/bench/guest-profile.sh \
-#       [devices=64] [qps=0] [passes=300] [gui=0]
+#       [devices=64] [qps=0] [passes=300] [gui=0] [before=BUILDDIR]
 #
 # perf samples (cpu-clock, user and kernel) of `sample-cost --passes N` at
 # the given scale, and with gui=1 of the rdmatop app on Xvfb (cairo) for
 # 20 s.  Reports (perf report --stdio, by symbol) land in
-# $RDMATOP_RESULTS/profile/.
+# $RDMATOP_RESULTS/profile/.  With gui=1 the devices carry the GUI
+# benchmark's traffic (guest-gui.sh), so every graph moves; before=BUILDDIR
+# profiles that build's app too, the same way (gui-before.report).
 . "$RDMATOP_VM_DIR/guest-lib.sh"
 
 SAMPLE_COST=$VM_BUILDDIR/tests/bench/sample-cost
@@ -19,12 +21,14 @@ devices=64
 qps=0
 passes=300
 gui=0
+before=
 for arg in "$@"; do
   case "$arg" in
     devices=*) devices=${arg#*=} ;;
     qps=*) qps=${arg#*=} ;;
     passes=*) passes=${arg#*=} ;;
     gui=*) gui=${arg#*=} ;;
+    before=*) before=${arg#*=} ;;
     *) vm_die "unknown argument '$arg'" ;;
   esac
 done
@@ -55,18 +59,41 @@ cat "$PROFILE/sample-cost.txt"
 report "$PROFILE/sample.data" "$PROFILE/sample-cost.report"
 
 if [ "$gui" = 1 ]; then
+  # The traffic of guest-gui.sh: datagrams out of every dummy netdev, each
+  # at its own changing rate.
+  vm_bg python3 - "$devices" <<'PY'
+import math, socket, sys, time
+n = int(sys.argv[1])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+payload = b"x" * 1200
+t0 = time.monotonic()
+while True:
+    t = time.monotonic() - t0
+    for i in range(n):
+        burst = 1 + int(4 * (1 + math.sin(t / 7 + i)))
+        for _ in range(burst):
+            s.sendto(payload, (f"10.210.{i}.99", 9))
+    time.sleep(0.25)
+PY
   export XDG_RUNTIME_DIR=/tmp/prof-runtime GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR=$VM_BUILDDIR/data
   mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
   Xvfb :9 -screen 0 1600x1200x24 -nolisten tcp >/dev/null 2>&1 &
   VM_BG_PIDS+=($!)
   vm_wait_for "Xvfb" 30 test -S /tmp/.X11-unix/X9
-  DISPLAY=:9 GSK_RENDERER=cairo NO_AT_BRIDGE=1 dbus-run-session -- "$APP" >/dev/null 2>&1 &
-  VM_BG_PIDS+=($!)
-  sleep 40
-  app_pid=$(pgrep -n -x rdmatop) || vm_die "the app did not start"
-  perf record -q -g -e cpu-clock -F 1000 -o "$PROFILE/gui.data" -p "$app_pid" -- sleep 20 ||
-    vm_die "perf record of the app failed"
-  report "$PROFILE/gui.data" "$PROFILE/gui.report"
+  profile_app () {
+    local app=$1 name=$2 app_pid
+    DISPLAY=:9 GSK_RENDERER=cairo NO_AT_BRIDGE=1 dbus-run-session -- "$app" >/dev/null 2>&1 &
+    local session=$!
+    sleep 40
+    app_pid=$(pgrep -n -x rdmatop) || vm_die "the app ($app) did not start"
+    perf record -q -g -e cpu-clock -F 1000 -o "$PROFILE/$name.data" -p "$app_pid" -- sleep 20 ||
+      vm_die "perf record of the app failed"
+    kill "$app_pid" 2>/dev/null
+    wait "$session" 2>/dev/null
+    report "$PROFILE/$name.data" "$PROFILE/$name.report"
+  }
+  profile_app "$APP" gui
+  [ -z "$before" ] || profile_app "$before/src/app/rdmatop" gui-before
 fi
 echo "# kernel log since boot (last lines):"
 dmesg | tail -n 15
