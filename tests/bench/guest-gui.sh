@@ -77,23 +77,8 @@ record () {
 # --- devices with traffic ------------------------------------------------
 
 vm_dummy_rxes $(seq 0 $((devices - 1)))
-# UDP datagrams out of every dummy netdev (to an address nobody has: a
-# dummy device drops what it sends, after counting it), each device with
-# its own rate that changes over time, so every graph moves.
-vm_bg python3 - "$devices" <<'PY'
-import math, socket, sys, time
-n = int(sys.argv[1])
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-payload = b"x" * 1200
-t0 = time.monotonic()
-while True:
-    t = time.monotonic() - t0
-    for i in range(n):
-        burst = 1 + int(4 * (1 + math.sin(t / 7 + i)))
-        for _ in range(burst):
-            s.sendto(payload, (f"10.210.{i}.99", 9))
-    time.sleep(0.25)
-PY
+# Traffic on every device, each at its own changing rate (bench-traffic.py).
+vm_bg python3 "$BENCH_DIR/bench-traffic.py" "$devices"
 
 # --- X server, session bus, settings -------------------------------------
 

@@ -13,6 +13,7 @@
 # profiles that build's app too, the same way (gui-before.report).
 . "$RDMATOP_VM_DIR/guest-lib.sh"
 
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SAMPLE_COST=$VM_BUILDDIR/tests/bench/sample-cost
 APP=$VM_BUILDDIR/src/app/rdmatop
 PROFILE=${RDMATOP_RESULTS:-/tmp}/profile
@@ -59,22 +60,8 @@ cat "$PROFILE/sample-cost.txt"
 report "$PROFILE/sample.data" "$PROFILE/sample-cost.report"
 
 if [ "$gui" = 1 ]; then
-  # The traffic of guest-gui.sh: datagrams out of every dummy netdev, each
-  # at its own changing rate.
-  vm_bg python3 - "$devices" <<'PY'
-import math, socket, sys, time
-n = int(sys.argv[1])
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-payload = b"x" * 1200
-t0 = time.monotonic()
-while True:
-    t = time.monotonic() - t0
-    for i in range(n):
-        burst = 1 + int(4 * (1 + math.sin(t / 7 + i)))
-        for _ in range(burst):
-            s.sendto(payload, (f"10.210.{i}.99", 9))
-    time.sleep(0.25)
-PY
+  # The GUI benchmark's traffic (bench-traffic.py), so every graph moves.
+  vm_bg python3 "$BENCH_DIR/bench-traffic.py" "$devices"
   export XDG_RUNTIME_DIR=/tmp/prof-runtime GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR=$VM_BUILDDIR/data
   mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
   Xvfb :9 -screen 0 1600x1200x24 -nolisten tcp >/dev/null 2>&1 &
