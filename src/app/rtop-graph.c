@@ -712,12 +712,12 @@ draw_channel (RtopGraph *self, cairo_t *cr, guint c, guint columns, double axis_
        * between two samples filled in along the line joining them: an
        * anti-aliased filled and stroked path costs cairo a tessellation at
        * every repaint, and 16 of them were most of an update's time. */
-      g_autofree double *fmins = g_new (double, columns);
-      g_autofree double *fmaxs = g_new (double, columns);
+      guint bridge = max_bridge_columns (self, series, columns);
+      g_autofree double *filled = g_new (double, 2 * (gsize) columns);
 
-      rtop_graph_bridge_columns (mins, fmins, columns, max_bridge_columns (self, series, columns));
-      rtop_graph_bridge_columns (maxs, fmaxs, columns, max_bridge_columns (self, series, columns));
-      draw_bars (self, cr, fmins, fmaxs, columns, axis_max, &color);
+      rtop_graph_bridge_columns (mins, filled, columns, bridge);
+      rtop_graph_bridge_columns (maxs, filled + columns, columns, bridge);
+      draw_bars (self, cr, filled, filled + columns, columns, axis_max, &color);
     }
   else
     draw_line (self, cr, mins, maxs, columns, axis_max,

@@ -79,8 +79,6 @@ record () {
 vm_dummy_rxes $(seq 0 $((devices - 1)))
 # Traffic on every device, each at its own changing rate (bench-traffic.py).
 vm_bg python3 "$BENCH_DIR/bench-traffic.py" "$devices"
-# (Until f6a6075 the generator was a here-document to vm_bg, whose
-# background command reads /dev/null: it never ran.)  It must be running.
 sleep 3
 kill -0 "$VM_LAST_PID" 2>/dev/null || vm_die "the traffic generator (bench-traffic.py) is not running"
 

@@ -62,8 +62,6 @@ report "$PROFILE/sample.data" "$PROFILE/sample-cost.report"
 if [ "$gui" = 1 ]; then
   # The GUI benchmark's traffic (bench-traffic.py), so every graph moves.
   vm_bg python3 "$BENCH_DIR/bench-traffic.py" "$devices"
-  # (Until f6a6075 the generator was a here-document to vm_bg, whose
-  # background command reads /dev/null: it never ran.)  It must be running.
   sleep 3
   kill -0 "$VM_LAST_PID" 2>/dev/null || vm_die "the traffic generator (bench-traffic.py) is not running"
   export XDG_RUNTIME_DIR=/tmp/prof-runtime GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR=$VM_BUILDDIR/data
