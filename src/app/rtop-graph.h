@@ -56,6 +56,7 @@ typedef struct {
   guint tiles_drawn;    /* a stepped frame: tiles drawn anew */
   guint tiles_kept;     /* a stepped frame: tiles kept from the frame before */
   guint paths;          /* anti-aliased paths filled or stroked (the boxes are not) */
+  guint canvas_frames;  /* channels written as pixels and painted as one image */
 } RtopGraphFrameStats;
 
 

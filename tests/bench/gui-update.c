@@ -28,22 +28,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <gtk/gtk.h>
 
 #include "gui-fixtures.h"
 #include "gui-test-util.h"
 #include "proc-status.h"
+#include "rtop-graph.h"
 #include "rtop-history.h"
 #include "rtop-window.h"
 
 static double
 thread_cpu_seconds (void)
 {
-  struct rusage ru;
+  struct timespec ts;
 
-  getrusage (RUSAGE_THREAD, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-         (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static void
@@ -53,10 +54,272 @@ print_memory (guint update)
            mallinfo2 ().uordblks / 1024);
 }
 
-static void
-after_paint_cb (GdkFrameClock *clock, guint *frames)
+/* Main-thread CPU of the frame clock's phases, each measured from the end
+ * of GTK's own handler of one phase (connected before ours) to the end of
+ * its handler of the next: layout is the allocation of what was queued,
+ * paint the snapshot, diff and render of what was damaged. */
+typedef struct
 {
-  (*frames)++;
+  guint frames;
+  double mark, layout, paint, other;
+} FramePhases;
+
+static void
+phase_mark_cb (GdkFrameClock *clock, FramePhases *p)
+{
+  p->mark = thread_cpu_seconds ();
+}
+
+static void
+layout_cb (GdkFrameClock *clock, FramePhases *p)
+{
+  double now = thread_cpu_seconds ();
+
+  p->layout += now - p->mark;
+  p->mark = now;
+}
+
+static void
+paint_cb (GdkFrameClock *clock, FramePhases *p)
+{
+  double now = thread_cpu_seconds ();
+
+  p->paint += now - p->mark;
+  p->mark = now;
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock, FramePhases *p)
+{
+  p->other += thread_cpu_seconds () - p->mark;
+  p->frames++;
+}
+
+/* --node-stats: the window's render node tree by node type, and the CPU
+ * of drawing all of it with cairo, once clipped to a 64 px square (what
+ * every repaint walks, whatever it damaged) and once whole. */
+static void
+count_nodes (GskRenderNode *node, guint *by_type, guint depth, guint *max_depth)
+{
+  GskRenderNodeType type;
+
+  if (node == NULL)
+    return;
+  type = gsk_render_node_get_node_type (node);
+  if ((guint) type < 64)
+    by_type[type]++;
+  *max_depth = MAX (*max_depth, depth);
+  switch (type)
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        count_nodes (gsk_container_node_get_child (node, i), by_type, depth + 1, max_depth);
+      break;
+    case GSK_TRANSFORM_NODE:
+      count_nodes (gsk_transform_node_get_child (node), by_type, depth + 1, max_depth);
+      break;
+    case GSK_CLIP_NODE:
+      count_nodes (gsk_clip_node_get_child (node), by_type, depth + 1, max_depth);
+      break;
+    case GSK_ROUNDED_CLIP_NODE:
+      count_nodes (gsk_rounded_clip_node_get_child (node), by_type, depth + 1, max_depth);
+      break;
+    case GSK_OPACITY_NODE:
+      count_nodes (gsk_opacity_node_get_child (node), by_type, depth + 1, max_depth);
+      break;
+    case GSK_COLOR_MATRIX_NODE:
+      count_nodes (gsk_color_matrix_node_get_child (node), by_type, depth + 1, max_depth);
+      break;
+    case GSK_SHADOW_NODE:
+      count_nodes (gsk_shadow_node_get_child (node), by_type, depth + 1, max_depth);
+      break;
+    case GSK_DEBUG_NODE:
+      count_nodes (gsk_debug_node_get_child (node), by_type, depth + 1, max_depth);
+      break;
+    default:
+      break;
+    }
+}
+
+static double
+draw_cpu_ms (GskRenderNode *node, int w, int h, int clip, guint rounds)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  double t0 = thread_cpu_seconds ();
+
+  for (guint r = 0; r < rounds; r++)
+    {
+      cairo_t *cr = cairo_create (surface);
+
+      if (clip > 0)
+        {
+          cairo_rectangle (cr, w / 2, h / 2, clip, clip);
+          cairo_clip (cr);
+        }
+      gsk_render_node_draw (node, cr);
+      cairo_destroy (cr);
+    }
+  cairo_surface_destroy (surface);
+  return (thread_cpu_seconds () - t0) * 1e3 / rounds;
+}
+
+static guint
+queue_draw_all (GtkWidget *w, GType only)
+{
+  guint n = 0;
+
+  if (only == G_TYPE_NONE || G_TYPE_CHECK_INSTANCE_TYPE (w, only))
+    {
+      gtk_widget_queue_draw (w);
+      n++;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    n += queue_draw_all (c, only);
+  return n;
+}
+
+static double
+snapshot_cpu_ms (GtkWidget *window, GType only, guint rounds, guint *n_widgets)
+{
+  double total = 0;
+
+  for (guint r = 0; r < rounds; r++)
+    {
+      g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+      g_autoptr(GskRenderNode) node = NULL;
+      double t0;
+
+      *n_widgets = queue_draw_all (window, only);
+      t0 = thread_cpu_seconds ();
+      GTK_WIDGET_GET_CLASS (window)->snapshot (window, snapshot);
+      node = gtk_snapshot_to_node (snapshot);
+      total += thread_cpu_seconds () - t0;
+    }
+  return total * 1e3 / rounds;
+}
+
+/* Draws the leaves of node one by one, under their transforms and clips
+ * (opacity, colour matrices and rounded corners left out), adding each
+ * leaf's CPU to its type's sum. */
+static void
+draw_leaves (GskRenderNode *node, cairo_t *cr, double *ms_by_type)
+{
+  GskRenderNodeType type = gsk_render_node_get_node_type (node);
+  GskRenderNode *child = NULL;
+
+  switch (type)
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        draw_leaves (gsk_container_node_get_child (node, i), cr, ms_by_type);
+      return;
+    case GSK_TRANSFORM_NODE:
+      {
+        float sx = 1, sy = 1, dx = 0, dy = 0;
+
+        gsk_transform_to_affine (gsk_transform_node_get_transform (node), &sx, &sy, &dx, &dy);
+        cairo_save (cr);
+        cairo_translate (cr, dx, dy);
+        cairo_scale (cr, sx, sy);
+        draw_leaves (gsk_transform_node_get_child (node), cr, ms_by_type);
+        cairo_restore (cr);
+        return;
+      }
+    case GSK_CLIP_NODE:
+    case GSK_ROUNDED_CLIP_NODE:
+      {
+        const graphene_rect_t *r = type == GSK_CLIP_NODE ? gsk_clip_node_get_clip (node)
+                                   : &gsk_rounded_clip_node_get_clip (node)->bounds;
+
+        cairo_save (cr);
+        cairo_rectangle (cr, r->origin.x, r->origin.y, r->size.width, r->size.height);
+        cairo_clip (cr);
+        draw_leaves (type == GSK_CLIP_NODE ? gsk_clip_node_get_child (node)
+                     : gsk_rounded_clip_node_get_child (node), cr, ms_by_type);
+        cairo_restore (cr);
+        return;
+      }
+    case GSK_OPACITY_NODE: child = gsk_opacity_node_get_child (node); break;
+    case GSK_COLOR_MATRIX_NODE: child = gsk_color_matrix_node_get_child (node); break;
+    case GSK_SHADOW_NODE: child = gsk_shadow_node_get_child (node); break;
+    case GSK_DEBUG_NODE: child = gsk_debug_node_get_child (node); break;
+    default: break;
+    }
+  if (child)
+    {
+      draw_leaves (child, cr, ms_by_type);
+      return;
+    }
+  {
+    double t0 = thread_cpu_seconds ();
+
+    gsk_render_node_draw (node, cr);
+    if ((guint) type < 64)
+      ms_by_type[type] += (thread_cpu_seconds () - t0) * 1e3;
+  }
+}
+
+static void
+print_leaf_costs (GskRenderNode *node, int w, int h, guint rounds)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  double ms[64] = { 0 };
+  GEnumClass *types = g_type_class_ref (GSK_TYPE_RENDER_NODE_TYPE);
+
+  for (guint r = 0; r < rounds; r++)
+    {
+      cairo_t *cr = cairo_create (surface);
+
+      draw_leaves (node, cr, ms);
+      cairo_destroy (cr);
+    }
+  g_print ("leaf_draw_ms");
+  for (guint t = 0; t < 64; t++)
+    if (ms[t] > 0)
+      {
+        GEnumValue *v = g_enum_get_value (types, (int) t);
+
+        g_print (" %s=%.2f", v ? v->value_nick : "?", ms[t] / rounds);
+      }
+  g_print ("\n");
+  g_type_class_unref (types);
+  cairo_surface_destroy (surface);
+}
+
+static void
+print_node_stats (GtkWidget *window)
+{
+  guint n_all = 0, n_graphs = 0, n_none = 0;
+  double s_none = snapshot_cpu_ms (window, G_TYPE_INVALID, 5, &n_none);
+  double s_graphs = snapshot_cpu_ms (window, RTOP_TYPE_GRAPH, 5, &n_graphs);
+  double s_all = snapshot_cpu_ms (window, G_TYPE_NONE, 5, &n_all);
+
+  g_print ("snapshot_ms none=%.2f graphs=%.2f (%u) all=%.2f (%u widgets)\n", s_none, s_graphs,
+           n_graphs, s_all, n_all);
+
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  guint by_type[64] = { 0 }, total = 0, max_depth = 0;
+  int w = gtk_widget_get_width (window), h = gtk_widget_get_height (window);
+  GEnumClass *types = g_type_class_ref (GSK_TYPE_RENDER_NODE_TYPE);
+
+  GTK_WIDGET_GET_CLASS (window)->snapshot (window, snapshot);
+  node = gtk_snapshot_to_node (snapshot);
+  count_nodes (node, by_type, 0, &max_depth);
+  g_print ("nodes");
+  for (guint t = 0; t < 64; t++)
+    if (by_type[t] > 0)
+      {
+        GEnumValue *v = g_enum_get_value (types, (int) t);
+
+        total += by_type[t];
+        g_print (" %s=%u", v ? v->value_nick : "?", by_type[t]);
+      }
+  g_print (" total=%u depth=%u\n", total, max_depth);
+  g_print ("draw_ms clip64=%.2f whole=%.2f (%dx%d)\n", draw_cpu_ms (node, w, h, 64, 20),
+           draw_cpu_ms (node, w, h, 0, 5), w, h);
+  print_leaf_costs (node, w, h, 5);
+  g_type_class_unref (types);
 }
 
 static guint churn = 0;
@@ -109,8 +372,11 @@ next_snapshot (GuiPortSpec *ports, guint n, guint seq)
 int
 main (int argc, char *argv[])
 {
-  guint n_ports = 16, updates = 30, interval_ms = 1000, history_len = 300, frames = 0, memory_every = 0;
+  guint n_ports = 16, updates = 30, interval_ms = 1000, history_len = 300, memory_every = 0;
+  FramePhases phases = { 0 };
+  GdkFrameClock *clock;
   const char *view = NULL;
+  gboolean node_stats = FALSE;
   g_autoptr(RtopSession) session = NULL;
   RtopWindow *window;
   GuiPortSpec *ports;
@@ -133,6 +399,8 @@ main (int argc, char *argv[])
         history_len = v;
       else if (g_str_equal (argv[i], "--memory-every"))
         memory_every = v;
+      else if (g_str_equal (argv[i], "--node-stats"))
+        node_stats = v != 0;
       else if (g_str_equal (argv[i], "--churn"))
         churn = MIN (v, 1000);
     }
@@ -161,8 +429,11 @@ main (int argc, char *argv[])
       rtop_snapshot_unref (s);
     }
   gui_test_run_for (interval_ms);
-  g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (window)), "after-paint",
-                    G_CALLBACK (after_paint_cb), &frames);
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  g_signal_connect (clock, "update", G_CALLBACK (phase_mark_cb), &phases);
+  g_signal_connect (clock, "layout", G_CALLBACK (layout_cb), &phases);
+  g_signal_connect (clock, "paint", G_CALLBACK (paint_cb), &phases);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), &phases);
   g_printerr ("gui-update: measuring\n");
   for (guint u = 0; u < updates; u++)
     {
@@ -177,8 +448,13 @@ main (int argc, char *argv[])
         print_memory (u + 1);
     }
   g_printerr ("gui-update: done\n");
-  g_print ("ports=%u updates=%u interval_ms=%u main_thread_ms_per_update=%.2f frames=%u\n",
-           n_ports, updates, interval_ms, updates ? cpu * 1e3 / updates : 0, frames);
+  if (node_stats)
+    print_node_stats (GTK_WIDGET (window));
+  g_print ("ports=%u updates=%u interval_ms=%u main_thread_ms_per_update=%.2f frames=%u "
+           "layout_ms=%.2f paint_ms=%.2f outside_frames_ms=%.2f\n",
+           n_ports, updates, interval_ms, updates ? cpu * 1e3 / updates : 0, phases.frames,
+           updates ? phases.layout * 1e3 / updates : 0, updates ? phases.paint * 1e3 / updates : 0,
+           updates ? (cpu - phases.layout - phases.paint - phases.other) * 1e3 / updates : 0);
   gtk_window_destroy (GTK_WINDOW (window));
   g_strfreev (names);
   g_free (ports);
