@@ -457,6 +457,8 @@ test_sparse_sparkline_boxes (void)
   g_test_message ("sparkline: %u columns, %u anti-aliased paths", stats.columns, stats.paths);
   g_assert_cmpuint (stats.columns, >, 100);
   g_assert_cmpuint (stats.paths, ==, 0);
+  /* Its boxes were written as pixels and painted as one image. */
+  g_assert_cmpuint (stats.canvas_frames, ==, 1);
 
   /* The trace (the channel's full colour: blue well above red) in every
    * column of the two thirds of the window that have samples. */
@@ -497,6 +499,7 @@ test_sparse_sparkline_boxes (void)
   gsk_render_node_unref (node);
   rtop_graph_get_frame_stats (RTOP_GRAPH (graph), &stats);
   g_assert_cmpuint (stats.paths, >, 0);
+  g_assert_cmpuint (stats.canvas_frames, ==, 0);
 
   rtop_graph_set_series (RTOP_GRAPH (graph), NULL);
   gtk_window_destroy (GTK_WINDOW (window));

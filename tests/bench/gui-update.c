@@ -2,14 +2,16 @@
  *
  *   gui-update [--ports N] [--updates N] [--interval-ms MS] [--history N]
  *              [--view overview|processes|events] [--memory-every N]
- *              [--churn N]
+ *              [--churn N] [--node-stats 1]
  *
  * An RtopWindow with N ports (16) receives one fixture snapshot every
  * interval (1000 ms), the rates of every port changing each time, and the
  * main loop runs as in the app: GTK paints only what was queued.  Before
  * the measured updates, --history snapshots (300: five minutes at 1 s) are
  * ingested at once so the sparklines are full.  Prints the main thread's
- * CPU per update and how many frames were painted; with --memory-every,
+ * CPU per update (and within frames: layout and paint) and how many frames
+ * were painted; with --node-stats, the window's render nodes and what
+ * snapshotting and drawing them costs; with --memory-every,
  * also resident memory and the heap in use every N updates (a soak of the
  * window alone: the same passes as an hour at 1 s, in minutes at a short
  * interval).  Meant to be run under
@@ -98,6 +100,24 @@ after_paint_cb (GdkFrameClock *clock, FramePhases *p)
 /* --node-stats: the window's render node tree by node type, and the CPU
  * of drawing all of it with cairo, once clipped to a 64 px square (what
  * every repaint walks, whatever it damaged) and once whole. */
+/* The one child of a node that wraps one (transform, clip, opacity, ...),
+ * or NULL. */
+static GskRenderNode *
+only_child (GskRenderNode *node)
+{
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_TRANSFORM_NODE: return gsk_transform_node_get_child (node);
+    case GSK_CLIP_NODE: return gsk_clip_node_get_child (node);
+    case GSK_ROUNDED_CLIP_NODE: return gsk_rounded_clip_node_get_child (node);
+    case GSK_OPACITY_NODE: return gsk_opacity_node_get_child (node);
+    case GSK_COLOR_MATRIX_NODE: return gsk_color_matrix_node_get_child (node);
+    case GSK_SHADOW_NODE: return gsk_shadow_node_get_child (node);
+    case GSK_DEBUG_NODE: return gsk_debug_node_get_child (node);
+    default: return NULL;
+    }
+}
+
 static void
 count_nodes (GskRenderNode *node, guint *by_type, guint depth, guint *max_depth)
 {
@@ -109,36 +129,11 @@ count_nodes (GskRenderNode *node, guint *by_type, guint depth, guint *max_depth)
   if ((guint) type < 64)
     by_type[type]++;
   *max_depth = MAX (*max_depth, depth);
-  switch (type)
-    {
-    case GSK_CONTAINER_NODE:
-      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
-        count_nodes (gsk_container_node_get_child (node, i), by_type, depth + 1, max_depth);
-      break;
-    case GSK_TRANSFORM_NODE:
-      count_nodes (gsk_transform_node_get_child (node), by_type, depth + 1, max_depth);
-      break;
-    case GSK_CLIP_NODE:
-      count_nodes (gsk_clip_node_get_child (node), by_type, depth + 1, max_depth);
-      break;
-    case GSK_ROUNDED_CLIP_NODE:
-      count_nodes (gsk_rounded_clip_node_get_child (node), by_type, depth + 1, max_depth);
-      break;
-    case GSK_OPACITY_NODE:
-      count_nodes (gsk_opacity_node_get_child (node), by_type, depth + 1, max_depth);
-      break;
-    case GSK_COLOR_MATRIX_NODE:
-      count_nodes (gsk_color_matrix_node_get_child (node), by_type, depth + 1, max_depth);
-      break;
-    case GSK_SHADOW_NODE:
-      count_nodes (gsk_shadow_node_get_child (node), by_type, depth + 1, max_depth);
-      break;
-    case GSK_DEBUG_NODE:
-      count_nodes (gsk_debug_node_get_child (node), by_type, depth + 1, max_depth);
-      break;
-    default:
-      break;
-    }
+  if (type == GSK_CONTAINER_NODE)
+    for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+      count_nodes (gsk_container_node_get_child (node, i), by_type, depth + 1, max_depth);
+  else
+    count_nodes (only_child (node), by_type, depth + 1, max_depth);
 }
 
 static double
@@ -205,58 +200,42 @@ static void
 draw_leaves (GskRenderNode *node, cairo_t *cr, double *ms_by_type)
 {
   GskRenderNodeType type = gsk_render_node_get_node_type (node);
-  GskRenderNode *child = NULL;
+  GskRenderNode *child = only_child (node);
 
-  switch (type)
+  if (type == GSK_CONTAINER_NODE)
     {
-    case GSK_CONTAINER_NODE:
       for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
         draw_leaves (gsk_container_node_get_child (node, i), cr, ms_by_type);
       return;
-    case GSK_TRANSFORM_NODE:
-      {
-        float sx = 1, sy = 1, dx = 0, dy = 0;
-
-        gsk_transform_to_affine (gsk_transform_node_get_transform (node), &sx, &sy, &dx, &dy);
-        cairo_save (cr);
-        cairo_translate (cr, dx, dy);
-        cairo_scale (cr, sx, sy);
-        draw_leaves (gsk_transform_node_get_child (node), cr, ms_by_type);
-        cairo_restore (cr);
-        return;
-      }
-    case GSK_CLIP_NODE:
-    case GSK_ROUNDED_CLIP_NODE:
-      {
-        const graphene_rect_t *r = type == GSK_CLIP_NODE ? gsk_clip_node_get_clip (node)
-                                   : &gsk_rounded_clip_node_get_clip (node)->bounds;
-
-        cairo_save (cr);
-        cairo_rectangle (cr, r->origin.x, r->origin.y, r->size.width, r->size.height);
-        cairo_clip (cr);
-        draw_leaves (type == GSK_CLIP_NODE ? gsk_clip_node_get_child (node)
-                     : gsk_rounded_clip_node_get_child (node), cr, ms_by_type);
-        cairo_restore (cr);
-        return;
-      }
-    case GSK_OPACITY_NODE: child = gsk_opacity_node_get_child (node); break;
-    case GSK_COLOR_MATRIX_NODE: child = gsk_color_matrix_node_get_child (node); break;
-    case GSK_SHADOW_NODE: child = gsk_shadow_node_get_child (node); break;
-    case GSK_DEBUG_NODE: child = gsk_debug_node_get_child (node); break;
-    default: break;
     }
-  if (child)
+  if (child == NULL)
     {
-      draw_leaves (child, cr, ms_by_type);
+      double t0 = thread_cpu_seconds ();
+
+      gsk_render_node_draw (node, cr);
+      if ((guint) type < 64)
+        ms_by_type[type] += (thread_cpu_seconds () - t0) * 1e3;
       return;
     }
-  {
-    double t0 = thread_cpu_seconds ();
+  cairo_save (cr);
+  if (type == GSK_TRANSFORM_NODE)
+    {
+      float sx = 1, sy = 1, dx = 0, dy = 0;
 
-    gsk_render_node_draw (node, cr);
-    if ((guint) type < 64)
-      ms_by_type[type] += (thread_cpu_seconds () - t0) * 1e3;
-  }
+      gsk_transform_to_affine (gsk_transform_node_get_transform (node), &sx, &sy, &dx, &dy);
+      cairo_translate (cr, dx, dy);
+      cairo_scale (cr, sx, sy);
+    }
+  else if (type == GSK_CLIP_NODE || type == GSK_ROUNDED_CLIP_NODE)
+    {
+      const graphene_rect_t *r = type == GSK_CLIP_NODE ? gsk_clip_node_get_clip (node)
+                                 : &gsk_rounded_clip_node_get_clip (node)->bounds;
+
+      cairo_rectangle (cr, r->origin.x, r->origin.y, r->size.width, r->size.height);
+      cairo_clip (cr);
+    }
+  draw_leaves (child, cr, ms_by_type);
+  cairo_restore (cr);
 }
 
 static void
