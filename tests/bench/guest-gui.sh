@@ -88,7 +88,8 @@ export XDG_RUNTIME_DIR=/tmp/bench-runtime XDG_CONFIG_HOME=/tmp/bench-config
 mkdir -p "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME/glib-2.0/settings"
 chmod 700 "$XDG_RUNTIME_DIR"
 Xvfb :9 -screen 0 1600x1200x24 -nolisten tcp >"$LOGS/xvfb.log" 2>&1 &
-VM_BG_PIDS+=($!)
+XVFB_PID=$!
+VM_BG_PIDS+=($XVFB_PID)
 vm_wait_for "Xvfb" 30 test -S /tmp/.X11-unix/X9
 export DISPLAY=:9
 dbus-daemon --session --fork --address="unix:path=$XDG_RUNTIME_DIR/bus" \
@@ -164,12 +165,12 @@ fi
 # --- 3. GUI CPU on the local display ------------------------------------
 
 record "what=gui-cpu prog=rdmatop renderer=cairo" \
-  "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE "${SETTLE_ARGS[@]}" \
+  "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE "${SETTLE_ARGS[@]}" --x-pid "$XVFB_PID" \
        --line-timeout "$line_timeout" --window "$window" \
        --keep-stderr "$LOGS/rdmatop-cpu.err" -- "$APP")"
 if [ -n "$BEFORE_APP" ]; then
   record "what=gui-cpu prog=rdmatop-before renderer=cairo" \
-    "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE "${SETTLE_ARGS[@]}" \
+    "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE "${SETTLE_ARGS[@]}" --x-pid "$XVFB_PID" \
          --line-timeout "$line_timeout" --window "$window" \
          --keep-stderr "$LOGS/rdmatop-before-cpu.err" -- "$BEFORE_APP")"
 fi
@@ -179,17 +180,17 @@ if [ "$gsm100" = 1 ]; then
 mkdir -p "$XDG_CONFIG_HOME/gtk-4.0"
 printf '[Settings]\ngtk-enable-animations=false\n' >"$XDG_CONFIG_HOME/gtk-4.0/settings.ini"
 record "what=gui-cpu prog=rdmatop-noanim renderer=cairo" \
-  "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE "${SETTLE_ARGS[@]}" \
+  "$(GSK_RENDERER=cairo RDMATOP_REPORT_STARTUP=1 $PROBE "${SETTLE_ARGS[@]}" --x-pid "$XVFB_PID" \
        --line-timeout "$line_timeout" --window "$window" \
        --keep-stderr "$LOGS/rdmatop-noanim-cpu.err" -- "$APP")"
 rm -f "$XDG_CONFIG_HOME/gtk-4.0/settings.ini"
 record "what=gui-cpu prog=gsm-100ms" \
-  "$($PROBE --warm "$settle" --window "$window" --keep-stderr "$LOGS/gsm-cpu.err" \
+  "$($PROBE --warm "$settle" --x-pid "$XVFB_PID" --window "$window" --keep-stderr "$LOGS/gsm-cpu.err" \
        -- gnome-system-monitor -r)"
 fi
 set_gsm_graph_interval 1000
 record "what=gui-cpu prog=gsm-1s" \
-  "$($PROBE --warm "$settle" --window "$window" --keep-stderr "$LOGS/gsm1-cpu.err" \
+  "$($PROBE --warm "$settle" --x-pid "$XVFB_PID" --window "$window" --keep-stderr "$LOGS/gsm1-cpu.err" \
        -- gnome-system-monitor -r)"
 set_gsm_graph_interval 100
 if [ "$only" = cpu ]; then

@@ -113,6 +113,8 @@ def main():
     ap.add_argument("--cpu-pid-file")
     ap.add_argument("--count-file")
     ap.add_argument("--keep-stderr")
+    ap.add_argument("--x-pid", type=int,
+                    help="the X server's pid: its CPU over the same window, beside the program's")
     ap.add_argument("--no-window", action="store_true", help="only the line, then stop")
     ap.add_argument("command", nargs=argparse.REMAINDER)
     a = ap.parse_args()
@@ -144,11 +146,13 @@ def main():
     if not a.no_window:
         time.sleep(a.warm)
         c0 = cpu_seconds(cpu_pid) if cpu_pid else None
+        x0 = cpu_seconds(a.x_pid) if a.x_pid else None
         t0_threads = thread_cpu(cpu_pid) if cpu_pid else {}
         b0 = read_counts(a.count_file) if a.count_file else None
         w0 = time.monotonic()
         time.sleep(a.window)
         c1 = cpu_seconds(cpu_pid) if cpu_pid else None
+        x1 = cpu_seconds(a.x_pid) if a.x_pid else None
         t1_threads = thread_cpu(cpu_pid) if cpu_pid else {}
         b1 = read_counts(a.count_file) if a.count_file else None
         span = time.monotonic() - w0
@@ -157,6 +161,12 @@ def main():
             out["cpu_ms_per_s"] = f"{(c1 - c0) * 1000 / span:.1f}"
         else:
             out["cpu_ms_per_s"] = "none"
+        if a.x_pid:
+            # What the X server spent drawing for the program (a GTK 3 program
+            # draws through XRender, so the server rasterises; GTK 4's cairo
+            # renderer rasterises in the client and sends images).
+            out["x_cpu_ms_per_s"] = (f"{(x1 - x0) * 1000 / span:.1f}"
+                                     if x0 is not None and x1 is not None else "none")
         busy = sorted(((t1_threads[n] - t0_threads.get(n, 0), n) for n in t1_threads),
                       reverse=True)[:4]
         out["threads_ms_per_s"] = ",".join(f"{n}:{d * 1000 / span:.0f}" for d, n in busy) or "none"
