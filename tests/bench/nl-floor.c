@@ -16,7 +16,7 @@
  * (CLOCK_PROCESS_CPUTIME_ID) on a line of its own before it.  One long-lived
  * socket, like rdmatop.
  *
- * It receives the way rdmatop does (src/collector/rtop-nl.c), which is
+ * It receives the way rdmatop does (src/kernel/rtop-nl.c), which is
  * libmnl's own way: one mnl_socket_recvfrom() per datagram into a
  * MNL_SOCKET_BUFFER_SIZE (page) buffer.  The kernel sizes every dump skb
  * by the largest iov length the socket was read with, and zeroing those

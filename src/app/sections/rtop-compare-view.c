@@ -26,7 +26,7 @@ static const struct {
   { RTOP_PORT_CH_ERRORS, "errors", N_("Errors"), RTOP_UNIT_EVENTS_PER_S },
 };
 
-/* The colours (ui/style.css, style-dark.css) by slot: a port keeps its
+/* The colours (src/app/style.css, style-dark.css) by slot: a port keeps its
  * colour while it stays checked, whatever is checked after it. */
 static const char * const slot_colors[RTOP_COMPARE_MAX_PORTS] = {
   "rtop_compare_0", "rtop_compare_1", "rtop_compare_2",
