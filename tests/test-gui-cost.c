@@ -16,7 +16,7 @@
 #include "rtop-format.h"
 #include "rtop-graph-private.h"
 #include "rtop-history.h"
-#include "rtop-overview-private.h"
+#include "rtop-overview-section-private.h"
 #include "rtop-remote.h"
 #include "rtop-series.h"
 #include "rtop-window-private.h"
@@ -25,7 +25,7 @@ typedef struct {
   RtopSession *session;
   RtopHistory *history;
   RtopWindow *window;
-  RtopOverview *overview;
+  RtopOverviewSection *overview;
   guint64 seq;
 } Fixture;
 
@@ -48,7 +48,7 @@ find_widget (GtkWidget *root, gboolean (*match) (GtkWidget *, gconstpointer), gc
 static gboolean
 is_overview (GtkWidget *widget, gconstpointer data)
 {
-  return RTOP_IS_OVERVIEW (widget);
+  return RTOP_IS_OVERVIEW_SECTION (widget);
 }
 
 static gboolean
@@ -110,7 +110,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   gtk_window_present (GTK_WINDOW (f->window));
   for (guint i = 0; i < 500 && !gtk_widget_get_mapped (GTK_WIDGET (f->window)); i++)
     g_main_context_iteration (NULL, TRUE);
-  f->overview = RTOP_OVERVIEW (find_widget (GTK_WIDGET (f->window), is_overview, NULL));
+  f->overview = RTOP_OVERVIEW_SECTION (find_widget (GTK_WIDGET (f->window), is_overview, NULL));
   g_assert_nonnull (f->overview);
   ingest (f, 10e9);
   ingest (f, 10e9);
@@ -250,13 +250,13 @@ test_hidden_overview_holds (Fixture *f, gconstpointer data)
   g_autofree char *after = rtop_format_gbps (30e9);
   guint frames;
 
-  g_assert_false (rtop_overview_get_held (f->overview));
+  g_assert_false (rtop_overview_section_get_held (f->overview));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-view", "s", "events"));
   /* After the stack's crossfade. */
   for (guint i = 0; i < 500 && gtk_widget_get_mapped (GTK_WIDGET (f->overview)); i++)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (f->overview)));
-  g_assert_true (rtop_overview_get_held (f->overview));
+  g_assert_true (rtop_overview_section_get_held (f->overview));
   frames = graph_frames (graph);
   for (guint i = 0; i < 5; i++)
     ingest (f, 30e9);
@@ -268,7 +268,7 @@ test_hidden_overview_holds (Fixture *f, gconstpointer data)
   gui_test_spin ();
   show_cells (f);
   gui_test_wait_frames ();
-  g_assert_false (rtop_overview_get_held (f->overview));
+  g_assert_false (rtop_overview_section_get_held (f->overview));
   g_assert_cmpstr (gtk_label_get_label (cell), ==, after);
   g_assert_cmpuint (graph_frames (graph), >, frames);
 }
@@ -290,7 +290,7 @@ test_refresh_period (Fixture *f, gconstpointer data)
   ingest (f, 40e9);
   show_cells (f);
   g_assert_cmpstr (gtk_label_get_label (cell), ==, first);
-  g_assert_true (rtop_overview_get_held (f->overview));
+  g_assert_true (rtop_overview_section_get_held (f->overview));
   gui_test_wait_frames ();
   frames = graph_frames (graph);
 
@@ -302,7 +302,7 @@ test_refresh_period (Fixture *f, gconstpointer data)
   g_assert_cmpuint (graph_frames (graph), ==, frames);
 
   g_object_set (f->overview, "refresh-period", 0.0, NULL);
-  g_assert_false (rtop_overview_get_held (f->overview));
+  g_assert_false (rtop_overview_section_get_held (f->overview));
   show_cells (f);
   g_assert_cmpstr (gtk_label_get_label (cell), ==, last);
   gui_test_wait_frames ();

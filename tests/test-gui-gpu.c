@@ -10,8 +10,8 @@
 
 #include "rtop-collector-private.h"
 #include "rtop-history-private.h"
-#include "rtop-overview-private.h"
-#include "rtop-port-detail-private.h"
+#include "rtop-overview-section-private.h"
+#include "rtop-port-section-private.h"
 #include "rtop-session.h"
 #include "gui-test-util.h"
 
@@ -53,8 +53,8 @@ test_overview_shows_gpu_links (void)
   RtopSession *session = rtop_session_new (NULL);
   RtopHistory *history = g_object_ref (rtop_session_get_history (session));
   GtkWidget *window = gtk_window_new ();
-  GtkWidget *overview = rtop_overview_new ();
-  GtkWidget *detail = rtop_port_detail_new ();
+  GtkWidget *overview = rtop_overview_section_new ();
+  GtkWidget *detail = rtop_port_section_new ();
   g_autofree char *dump = NULL, *later = NULL, *page = NULL;
 
   s.script = g_build_filename (s.dir, "script", NULL);
@@ -100,7 +100,7 @@ test_overview_shows_gpu_links (void)
   g_assert_nonnull (strstr (later, "row\tport=nvidia0 link 1\tprotocol=NVLink\tstate=● Down"));
 
   rtop_section_set_session (RTOP_SECTION (detail), session);
-  rtop_port_detail_set_port (RTOP_PORT_DETAIL (detail),
+  rtop_port_section_set_port (RTOP_PORT_SECTION (detail),
                              rtop_history_find_port (history, "nvidia0", RTOP_GPU_ALL_LINKS_PORT));
   page = rtop_section_dump (RTOP_SECTION (detail));
   g_assert_nonnull (strstr (page, "detail\tnvidia0 all links"));
@@ -131,7 +131,7 @@ test_overview_says_no_driver (void)
   RtopSession *session = rtop_session_new (NULL);
   RtopHistory *history = g_object_ref (rtop_session_get_history (session));
   GtkWidget *window = gtk_window_new ();
-  GtkWidget *overview = rtop_overview_new ();
+  GtkWidget *overview = rtop_overview_section_new ();
   g_autofree char *dump = NULL;
 
   gtk_window_set_child (GTK_WINDOW (window), overview);

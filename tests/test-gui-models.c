@@ -11,15 +11,15 @@
 #include "rtop-columns-private.h"
 #include "rtop-counter-item-private.h"
 #include "rtop-event-item-private.h"
-#include "rtop-events-view-private.h"
+#include "rtop-events-section-private.h"
 #include "rtop-history-private.h"
 #include "rtop-port-text.h"
 #include "rtop-process-item.h"
 #include "rtop-qp-item.h"
-#include "rtop-overview-private.h"
-#include "rtop-port-detail-private.h"
+#include "rtop-overview-section-private.h"
+#include "rtop-port-section-private.h"
 #include "rtop-process-item.h"
-#include "rtop-processes-view-private.h"
+#include "rtop-processes-section-private.h"
 #include "rtop-port-item-private.h"
 #include "rtop-sampler.h"
 #include "rtop-series-private.h"
@@ -770,30 +770,30 @@ test_overview_sort_and_states (void)
 {
   RtopHistory *history;
   RtopSession *session = new_session (&history);
-  GtkWidget *overview = rtop_overview_new ();
+  GtkWidget *overview = rtop_overview_section_new ();
   GtkWidget *window = in_window (overview);
-  GListModel *model = rtop_overview_get_model (RTOP_OVERVIEW (overview));
+  GListModel *model = rtop_overview_section_get_model (RTOP_OVERVIEW_SECTION (overview));
   GtkColumnView *view;
   g_autofree char *natural = NULL, *by_tx = NULL, *dump = NULL;
   RtopSnapshot *s;
 
   g_object_add_weak_pointer (G_OBJECT (history), (gpointer *) &history);
   rtop_section_set_session (RTOP_SECTION (overview), session);
-  g_assert_cmpstr (rtop_overview_get_state (RTOP_OVERVIEW (overview)), ==, "waiting");
+  g_assert_cmpstr (rtop_overview_section_get_state (RTOP_OVERVIEW_SECTION (overview)), ==, "waiting");
 
   s = gui_fixture_snapshot (1, 1.0, NULL, 0);
   ingest (history, s);
-  g_assert_cmpstr (rtop_overview_get_state (RTOP_OVERVIEW (overview)), ==, "empty");
+  g_assert_cmpstr (rtop_overview_section_get_state (RTOP_OVERVIEW_SECTION (overview)), ==, "empty");
 
   s = gui_fixture_snapshot (2, 1.0, NULL, 0);
   s->status = RTOP_STATUS_NO_NETLINK;
   s->status_message = g_strdup ("No RDMA netlink here.");
   ingest (history, s);
-  g_assert_cmpstr (rtop_overview_get_state (RTOP_OVERVIEW (overview)), ==, "unavailable");
+  g_assert_cmpstr (rtop_overview_section_get_state (RTOP_OVERVIEW_SECTION (overview)), ==, "unavailable");
 
   ingest (history, gui_fixture_snapshot (3, 1.0, three_devices, 4));
   ingest (history, gui_fixture_snapshot (4, 1.0, three_devices, 4));
-  g_assert_cmpstr (rtop_overview_get_state (RTOP_OVERVIEW (overview)), ==, "ports");
+  g_assert_cmpstr (rtop_overview_section_get_state (RTOP_OVERVIEW_SECTION (overview)), ==, "ports");
   natural = port_keys (model);
   g_assert_cmpstr (natural, ==, "mlx5_0/1 mlx5_0/2 rxe2/1 rxe10/1");
 
@@ -835,9 +835,9 @@ test_processes_search_and_sort (void)
 {
   RtopHistory *history;
   RtopSession *session = new_session (&history);
-  GtkWidget *view = rtop_processes_view_new ();
+  GtkWidget *view = rtop_processes_section_new ();
   GtkWidget *window = in_window (view);
-  GListModel *model = rtop_processes_view_get_model (RTOP_PROCESSES_VIEW (view));
+  GListModel *model = rtop_processes_section_get_model (RTOP_PROCESSES_SECTION (view));
   RtopSnapshot *s = gui_fixture_snapshot (1, 1.0, three_devices, 4);
 
   g_object_add_weak_pointer (G_OBJECT (history), (gpointer *) &history);
@@ -848,13 +848,13 @@ test_processes_search_and_sort (void)
   rtop_section_set_session (RTOP_SECTION (view), session);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
 
-  rtop_processes_view_set_search (RTOP_PROCESSES_VIEW (view), "PINGPONG");
+  rtop_processes_section_set_search (RTOP_PROCESSES_SECTION (view), "PINGPONG");
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
-  rtop_processes_view_set_search (RTOP_PROCESSES_VIEW (view), "rxe");
+  rtop_processes_section_set_search (RTOP_PROCESSES_SECTION (view), "rxe");
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
-  rtop_processes_view_set_search (RTOP_PROCESSES_VIEW (view), "alice");
+  rtop_processes_section_set_search (RTOP_PROCESSES_SECTION (view), "alice");
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
-  rtop_processes_view_set_search (RTOP_PROCESSES_VIEW (view), "");
+  rtop_processes_section_set_search (RTOP_PROCESSES_SECTION (view), "");
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
 
   rtop_column_view_sort_by (find_column_view (view), "qps", GTK_SORT_DESCENDING);
@@ -880,9 +880,9 @@ test_events_filters (void)
 {
   RtopHistory *history;
   RtopSession *session = new_session (&history);
-  GtkWidget *view = rtop_events_view_new ();
+  GtkWidget *view = rtop_events_section_new ();
   GtkWidget *window = in_window (view);
-  GListModel *model = rtop_events_view_get_model (RTOP_EVENTS_VIEW (view));
+  GListModel *model = rtop_events_section_get_model (RTOP_EVENTS_SECTION (view));
   RtopSnapshot *s = gui_fixture_snapshot (1, 1.0, three_devices, 4);
 
   g_object_add_weak_pointer (G_OBJECT (history), (gpointer *) &history);
@@ -894,14 +894,14 @@ test_events_filters (void)
   ingest (history, s);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
 
-  rtop_events_view_set_min_severity (RTOP_EVENTS_VIEW (view), RTOP_SEVERITY_WARNING);
+  rtop_events_section_set_min_severity (RTOP_EVENTS_SECTION (view), RTOP_SEVERITY_WARNING);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
-  rtop_events_view_set_device (RTOP_EVENTS_VIEW (view), "rxe2");
+  rtop_events_section_set_device (RTOP_EVENTS_SECTION (view), "rxe2");
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
-  rtop_events_view_set_min_severity (RTOP_EVENTS_VIEW (view), RTOP_SEVERITY_INFO);
+  rtop_events_section_set_min_severity (RTOP_EVENTS_SECTION (view), RTOP_SEVERITY_INFO);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
-  rtop_events_view_set_device (RTOP_EVENTS_VIEW (view), NULL);
-  rtop_events_view_set_min_severity (RTOP_EVENTS_VIEW (view), RTOP_SEVERITY_ERROR);
+  rtop_events_section_set_device (RTOP_EVENTS_SECTION (view), NULL);
+  rtop_events_section_set_min_severity (RTOP_EVENTS_SECTION (view), RTOP_SEVERITY_ERROR);
   {
     g_autoptr(RtopEventItem) e = g_list_model_get_item (model, 0);
     g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
@@ -1006,7 +1006,7 @@ test_events_hidden_no_rows (void)
 {
   RtopHistory *history;
   RtopSession *session = new_session (&history);
-  GtkWidget *view = rtop_events_view_new ();
+  GtkWidget *view = rtop_events_section_new ();
   GtkWidget *window = in_window (view);
   GtkColumnView *cv = any_column_view (view);
   guint hidden;
@@ -1051,7 +1051,7 @@ test_events_follow_newest (void)
 {
   RtopHistory *history;
   RtopSession *session = new_session (&history);
-  GtkWidget *view = rtop_events_view_new ();
+  GtkWidget *view = rtop_events_section_new ();
   GtkWidget *window = in_window (view);
   GtkScrolledWindow *scroller;
   GtkAdjustment *adj;
@@ -1065,7 +1065,7 @@ test_events_follow_newest (void)
   g_assert_nonnull (scroller);
   adj = gtk_scrolled_window_get_vadjustment (scroller);
   g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >, gtk_adjustment_get_page_size (adj) * 2);
-  g_assert_true (rtop_events_view_get_following (RTOP_EVENTS_VIEW (view)));
+  g_assert_true (rtop_events_section_get_following (RTOP_EVENTS_SECTION (view)));
 
   add_events (history, 2, 20);
   settle ();
@@ -1074,16 +1074,16 @@ test_events_follow_newest (void)
   /* The user scrolls back: new events do not pull the list away. */
   gtk_adjustment_set_value (adj, 600);
   settle ();
-  g_assert_false (rtop_events_view_get_following (RTOP_EVENTS_VIEW (view)));
+  g_assert_false (rtop_events_section_get_following (RTOP_EVENTS_SECTION (view)));
   add_events (history, 3, 20);
   settle ();
   g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, 0);
-  g_assert_false (rtop_events_view_get_following (RTOP_EVENTS_VIEW (view)));
+  g_assert_false (rtop_events_section_get_following (RTOP_EVENTS_SECTION (view)));
 
   /* Back at the top, it follows again. */
   gtk_adjustment_set_value (adj, 0);
   settle ();
-  g_assert_true (rtop_events_view_get_following (RTOP_EVENTS_VIEW (view)));
+  g_assert_true (rtop_events_section_get_following (RTOP_EVENTS_SECTION (view)));
   add_events (history, 4, 20);
   settle ();
   g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, gtk_adjustment_get_lower (adj));
@@ -1095,7 +1095,7 @@ test_events_follow_newest (void)
   settle ();
   gtk_widget_set_visible (view, TRUE);
   settle ();
-  g_assert_true (rtop_events_view_get_following (RTOP_EVENTS_VIEW (view)));
+  g_assert_true (rtop_events_section_get_following (RTOP_EVENTS_SECTION (view)));
   g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, gtk_adjustment_get_lower (adj));
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -1111,9 +1111,9 @@ test_detail_counters (void)
 {
   RtopHistory *history;
   RtopSession *session = new_session (&history);
-  GtkWidget *detail = rtop_port_detail_new ();
+  GtkWidget *detail = rtop_port_section_new ();
   GtkWidget *window = in_window (detail);
-  GListModel *model = rtop_port_detail_get_counters_model (RTOP_PORT_DETAIL (detail));
+  GListModel *model = rtop_port_section_get_counters_model (RTOP_PORT_SECTION (detail));
   RtopPortItem *port;
   g_autofree char *dump = NULL;
 
@@ -1122,14 +1122,14 @@ test_detail_counters (void)
   ingest (history, gui_fixture_snapshot (1, 1.0, three_devices, 4));
   ingest (history, gui_fixture_snapshot (2, 1.0, three_devices, 4));
   port = rtop_history_find_port (history, "rxe2", 1);
-  rtop_port_detail_set_port (RTOP_PORT_DETAIL (detail), port);
+  rtop_port_section_set_port (RTOP_PORT_SECTION (detail), port);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 6);
 
-  rtop_port_detail_set_counter_filter (RTOP_PORT_DETAIL (detail), "ERR");
+  rtop_port_section_set_counter_filter (RTOP_PORT_SECTION (detail), "ERR");
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);  /* names with "err" + class "Link error" */
-  rtop_port_detail_set_counter_filter (RTOP_PORT_DETAIL (detail), "pkts");
+  rtop_port_section_set_counter_filter (RTOP_PORT_SECTION (detail), "pkts");
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
-  rtop_port_detail_set_counter_filter (RTOP_PORT_DETAIL (detail), NULL);
+  rtop_port_section_set_counter_filter (RTOP_PORT_SECTION (detail), NULL);
 
   rtop_column_view_sort_by (find_column_view (detail), "rate", GTK_SORT_DESCENDING);
   {

@@ -10,11 +10,11 @@
 
 #include "gui-fixtures.h"
 #include "gui-test-util.h"
-#include "rtop-compare-view-private.h"
+#include "rtop-compare-section-private.h"
 #include "rtop-graph-private.h"
 #include "rtop-record-sink.h"
 #include "rtop-history-private.h"
-#include "rtop-port-detail.h"
+#include "rtop-port-section.h"
 #include "rtop-preferences.h"
 #include "rtop-process-item.h"
 #include "rtop-remote.h"
@@ -690,7 +690,7 @@ test_long_replay (void)
   g_assert_cmpstr (view, ==, "window=300\tend=newest\tscrollbar=shown");
 
   /* Scrolled back (Alt+Page Up's action): it stays there. */
-  detail = find_of_type (GTK_WIDGET (window), RTOP_TYPE_PORT_DETAIL);
+  detail = find_of_type (GTK_WIDGET (window), RTOP_TYPE_PORT_SECTION);
   g_assert_true (gtk_widget_activate_action (detail, "detail.scroll-back", NULL));
   g_assert_true (gtk_widget_activate_action (detail, "detail.scroll-back", NULL));
   gui_test_spin ();
@@ -803,7 +803,7 @@ test_compare (Fixture *f, gconstpointer data)
   const char *asked[] = { "mlx5_0/1", "mlx5_1/1", "rxe0/1", "nope/9", NULL };
   const char *shown[] = { "mlx5_0/1", "mlx5_1/1", "rxe0/1", NULL };
   const char *after[] = { "rxe1/1", "mlx5_1/1", "rxe0/1", NULL };
-  RtopCompareView *view;
+  RtopCompareSection *view;
   RtopGraph *graph;
   RtopGraphFrameStats st;
   double expected_max = 0;
@@ -812,8 +812,8 @@ test_compare (Fixture *f, gconstpointer data)
   feed (f->history, 120);
   activate (f, "compare-ports", g_variant_new_strv (asked, -1));
   g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "compare");
-  view = RTOP_COMPARE_VIEW (find_of_type (GTK_WIDGET (f->window), RTOP_TYPE_COMPARE_VIEW));
-  graph = rtop_compare_view_get_graph (view);
+  view = RTOP_COMPARE_SECTION (find_of_type (GTK_WIDGET (f->window), RTOP_TYPE_COMPARE_SECTION));
+  graph = rtop_compare_section_get_graph (view);
   g_assert_cmpuint (rtop_graph_get_n_channels (graph), ==, 3);
   gui_test_wait_frames ();
 
@@ -846,7 +846,7 @@ test_compare (Fixture *f, gconstpointer data)
   gui_test_screenshot (GTK_WIDGET (f->window), "gui-compare.png");
 
   /* Another metric: the same ports, its unit. */
-  rtop_compare_view_set_metric (view, RTOP_PORT_CH_RETRANS);
+  rtop_compare_section_set_metric (view, RTOP_PORT_CH_RETRANS);
   gui_test_wait_frames ();
   assert_readout (graph, f->history, shown, RTOP_PORT_CH_RETRANS, RTOP_UNIT_EVENTS_PER_S);
   g_clear_pointer (&line, g_free);
@@ -855,9 +855,9 @@ test_compare (Fixture *f, gconstpointer data)
 
   /* Unchecked from the keyboard (row 0 is mlx5_0/1), then rxe1/1 checked
    * (row 3): it takes the free colour, the others keep theirs. */
-  g_signal_emit_by_name (rtop_compare_view_get_port_list (view), "activate", 0);
+  g_signal_emit_by_name (rtop_compare_section_get_port_list (view), "activate", 0);
   g_assert_cmpuint (rtop_graph_get_n_channels (graph), ==, 2);
-  g_signal_emit_by_name (rtop_compare_view_get_port_list (view), "activate", 3);
+  g_signal_emit_by_name (rtop_compare_section_get_port_list (view), "activate", 3);
   g_assert_cmpuint (rtop_graph_get_n_channels (graph), ==, 3);
   g_clear_pointer (&line, g_free);
   line = rtop_window_dump (f->window);

@@ -8,12 +8,12 @@
 #include <glib/gi18n.h>
 
 #include "rtop-a11y.h"
-#include "rtop-compare-view.h"
-#include "rtop-events-view.h"
-#include "rtop-overview.h"
-#include "rtop-port-detail.h"
-#include "rtop-process-page.h"
-#include "rtop-processes-view.h"
+#include "rtop-compare-section.h"
+#include "rtop-events-section.h"
+#include "rtop-overview-section.h"
+#include "rtop-port-section.h"
+#include "rtop-process-section.h"
+#include "rtop-processes-section.h"
 #include "rtop-record-format.h"
 #include "rtop-recording.h"
 #include "rtop-remote.h"
@@ -55,10 +55,10 @@ struct _RtopWindow {
   GtkWidget *remote_banner;
   GtkLabel *remote_command;
   GtkStack *views_stack;
-  RtopOverview *overview;
-  RtopPortDetail *port_detail;
-  RtopCompareView *compare_view;
-  RtopProcessPage *process_page;
+  RtopOverviewSection *overview;
+  RtopPortSection *port_detail;
+  RtopCompareSection *compare_view;
+  RtopProcessSection *process_page;
 };
 
 G_DEFINE_FINAL_TYPE (RtopWindow, rtop_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -190,10 +190,10 @@ compare_action (GtkWidget *widget, const char *name, GVariant *param)
     {
       g_autofree const char **keys = g_variant_get_strv (param, NULL);
 
-      rtop_compare_view_set_ports (self->compare_view, keys);
+      rtop_compare_section_set_ports (self->compare_view, keys);
     }
   else if (g_str_equal (name, "win.compare-with"))
-    rtop_compare_view_set_port_checked (self->compare_view, g_variant_get_string (param, NULL), TRUE);
+    rtop_compare_section_set_port_checked (self->compare_view, g_variant_get_string (param, NULL), TRUE);
   show_compare (self);
 }
 
@@ -214,7 +214,7 @@ show_port (RtopWindow *self, const char *key)
 
   if (port == NULL)
     return FALSE;
-  rtop_port_detail_set_port (self->port_detail, port);
+  rtop_port_section_set_port (self->port_detail, port);
   /* Translators: the header bar title on a port's page, "rxe0 port 1" */
   title = g_strdup_printf (_("%s port %u"), rtop_port_item_get_device (port), rtop_port_item_get_port (port));
   gtk_label_set_label (self->detail_title, title);
@@ -261,7 +261,7 @@ show_process_action (GtkWidget *widget, const char *name, GVariant *param)
       g_message ("No process %s to show", key);
       return;
     }
-  rtop_process_page_set_process (self->process_page, process);
+  rtop_process_section_set_process (self->process_page, process);
   /* Translators: the header bar title on a process's page: its name and pid */
   title = g_strdup_printf (_("%s (pid %d)"), rtop_process_item_get_comm (process) ? rtop_process_item_get_comm (process) : "?",
                            rtop_process_item_get_pid (process));
@@ -1204,12 +1204,12 @@ rtop_window_class_init (RtopWindowClass *klass)
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
-  g_type_ensure (RTOP_TYPE_OVERVIEW);
-  g_type_ensure (RTOP_TYPE_PROCESSES_VIEW);
-  g_type_ensure (RTOP_TYPE_EVENTS_VIEW);
-  g_type_ensure (RTOP_TYPE_COMPARE_VIEW);
-  g_type_ensure (RTOP_TYPE_PORT_DETAIL);
-  g_type_ensure (RTOP_TYPE_PROCESS_PAGE);
+  g_type_ensure (RTOP_TYPE_OVERVIEW_SECTION);
+  g_type_ensure (RTOP_TYPE_PROCESSES_SECTION);
+  g_type_ensure (RTOP_TYPE_EVENTS_SECTION);
+  g_type_ensure (RTOP_TYPE_COMPARE_SECTION);
+  g_type_ensure (RTOP_TYPE_PORT_SECTION);
+  g_type_ensure (RTOP_TYPE_PROCESS_SECTION);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-window.ui");
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, back_button);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, record_button);

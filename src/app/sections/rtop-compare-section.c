@@ -1,10 +1,10 @@
-/* rtop-compare-view.c */
+/* rtop-compare-section.c */
 #include "config.h"
 
 #include <math.h>
 #include <glib/gi18n.h>
 
-#include "rtop-compare-view-private.h"
+#include "rtop-compare-section-private.h"
 #include "rtop-format.h"
 #include "rtop-graph-private.h"
 
@@ -36,7 +36,7 @@ static const char * const slot_classes[RTOP_COMPARE_MAX_PORTS] = {
   "compare-0", "compare-1", "compare-2", "compare-3", "compare-4", "compare-5",
 };
 
-struct _RtopCompareView {
+struct _RtopCompareSection {
   RtopSection parent_instance;
 
   char *keys[RTOP_COMPARE_MAX_PORTS];            /* by colour slot; NULL: free */
@@ -55,13 +55,13 @@ struct _RtopCompareView {
   GtkLabel *count_label;
 };
 
-G_DEFINE_FINAL_TYPE (RtopCompareView, rtop_compare_view, RTOP_TYPE_SECTION)
+G_DEFINE_FINAL_TYPE (RtopCompareSection, rtop_compare_section, RTOP_TYPE_SECTION)
 
 enum { PROP_0, PROP_TIME_WINDOW, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
 static int
-find_slot (RtopCompareView *self, const char *key)
+find_slot (RtopCompareSection *self, const char *key)
 {
   for (guint i = 0; i < RTOP_COMPARE_MAX_PORTS; i++)
     if (g_strcmp0 (self->keys[i], key) == 0)
@@ -70,7 +70,7 @@ find_slot (RtopCompareView *self, const char *key)
 }
 
 static guint
-count_checked (RtopCompareView *self)
+count_checked (RtopCompareSection *self)
 {
   guint n = 0;
 
@@ -80,7 +80,7 @@ count_checked (RtopCompareView *self)
 }
 
 static void
-clear_slot (RtopCompareView *self, guint slot)
+clear_slot (RtopCompareSection *self, guint slot)
 {
   g_clear_pointer (&self->keys[slot], g_free);
   g_clear_object (&self->items[slot]);
@@ -88,7 +88,7 @@ clear_slot (RtopCompareView *self, guint slot)
 
 /* Takes the first free slot, so colours already given stay put. */
 static gboolean
-add_slot (RtopCompareView *self, const char *key)
+add_slot (RtopCompareSection *self, const char *key)
 {
   RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
   RtopPortItem *item = history ? rtop_history_find_port_by_key (history, key) : NULL;
@@ -104,7 +104,7 @@ add_slot (RtopCompareView *self, const char *key)
 }
 
 static void
-update_legend (RtopCompareView *self)
+update_legend (RtopCompareSection *self)
 {
   RtopUnit unit = metrics[self->metric].unit;
 
@@ -128,7 +128,7 @@ update_legend (RtopCompareView *self)
 
 /* The chart's accessible name says what it shows and for whom. */
 static void
-update_graph_label (RtopCompareView *self)
+update_graph_label (RtopCompareSection *self)
 {
   g_autoptr(GString) names = g_string_new (NULL);
   g_autofree char *label = NULL;
@@ -146,7 +146,7 @@ update_graph_label (RtopCompareView *self)
 }
 
 static void
-sync_checks (RtopCompareView *self)
+sync_checks (RtopCompareSection *self)
 {
   gboolean full = count_checked (self) >= RTOP_COMPARE_MAX_PORTS;
 
@@ -168,7 +168,7 @@ sync_checks (RtopCompareView *self)
 }
 
 static void
-update_count (RtopCompareView *self)
+update_count (RtopCompareSection *self)
 {
   guint n = count_checked (self);
   g_autofree char *text = NULL;
@@ -182,7 +182,7 @@ update_count (RtopCompareView *self)
 }
 
 static void
-rebuild (RtopCompareView *self)
+rebuild (RtopCompareSection *self)
 {
   guint n = 0;
 
@@ -204,9 +204,9 @@ rebuild (RtopCompareView *self)
 }
 
 guint
-rtop_compare_view_set_ports (RtopCompareView *self, const char * const *keys)
+rtop_compare_section_set_ports (RtopCompareSection *self, const char * const *keys)
 {
-  g_return_val_if_fail (RTOP_IS_COMPARE_VIEW (self), 0);
+  g_return_val_if_fail (RTOP_IS_COMPARE_SECTION (self), 0);
 
   for (guint i = 0; i < RTOP_COMPARE_MAX_PORTS; i++)
     clear_slot (self, i);
@@ -217,11 +217,11 @@ rtop_compare_view_set_ports (RtopCompareView *self, const char * const *keys)
 }
 
 gboolean
-rtop_compare_view_set_port_checked (RtopCompareView *self, const char *key, gboolean checked)
+rtop_compare_section_set_port_checked (RtopCompareSection *self, const char *key, gboolean checked)
 {
   int slot;
 
-  g_return_val_if_fail (RTOP_IS_COMPARE_VIEW (self), FALSE);
+  g_return_val_if_fail (RTOP_IS_COMPARE_SECTION (self), FALSE);
   g_return_val_if_fail (key != NULL, FALSE);
 
   slot = find_slot (self, key);
@@ -237,9 +237,9 @@ rtop_compare_view_set_port_checked (RtopCompareView *self, const char *key, gboo
 }
 
 void
-rtop_compare_view_set_metric (RtopCompareView *self, RtopPortChannel channel)
+rtop_compare_section_set_metric (RtopCompareSection *self, RtopPortChannel channel)
 {
-  g_return_if_fail (RTOP_IS_COMPARE_VIEW (self));
+  g_return_if_fail (RTOP_IS_COMPARE_SECTION (self));
 
   for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
     if (metrics[i].channel == channel)
@@ -256,13 +256,13 @@ rtop_compare_view_set_metric (RtopCompareView *self, RtopPortChannel channel)
 }
 
 RtopGraph *
-rtop_compare_view_get_graph (RtopCompareView *self)
+rtop_compare_section_get_graph (RtopCompareSection *self)
 {
   return self->graph;
 }
 
 GtkListView *
-rtop_compare_view_get_port_list (RtopCompareView *self)
+rtop_compare_section_get_port_list (RtopCompareSection *self)
 {
   return self->port_list;
 }
@@ -270,17 +270,17 @@ rtop_compare_view_get_port_list (RtopCompareView *self)
 /* ---- the port list -------------------------------------------------------- */
 
 static void
-check_toggled_cb (GtkCheckButton *check, RtopCompareView *self)
+check_toggled_cb (GtkCheckButton *check, RtopCompareSection *self)
 {
   const char *key = g_object_get_data (G_OBJECT (check), "rtop-key");
 
   if (self->syncing || key == NULL)
     return;
-  rtop_compare_view_set_port_checked (self, key, gtk_check_button_get_active (check));
+  rtop_compare_section_set_port_checked (self, key, gtk_check_button_get_active (check));
 }
 
 static void
-row_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, RtopCompareView *self)
+row_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, RtopCompareSection *self)
 {
   GtkWidget *check = gtk_check_button_new ();
 
@@ -291,7 +291,7 @@ row_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, RtopCom
 }
 
 static void
-row_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, RtopCompareView *self)
+row_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, RtopCompareSection *self)
 {
   GtkWidget *check = gtk_list_item_get_child (list_item);
   RtopPortItem *item = gtk_list_item_get_item (list_item);
@@ -304,7 +304,7 @@ row_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, RtopComp
 }
 
 static void
-row_unbind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, RtopCompareView *self)
+row_unbind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, RtopCompareSection *self)
 {
   GtkWidget *check = gtk_list_item_get_child (list_item);
 
@@ -313,7 +313,7 @@ row_unbind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, RtopCo
 }
 
 static void
-activate_cb (GtkListView *list, guint position, RtopCompareView *self)
+activate_cb (GtkListView *list, guint position, RtopCompareSection *self)
 {
   g_autoptr(RtopPortItem) item = g_list_model_get_item (G_LIST_MODEL (gtk_list_view_get_model (list)),
                                                         position);
@@ -322,16 +322,16 @@ activate_cb (GtkListView *list, guint position, RtopCompareView *self)
   if (item == NULL)
     return;
   key = rtop_port_item_get_key (item);
-  rtop_compare_view_set_port_checked (self, key, find_slot (self, key) < 0);
+  rtop_compare_section_set_port_checked (self, key, find_slot (self, key) < 0);
 }
 
 static void
-metric_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, RtopCompareView *self)
+metric_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, RtopCompareSection *self)
 {
   guint i = gtk_drop_down_get_selected (dropdown);
 
   if (i < G_N_ELEMENTS (metrics))
-    rtop_compare_view_set_metric (self, metrics[i].channel);
+    rtop_compare_section_set_metric (self, metrics[i].channel);
 }
 
 /* ---- the section ---------------------------------------------------------- */
@@ -339,7 +339,7 @@ metric_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, RtopCompareView *s
 /* A history that was reset (a recording opened) has new port items: the
  * chart follows a checked port to its new item once it is there. */
 static void
-history_updated_cb (RtopCompareView *self)
+history_updated_cb (RtopCompareSection *self)
 {
   gboolean changed = FALSE;
 
@@ -364,16 +364,16 @@ history_updated_cb (RtopCompareView *self)
 }
 
 static void
-rtop_compare_view_bind (RtopSection *section, RtopSession *session)
+rtop_compare_section_bind (RtopSection *section, RtopSession *session)
 {
-  RtopCompareView *self = RTOP_COMPARE_VIEW (section);
+  RtopCompareSection *self = RTOP_COMPARE_SECTION (section);
   g_autoptr(GtkNoSelection) model = NULL;
 
   if (session == NULL)
     {
       gtk_list_view_set_model (self->port_list, NULL);
       /* Ports of another session's history are not these. */
-      rtop_compare_view_set_ports (self, NULL);
+      rtop_compare_section_set_ports (self, NULL);
       return;
     }
   model = gtk_no_selection_new (g_object_ref (rtop_history_get_ports (rtop_section_get_history (section))));
@@ -382,15 +382,15 @@ rtop_compare_view_bind (RtopSection *section, RtopSession *session)
 }
 
 static void
-rtop_compare_view_focus (RtopSection *section)
+rtop_compare_section_focus (RtopSection *section)
 {
-  gtk_widget_grab_focus (GTK_WIDGET (RTOP_COMPARE_VIEW (section)->port_list));
+  gtk_widget_grab_focus (GTK_WIDGET (RTOP_COMPARE_SECTION (section)->port_list));
 }
 
 static char *
-rtop_compare_view_dump (RtopSection *section)
+rtop_compare_section_dump (RtopSection *section)
 {
-  RtopCompareView *self = RTOP_COMPARE_VIEW (section);
+  RtopCompareSection *self = RTOP_COMPARE_SECTION (section);
   GString *out = g_string_new (NULL);
 
   g_string_append_printf (out, "compare\tmetric=%s\tports=%u\n", metrics[self->metric].nick,
@@ -409,32 +409,32 @@ rtop_compare_view_dump (RtopSection *section)
 static void
 clear_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  rtop_compare_view_set_ports (RTOP_COMPARE_VIEW (widget), NULL);
+  rtop_compare_section_set_ports (RTOP_COMPARE_SECTION (widget), NULL);
 }
 
 static void
-rtop_compare_view_dispose (GObject *object)
+rtop_compare_section_dispose (GObject *object)
 {
-  RtopCompareView *self = RTOP_COMPARE_VIEW (object);
+  RtopCompareSection *self = RTOP_COMPARE_SECTION (object);
 
   for (guint i = 0; i < RTOP_COMPARE_MAX_PORTS; i++)
     clear_slot (self, i);
-  G_OBJECT_CLASS (rtop_compare_view_parent_class)->dispose (object);
+  G_OBJECT_CLASS (rtop_compare_section_parent_class)->dispose (object);
 }
 
 static void
-rtop_compare_view_finalize (GObject *object)
+rtop_compare_section_finalize (GObject *object)
 {
-  RtopCompareView *self = RTOP_COMPARE_VIEW (object);
+  RtopCompareSection *self = RTOP_COMPARE_SECTION (object);
 
   g_ptr_array_unref (self->checks);
-  G_OBJECT_CLASS (rtop_compare_view_parent_class)->finalize (object);
+  G_OBJECT_CLASS (rtop_compare_section_parent_class)->finalize (object);
 }
 
 static void
-rtop_compare_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+rtop_compare_section_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
-  RtopCompareView *self = RTOP_COMPARE_VIEW (object);
+  RtopCompareSection *self = RTOP_COMPARE_SECTION (object);
 
   switch (prop_id)
     {
@@ -447,10 +447,10 @@ rtop_compare_view_get_property (GObject *object, guint prop_id, GValue *value, G
 }
 
 static void
-rtop_compare_view_set_property (GObject *object, guint prop_id, const GValue *value,
+rtop_compare_section_set_property (GObject *object, guint prop_id, const GValue *value,
                                 GParamSpec *pspec)
 {
-  RtopCompareView *self = RTOP_COMPARE_VIEW (object);
+  RtopCompareSection *self = RTOP_COMPARE_SECTION (object);
 
   switch (prop_id)
     {
@@ -468,18 +468,18 @@ rtop_compare_view_set_property (GObject *object, guint prop_id, const GValue *va
 }
 
 static void
-rtop_compare_view_class_init (RtopCompareViewClass *klass)
+rtop_compare_section_class_init (RtopCompareSectionClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->dispose = rtop_compare_view_dispose;
-  object_class->finalize = rtop_compare_view_finalize;
-  object_class->get_property = rtop_compare_view_get_property;
-  object_class->set_property = rtop_compare_view_set_property;
-  RTOP_SECTION_CLASS (klass)->bind = rtop_compare_view_bind;
-  RTOP_SECTION_CLASS (klass)->focus = rtop_compare_view_focus;
-  RTOP_SECTION_CLASS (klass)->dump = rtop_compare_view_dump;
+  object_class->dispose = rtop_compare_section_dispose;
+  object_class->finalize = rtop_compare_section_finalize;
+  object_class->get_property = rtop_compare_section_get_property;
+  object_class->set_property = rtop_compare_section_set_property;
+  RTOP_SECTION_CLASS (klass)->bind = rtop_compare_section_bind;
+  RTOP_SECTION_CLASS (klass)->focus = rtop_compare_section_focus;
+  RTOP_SECTION_CLASS (klass)->dump = rtop_compare_section_dump;
   /* A page of its own, no tab: a fourth tab would widen the header bar
    * past what an 800 px window has. */
   rtop_section_class_set_page (RTOP_SECTION_CLASS (klass), "compare", NULL, NULL);
@@ -493,17 +493,17 @@ rtop_compare_view_class_init (RtopCompareViewClass *klass)
 
   g_type_ensure (RTOP_TYPE_GRAPH);
   gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/rdmatop/Rdmatop/ui/rtop-compare-view.ui");
-  gtk_widget_class_bind_template_child (widget_class, RtopCompareView, port_list);
-  gtk_widget_class_bind_template_child (widget_class, RtopCompareView, metric_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, RtopCompareView, stack);
-  gtk_widget_class_bind_template_child (widget_class, RtopCompareView, legend);
-  gtk_widget_class_bind_template_child (widget_class, RtopCompareView, graph);
-  gtk_widget_class_bind_template_child (widget_class, RtopCompareView, count_label);
+                                               "/io/github/rdmatop/Rdmatop/ui/rtop-compare-section.ui");
+  gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, port_list);
+  gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, metric_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, stack);
+  gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, legend);
+  gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, graph);
+  gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, count_label);
 }
 
 static void
-rtop_compare_view_init (RtopCompareView *self)
+rtop_compare_section_init (RtopCompareSection *self)
 {
   g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();

@@ -1,14 +1,14 @@
-/* rtop-process-page.c */
+/* rtop-process-section.c */
 #include "config.h"
 
 #include <glib/gi18n.h>
 
 #include "rtop-columns.h"
 #include "rtop-format.h"
-#include "rtop-process-page.h"
+#include "rtop-process-section.h"
 #include "rtop-qp-item.h"
 
-struct _RtopProcessPage {
+struct _RtopProcessSection {
   RtopSection parent_instance;
 
   RtopProcessItem *process;
@@ -24,7 +24,7 @@ struct _RtopProcessPage {
   GtkLabel *caption;
 };
 
-G_DEFINE_FINAL_TYPE (RtopProcessPage, rtop_process_page, RTOP_TYPE_SECTION)
+G_DEFINE_FINAL_TYPE (RtopProcessSection, rtop_process_section, RTOP_TYPE_SECTION)
 
 /* ---- the QP table ----------------------------------------------------------- */
 
@@ -124,7 +124,7 @@ static const RtopColumnDef qp_columns[] = {
 /* ---- header, ports, error banner --------------------------------------------- */
 
 static void
-update_ports (RtopProcessPage *self)
+update_ports (RtopProcessSection *self)
 {
   GtkWidget *child = gtk_widget_get_first_child (self->ports_box);
   RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
@@ -162,7 +162,7 @@ update_ports (RtopProcessPage *self)
 }
 
 static void
-update_header (RtopProcessPage *self)
+update_header (RtopProcessSection *self)
 {
   RtopProcessItem *p = self->process;
   g_autofree char *pid = NULL;
@@ -220,7 +220,7 @@ update_header (RtopProcessPage *self)
 }
 
 static void
-process_updated_cb (RtopProcessPage *self)
+process_updated_cb (RtopProcessSection *self)
 {
   update_header (self);
   update_ports (self);
@@ -228,11 +228,11 @@ process_updated_cb (RtopProcessPage *self)
 }
 
 void
-rtop_process_page_set_process (RtopProcessPage *self, RtopProcessItem *process)
+rtop_process_section_set_process (RtopProcessSection *self, RtopProcessItem *process)
 {
   GtkSortListModel *sorted = self->sorted;
 
-  g_return_if_fail (RTOP_IS_PROCESS_PAGE (self));
+  g_return_if_fail (RTOP_IS_PROCESS_SECTION (self));
 
   if (self->process == process)
     return;
@@ -251,15 +251,15 @@ rtop_process_page_set_process (RtopProcessPage *self, RtopProcessItem *process)
 /* ---- section ------------------------------------------------------------ */
 
 static void
-rtop_process_page_focus (RtopSection *section)
+rtop_process_section_focus (RtopSection *section)
 {
-  gtk_widget_grab_focus (GTK_WIDGET (RTOP_PROCESS_PAGE (section)->qps_view));
+  gtk_widget_grab_focus (GTK_WIDGET (RTOP_PROCESS_SECTION (section)->qps_view));
 }
 
 static char *
-rtop_process_page_dump (RtopSection *section)
+rtop_process_section_dump (RtopSection *section)
 {
-  RtopProcessPage *self = RTOP_PROCESS_PAGE (section);
+  RtopProcessSection *self = RTOP_PROCESS_SECTION (section);
   GListModel *model = G_LIST_MODEL (self->sorted);
   GString *out;
 
@@ -284,49 +284,49 @@ rtop_process_page_dump (RtopSection *section)
 }
 
 static void
-rtop_process_page_dispose (GObject *object)
+rtop_process_section_dispose (GObject *object)
 {
-  RtopProcessPage *self = RTOP_PROCESS_PAGE (object);
+  RtopProcessSection *self = RTOP_PROCESS_SECTION (object);
 
   if (self->process)
     g_clear_signal_handler (&self->process_updated_id, self->process);
   g_clear_object (&self->process);
-  G_OBJECT_CLASS (rtop_process_page_parent_class)->dispose (object);
+  G_OBJECT_CLASS (rtop_process_section_parent_class)->dispose (object);
 }
 
 static void
-rtop_process_page_finalize (GObject *object)
+rtop_process_section_finalize (GObject *object)
 {
-  g_clear_object (&RTOP_PROCESS_PAGE (object)->sorted);
-  G_OBJECT_CLASS (rtop_process_page_parent_class)->finalize (object);
+  g_clear_object (&RTOP_PROCESS_SECTION (object)->sorted);
+  G_OBJECT_CLASS (rtop_process_section_parent_class)->finalize (object);
 }
 
 static void
-rtop_process_page_class_init (RtopProcessPageClass *klass)
+rtop_process_section_class_init (RtopProcessSectionClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->dispose = rtop_process_page_dispose;
-  object_class->finalize = rtop_process_page_finalize;
-  RTOP_SECTION_CLASS (klass)->focus = rtop_process_page_focus;
-  RTOP_SECTION_CLASS (klass)->dump = rtop_process_page_dump;
+  object_class->dispose = rtop_process_section_dispose;
+  object_class->finalize = rtop_process_section_finalize;
+  RTOP_SECTION_CLASS (klass)->focus = rtop_process_section_focus;
+  RTOP_SECTION_CLASS (klass)->dump = rtop_process_section_dump;
   /* A page of its own, reached from a process: no tab. */
   rtop_section_class_set_page (RTOP_SECTION_CLASS (klass), "process", NULL, NULL);
 
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-process-page.ui");
-  gtk_widget_class_bind_template_child (widget_class, RtopProcessPage, title);
-  gtk_widget_class_bind_template_child (widget_class, RtopProcessPage, subtitle);
-  gtk_widget_class_bind_template_child (widget_class, RtopProcessPage, ports_box);
-  gtk_widget_class_bind_template_child (widget_class, RtopProcessPage, error_banner);
-  gtk_widget_class_bind_template_child (widget_class, RtopProcessPage, error_label);
-  gtk_widget_class_bind_template_child (widget_class, RtopProcessPage, qps_view);
-  gtk_widget_class_bind_template_child (widget_class, RtopProcessPage, caption);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-process-section.ui");
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessSection, title);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessSection, subtitle);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessSection, ports_box);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessSection, error_banner);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessSection, error_label);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessSection, qps_view);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessSection, caption);
   gtk_widget_class_set_css_name (widget_class, "rtopprocesspage");
 }
 
 static void
-rtop_process_page_init (RtopProcessPage *self)
+rtop_process_section_init (RtopProcessSection *self)
 {
   GtkNoSelection *selection;
 

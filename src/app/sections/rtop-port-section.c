@@ -1,4 +1,4 @@
-/* rtop-port-detail.c */
+/* rtop-port-section.c */
 #include "config.h"
 
 #include <math.h>
@@ -9,18 +9,18 @@
 #include "rtop-counter-item.h"
 #include "rtop-format.h"
 #include "rtop-graph.h"
-#include "rtop-port-detail-private.h"
+#include "rtop-port-section-private.h"
 #include "rtop-port-text.h"
 #include "rtop-process-item.h"
-#include "rtop-processes-view.h"
+#include "rtop-processes-section.h"
 
-static void rtop_port_detail_set_window_minutes (RtopPortDetail *self, int minutes);
+static void rtop_port_section_set_window_minutes (RtopPortSection *self, int minutes);
 
 /* The time window menu; 0 is "All history" (a replayed recording's whole
  * length), which is not a setting. */
 static const int window_minutes[] = { 1, 5, 15, 60, 0 };
 
-struct _RtopPortDetail {
+struct _RtopPortSection {
   RtopSection parent_instance;
 
   RtopPortItem *port;
@@ -60,7 +60,7 @@ struct _RtopPortDetail {
   GtkColumnView *processes_view;
 };
 
-G_DEFINE_FINAL_TYPE (RtopPortDetail, rtop_port_detail, RTOP_TYPE_SECTION)
+G_DEFINE_FINAL_TYPE (RtopPortSection, rtop_port_section, RTOP_TYPE_SECTION)
 
 enum { PROP_0, PROP_TIME_WINDOW, N_PROPS };
 static GParamSpec *props[N_PROPS];
@@ -203,7 +203,7 @@ static const RtopColumnDef counter_columns[] = {
 static gboolean
 counter_filter_func (gpointer item, gpointer user_data)
 {
-  RtopPortDetail *self = user_data;
+  RtopPortSection *self = user_data;
   g_autofree char *name = NULL;
 
   if (self->filter_text == NULL || *self->filter_text == '\0')
@@ -218,7 +218,7 @@ counter_filter_func (gpointer item, gpointer user_data)
 }
 
 void
-rtop_port_detail_set_counter_filter (RtopPortDetail *self, const char *text)
+rtop_port_section_set_counter_filter (RtopPortSection *self, const char *text)
 {
   g_free (self->filter_text);
   self->filter_text = text ? g_utf8_casefold (text, -1) : NULL;
@@ -226,9 +226,9 @@ rtop_port_detail_set_counter_filter (RtopPortDetail *self, const char *text)
 }
 
 static void
-search_changed_cb (GtkSearchEntry *entry, RtopPortDetail *self)
+search_changed_cb (GtkSearchEntry *entry, RtopPortSection *self)
 {
-  rtop_port_detail_set_counter_filter (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  rtop_port_section_set_counter_filter (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
 /* ---- processes of this device ------------------------------------------ */
@@ -236,7 +236,7 @@ search_changed_cb (GtkSearchEntry *entry, RtopPortDetail *self)
 static gboolean
 process_filter_func (gpointer item, gpointer user_data)
 {
-  RtopPortDetail *self = user_data;
+  RtopPortSection *self = user_data;
 
   return self->port && rtop_process_item_uses_device (item, rtop_port_item_get_device (self->port));
 }
@@ -245,7 +245,7 @@ process_filter_func (gpointer item, gpointer user_data)
 
 /* Without RDMA read/write metrics the problems graph takes the whole row. */
 static void
-show_rdma_card (RtopPortDetail *self, gboolean show)
+show_rdma_card (RtopPortSection *self, gboolean show)
 {
   GtkLayoutManager *layout = gtk_widget_get_layout_manager (self->graph_grid);
   GtkLayoutChild *child = gtk_layout_manager_get_layout_child (layout, self->problems_card);
@@ -256,7 +256,7 @@ show_rdma_card (RtopPortDetail *self, gboolean show)
 }
 
 static void
-update_header (RtopPortDetail *self)
+update_header (RtopPortSection *self)
 {
   RtopPortItem *p = self->port;
   g_autofree char *title = NULL, *link = NULL;
@@ -308,7 +308,7 @@ update_header (RtopPortDetail *self)
 }
 
 static void
-update_tables_caption (RtopPortDetail *self)
+update_tables_caption (RtopPortSection *self)
 {
   guint n_counters = g_list_model_get_n_items (G_LIST_MODEL (self->counters_sorted));
   guint n_processes = g_list_model_get_n_items (G_LIST_MODEL (self->processes_sorted));
@@ -328,7 +328,7 @@ update_tables_caption (RtopPortDetail *self)
 /* ---- scrolling through history ----------------------------------------- */
 
 static RtopGraph **
-all_graphs (RtopPortDetail *self, RtopGraph *graphs[4])
+all_graphs (RtopPortSection *self, RtopGraph *graphs[4])
 {
   graphs[0] = self->throughput_graph;
   graphs[1] = self->packets_graph;
@@ -338,7 +338,7 @@ all_graphs (RtopPortDetail *self, RtopGraph *graphs[4])
 }
 
 static void
-set_graphs_view (RtopPortDetail *self, double window_s, gint64 end_us)
+set_graphs_view (RtopPortSection *self, double window_s, gint64 end_us)
 {
   RtopGraph *graphs[4];
 
@@ -354,7 +354,7 @@ set_graphs_view (RtopPortDetail *self, double window_s, gint64 end_us)
  * clock; its page is the time window.  At its end the graphs follow the
  * newest sample, scrolled back they hold still while new samples come. */
 static void
-update_scroll (RtopPortDetail *self)
+update_scroll (RtopPortSection *self)
 {
   GtkAdjustment *adj = gtk_scrollbar_get_adjustment (self->time_scrollbar);
   RtopSeries *series = self->port ? rtop_port_item_get_series (self->port) : NULL;
@@ -381,7 +381,7 @@ update_scroll (RtopPortDetail *self)
 }
 
 static void
-scrolled_cb (GtkAdjustment *adj, RtopPortDetail *self)
+scrolled_cb (GtkAdjustment *adj, RtopPortSection *self)
 {
   double end = gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj);
 
@@ -392,7 +392,7 @@ scrolled_cb (GtkAdjustment *adj, RtopPortDetail *self)
 }
 
 static void
-scroll_by (RtopPortDetail *self, double pages)
+scroll_by (RtopPortSection *self, double pages)
 {
   GtkAdjustment *adj = gtk_scrollbar_get_adjustment (self->time_scrollbar);
 
@@ -402,7 +402,7 @@ scroll_by (RtopPortDetail *self, double pages)
 static void
 scroll_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  RtopPortDetail *self = RTOP_PORT_DETAIL (widget);
+  RtopPortSection *self = RTOP_PORT_SECTION (widget);
 
   if (g_str_equal (name, "detail.scroll-back"))
     scroll_by (self, -0.5);
@@ -416,7 +416,7 @@ scroll_action (GtkWidget *widget, const char *name, GVariant *param)
 }
 
 static void
-port_updated_cb (RtopPortDetail *self)
+port_updated_cb (RtopPortSection *self)
 {
   update_scroll (self);
   update_header (self);
@@ -425,7 +425,7 @@ port_updated_cb (RtopPortDetail *self)
 }
 
 static void
-history_updated_cb (RtopPortDetail *self)
+history_updated_cb (RtopPortSection *self)
 {
   gtk_filter_changed (GTK_FILTER (self->process_filter), GTK_FILTER_CHANGE_DIFFERENT);
   rtop_column_view_resort (self->processes_view);
@@ -433,7 +433,7 @@ history_updated_cb (RtopPortDetail *self)
 }
 
 static void
-set_graph_series (RtopPortDetail *self, RtopSeries *series)
+set_graph_series (RtopPortSection *self, RtopSeries *series)
 {
   RtopGraph *graphs[] = { self->throughput_graph, self->packets_graph, self->rdma_graph,
                           self->problems_graph };
@@ -443,9 +443,9 @@ set_graph_series (RtopPortDetail *self, RtopSeries *series)
 }
 
 void
-rtop_port_detail_set_port (RtopPortDetail *self, RtopPortItem *port)
+rtop_port_section_set_port (RtopPortSection *self, RtopPortItem *port)
 {
-  g_return_if_fail (RTOP_IS_PORT_DETAIL (self));
+  g_return_if_fail (RTOP_IS_PORT_SECTION (self));
 
   if (self->port == port)
     return;
@@ -473,9 +473,9 @@ rtop_port_detail_set_port (RtopPortDetail *self, RtopPortItem *port)
 
 
 static void
-rtop_port_detail_bind (RtopSection *section, RtopSession *session)
+rtop_port_section_bind (RtopSection *section, RtopSession *session)
 {
-  RtopPortDetail *self = RTOP_PORT_DETAIL (section);
+  RtopPortSection *self = RTOP_PORT_SECTION (section);
 
   if (session == NULL)
     {
@@ -488,24 +488,24 @@ rtop_port_detail_bind (RtopSection *section, RtopSession *session)
 }
 
 GListModel *
-rtop_port_detail_get_counters_model (RtopPortDetail *self)
+rtop_port_section_get_counters_model (RtopPortSection *self)
 {
   return G_LIST_MODEL (self->counters_sorted);
 }
 
 static void
-rtop_port_detail_focus (RtopSection *section)
+rtop_port_section_focus (RtopSection *section)
 {
-  RtopPortDetail *self = RTOP_PORT_DETAIL (section);
+  RtopPortSection *self = RTOP_PORT_SECTION (section);
 
   gtk_stack_set_visible_child_name (self->tables_stack, "counters");
   gtk_widget_grab_focus (GTK_WIDGET (self->counter_search));
 }
 
 static char *
-rtop_port_detail_dump (RtopSection *section)
+rtop_port_section_dump (RtopSection *section)
 {
-  RtopPortDetail *self = RTOP_PORT_DETAIL (section);
+  RtopPortSection *self = RTOP_PORT_SECTION (section);
   GString *out;
 
   if (self->port == NULL)
@@ -539,7 +539,7 @@ rtop_port_detail_dump (RtopSection *section)
 /* ---- time window ------------------------------------------------------- */
 
 static void
-rtop_port_detail_set_window_minutes (RtopPortDetail *self, int minutes)
+rtop_port_section_set_window_minutes (RtopPortSection *self, int minutes)
 {
   double seconds = minutes * 60.0;
   gboolean was_all = self->all_history;
@@ -561,7 +561,7 @@ rtop_port_detail_set_window_minutes (RtopPortDetail *self, int minutes)
 }
 
 static void
-window_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, RtopPortDetail *self)
+window_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, RtopPortSection *self)
 {
   guint i = gtk_drop_down_get_selected (dropdown);
 
@@ -574,11 +574,11 @@ window_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, RtopPortDetail *se
       update_scroll (self);
     }
   else
-    rtop_port_detail_set_window_minutes (self, window_minutes[i]);
+    rtop_port_section_set_window_minutes (self, window_minutes[i]);
 }
 
 static void
-tables_page_cb (RtopPortDetail *self)
+tables_page_cb (RtopPortSection *self)
 {
   gboolean counters = g_strcmp0 (gtk_stack_get_visible_child_name (self->tables_stack), "counters") == 0;
 
@@ -589,9 +589,9 @@ tables_page_cb (RtopPortDetail *self)
 /* ---- GObject ------------------------------------------------------------ */
 
 static void
-rtop_port_detail_dispose (GObject *object)
+rtop_port_section_dispose (GObject *object)
 {
-  RtopPortDetail *self = RTOP_PORT_DETAIL (object);
+  RtopPortSection *self = RTOP_PORT_SECTION (object);
 
   /* Destroying the column view re-sorts; nothing of ours may listen then. */
   if (self->counters_sorted)
@@ -600,26 +600,26 @@ rtop_port_detail_dispose (GObject *object)
   if (self->port)
     g_clear_signal_handler (&self->port_updated_id, self->port);
   g_clear_object (&self->port);
-  G_OBJECT_CLASS (rtop_port_detail_parent_class)->dispose (object);
+  G_OBJECT_CLASS (rtop_port_section_parent_class)->dispose (object);
 }
 
 static void
-rtop_port_detail_finalize (GObject *object)
+rtop_port_section_finalize (GObject *object)
 {
-  RtopPortDetail *self = RTOP_PORT_DETAIL (object);
+  RtopPortSection *self = RTOP_PORT_SECTION (object);
 
   g_clear_object (&self->counters_filtered);
   g_clear_object (&self->counters_sorted);
   g_clear_object (&self->processes_filtered);
   g_clear_object (&self->processes_sorted);
   g_free (self->filter_text);
-  G_OBJECT_CLASS (rtop_port_detail_parent_class)->finalize (object);
+  G_OBJECT_CLASS (rtop_port_section_parent_class)->finalize (object);
 }
 
 static void
-rtop_port_detail_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+rtop_port_section_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
-  RtopPortDetail *self = RTOP_PORT_DETAIL (object);
+  RtopPortSection *self = RTOP_PORT_SECTION (object);
 
   switch (prop_id)
     {
@@ -632,14 +632,14 @@ rtop_port_detail_get_property (GObject *object, guint prop_id, GValue *value, GP
 }
 
 static void
-rtop_port_detail_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+rtop_port_section_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
 {
-  RtopPortDetail *self = RTOP_PORT_DETAIL (object);
+  RtopPortSection *self = RTOP_PORT_SECTION (object);
 
   switch (prop_id)
     {
     case PROP_TIME_WINDOW:
-      rtop_port_detail_set_window_minutes (self, (int) round (g_value_get_double (value) / 60));
+      rtop_port_section_set_window_minutes (self, (int) round (g_value_get_double (value) / 60));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -647,20 +647,20 @@ rtop_port_detail_set_property (GObject *object, guint prop_id, const GValue *val
 }
 
 static void
-rtop_port_detail_class_init (RtopPortDetailClass *klass)
+rtop_port_section_class_init (RtopPortSectionClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->dispose = rtop_port_detail_dispose;
-  RTOP_SECTION_CLASS (klass)->bind = rtop_port_detail_bind;
-  RTOP_SECTION_CLASS (klass)->focus = rtop_port_detail_focus;
-  RTOP_SECTION_CLASS (klass)->dump = rtop_port_detail_dump;
+  object_class->dispose = rtop_port_section_dispose;
+  RTOP_SECTION_CLASS (klass)->bind = rtop_port_section_bind;
+  RTOP_SECTION_CLASS (klass)->focus = rtop_port_section_focus;
+  RTOP_SECTION_CLASS (klass)->dump = rtop_port_section_dump;
   /* A page of its own, reached from a port: no tab. */
   rtop_section_class_set_page (RTOP_SECTION_CLASS (klass), "detail", NULL, NULL);
-  object_class->finalize = rtop_port_detail_finalize;
-  object_class->get_property = rtop_port_detail_get_property;
-  object_class->set_property = rtop_port_detail_set_property;
+  object_class->finalize = rtop_port_section_finalize;
+  object_class->get_property = rtop_port_section_get_property;
+  object_class->set_property = rtop_port_section_set_property;
 
   props[PROP_TIME_WINDOW] =
     g_param_spec_double ("time-window", NULL, NULL, 60, 3600, 300,
@@ -668,39 +668,39 @@ rtop_port_detail_class_init (RtopPortDetailClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   g_type_ensure (RTOP_TYPE_GRAPH);
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-port-detail.ui");
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, banner);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, compare_button);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, banner_label);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, title);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, subtitle);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, window_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, throughput_graph);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, packets_graph);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, rdma_graph);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, problems_graph);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, rdma_card);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, problems_card);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, graph_grid);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, time_scrollbar);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-port-section.ui");
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, banner);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, compare_button);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, banner_label);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, title);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, subtitle);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, window_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, throughput_graph);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, packets_graph);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, rdma_graph);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, problems_graph);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, rdma_card);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, problems_card);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, graph_grid);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, time_scrollbar);
   gtk_widget_class_install_action (widget_class, "detail.scroll-back", NULL, scroll_action);
   gtk_widget_class_install_action (widget_class, "detail.scroll-forward", NULL, scroll_action);
   gtk_widget_class_install_action (widget_class, "detail.scroll-newest", NULL, scroll_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Up, GDK_ALT_MASK, "detail.scroll-back", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Down, GDK_ALT_MASK, "detail.scroll-forward", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_End, GDK_ALT_MASK, "detail.scroll-newest", NULL);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, tables_stack);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, tables_caption);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, counter_search);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, counters_view);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, processes_stack);
-  gtk_widget_class_bind_template_child (widget_class, RtopPortDetail, processes_view);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, tables_stack);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, tables_caption);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, counter_search);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, counters_view);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, processes_stack);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, processes_view);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_set_css_name (widget_class, "rtopportdetail");
 }
 
 static void
-setup_graphs (RtopPortDetail *self)
+setup_graphs (RtopPortSection *self)
 {
   rtop_graph_add_channel (self->throughput_graph, RTOP_PORT_CH_TX_BPS, _("TX"), "rtop_tx_color");
   rtop_graph_add_channel (self->throughput_graph, RTOP_PORT_CH_RX_BPS, _("RX"), "rtop_rx_color");
@@ -726,7 +726,7 @@ sorted_view (GtkColumnView *view, GListModel *model)
 }
 
 static void
-rtop_port_detail_init (RtopPortDetail *self)
+rtop_port_section_init (RtopPortSection *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   setup_graphs (self);
@@ -734,7 +734,7 @@ rtop_port_detail_init (RtopPortDetail *self)
   self->following = TRUE;
   g_signal_connect (gtk_scrollbar_get_adjustment (self->time_scrollbar), "value-changed",
                     G_CALLBACK (scrolled_cb), self);
-  rtop_port_detail_set_window_minutes (self, 5);
+  rtop_port_section_set_window_minutes (self, 5);
   g_signal_connect (self->window_dropdown, "notify::selected", G_CALLBACK (window_selected_cb), self);
   g_signal_connect_swapped (self->tables_stack, "notify::visible-child", G_CALLBACK (tables_page_cb), self);
 
@@ -744,8 +744,8 @@ rtop_port_detail_init (RtopPortDetail *self)
   self->counters_sorted = sorted_view (self->counters_view,
                                        g_object_ref (G_LIST_MODEL (self->counters_filtered)));
 
-  rtop_processes_view_add_columns (self->processes_view);
-  rtop_processes_view_connect_activate (self->processes_view);
+  rtop_processes_section_add_columns (self->processes_view);
+  rtop_processes_section_connect_activate (self->processes_view);
   self->process_filter = gtk_custom_filter_new (process_filter_func, self, NULL);
   self->processes_filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (self->process_filter));
   self->processes_sorted = sorted_view (self->processes_view,
@@ -754,7 +754,7 @@ rtop_port_detail_init (RtopPortDetail *self)
 }
 
 GtkWidget *
-rtop_port_detail_new (void)
+rtop_port_section_new (void)
 {
-  return g_object_new (RTOP_TYPE_PORT_DETAIL, NULL);
+  return g_object_new (RTOP_TYPE_PORT_SECTION, NULL);
 }

@@ -1,4 +1,4 @@
-/* rtop-overview.c */
+/* rtop-overview-section.c */
 #include "config.h"
 
 #include <math.h>
@@ -10,7 +10,7 @@
 #include "rtop-graph.h"
 #include "rtop-graph-private.h"
 #include "rtop-host-strip.h"
-#include "rtop-overview-private.h"
+#include "rtop-overview-section-private.h"
 #include "rtop-port-text.h"
 #include "rtop-remote.h"
 
@@ -25,7 +25,7 @@
  * steps a new sample repaints a few pixel columns, not the whole line. */
 #define REMOTE_SCROLL_STEP (1.0 / 6)
 
-struct _RtopOverview {
+struct _RtopOverviewSection {
   RtopSection parent_instance;
 
   GtkSortListModel *sorted;
@@ -62,7 +62,7 @@ struct _RtopOverview {
   RtopHostStrip *host_strip;
 };
 
-G_DEFINE_FINAL_TYPE (RtopOverview, rtop_overview, RTOP_TYPE_SECTION)
+G_DEFINE_FINAL_TYPE (RtopOverviewSection, rtop_overview_section, RTOP_TYPE_SECTION)
 
 enum { PROP_0, PROP_TIME_WINDOW, PROP_SHARED_SCALE, PROP_SHARED_MAX, PROP_HELD,
        PROP_REFRESH_PERIOD, N_PROPS };
@@ -151,7 +151,7 @@ sparkline_bind (GtkWidget *cell, gpointer item)
   if (item == NULL || g_object_get_data (G_OBJECT (cell), "rtop-window-bound"))
     return;
   /* Follow the overview's time window for as long as the cell lives. */
-  overview = gtk_widget_get_ancestor (cell, RTOP_TYPE_OVERVIEW);
+  overview = gtk_widget_get_ancestor (cell, RTOP_TYPE_OVERVIEW_SECTION);
   if (overview)
     {
       g_object_bind_property (overview, "time-window", graph, "window-seconds",
@@ -159,7 +159,7 @@ sparkline_bind (GtkWidget *cell, gpointer item)
       g_object_bind_property (overview, "shared-max", graph, "fixed-max",
                               G_BINDING_SYNC_CREATE);
       g_object_set_data (G_OBJECT (cell), "rtop-window-bound", GINT_TO_POINTER (1));
-      if (RTOP_OVERVIEW (overview)->refresh_period > 0)
+      if (RTOP_OVERVIEW_SECTION (overview)->refresh_period > 0)
         rtop_graph_set_scroll_step (graph, REMOTE_SCROLL_STEP);
     }
   if (item)
@@ -304,7 +304,7 @@ narrow_level_for (int width)
 static gboolean
 apply_narrow_cb (gpointer user_data)
 {
-  RtopOverview *self = user_data;
+  RtopOverviewSection *self = user_data;
   const char *ids[] = { "protocol", "link", "pps", "util", "drops", "retrans", "errors" };
 
   self->narrow_idle = 0;
@@ -322,7 +322,7 @@ apply_narrow_cb (gpointer user_data)
 /* The table's visible width changed (its horizontal adjustment's page):
  * columns are shown or hidden after this allocation, never during it. */
 static void
-table_width_cb (GtkAdjustment *adjustment, GParamSpec *pspec, RtopOverview *self)
+table_width_cb (GtkAdjustment *adjustment, GParamSpec *pspec, RtopOverviewSection *self)
 {
   guint level = narrow_level_for ((int) gtk_adjustment_get_page_size (adjustment));
 
@@ -394,7 +394,7 @@ static const struct {
 };
 
 static void
-show_unavailable (RtopOverview *self, RtopSnapshot *snapshot)
+show_unavailable (RtopOverviewSection *self, RtopSnapshot *snapshot)
 {
   for (guint i = 0; i < G_N_ELEMENTS (unavailable_texts); i++)
     if (unavailable_texts[i].status == snapshot->status)
@@ -432,7 +432,7 @@ set_card_value (GtkLabel *label, const char *text)
 #if GTK_CHECK_VERSION (4, 8, 0)
 G_GNUC_BEGIN_IGNORE_DEPRECATIONS
 static void
-make_problems_inscription (RtopOverview *self)
+make_problems_inscription (RtopOverviewSection *self)
 {
   GtkWidget *label = GTK_WIDGET (self->total_problems_caption);
   GtkWidget *ins = gtk_inscription_new (NULL);
@@ -453,7 +453,7 @@ G_GNUC_END_IGNORE_DEPRECATIONS
 #endif
 
 static void
-set_problems_caption (RtopOverview *self, const char *text)
+set_problems_caption (RtopOverviewSection *self, const char *text)
 {
   if (g_strcmp0 (gtk_label_get_label (self->total_problems_caption), text) == 0)
     return;
@@ -473,7 +473,7 @@ set_problems_caption (RtopOverview *self, const char *text)
 }
 
 static void
-update_totals (RtopOverview *self)
+update_totals (RtopOverviewSection *self)
 {
   RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
   RtopTotals t;
@@ -523,7 +523,7 @@ update_totals (RtopOverview *self)
 /* A spinning spinner keeps the frame clock ticking even on a hidden page,
  * which costs a whole repaint every frame: spin only while it is seen. */
 static void
-state_page_changed_cb (RtopOverview *self)
+state_page_changed_cb (RtopOverviewSection *self)
 {
   gtk_spinner_set_spinning (self->waiting_spinner,
                             g_strcmp0 (gtk_stack_get_visible_child_name (self->state_stack),
@@ -533,7 +533,7 @@ state_page_changed_cb (RtopOverview *self)
 /* One quiet line for what is missing while something else is shown: RDMA
  * while GPU links are, GPU links ("No NVIDIA driver on this machine"). */
 static void
-update_sources_status (RtopOverview *self, RtopSnapshot *snapshot, guint n_ports)
+update_sources_status (RtopOverviewSection *self, RtopSnapshot *snapshot, guint n_ports)
 {
   g_autoptr(GString) text = g_string_new (NULL);
 
@@ -555,7 +555,7 @@ update_sources_status (RtopOverview *self, RtopSnapshot *snapshot, guint n_ports
 /* The busiest port's peak over the time window: every sparkline's top
  * when they share one scale. */
 static void
-update_shared_max (RtopOverview *self)
+update_shared_max (RtopOverviewSection *self)
 {
   RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
   GListModel *ports = history ? rtop_history_get_ports (history) : NULL;
@@ -587,12 +587,12 @@ update_shared_max (RtopOverview *self)
 
 /* ---- what is refreshed when ------------------------------------------------ */
 
-static void history_updated_cb (RtopOverview *self);
+static void history_updated_cb (RtopOverviewSection *self);
 
 /* Held, the table, its sparklines and the totals keep what they show and
  * note what changed; released, they show the newest values at once. */
 static void
-set_held (RtopOverview *self, gboolean held)
+set_held (RtopOverviewSection *self, gboolean held)
 {
   if (self->held == held)
     return;
@@ -609,7 +609,7 @@ set_held (RtopOverview *self, gboolean held)
 static gboolean
 refresh_timeout_cb (gpointer user_data)
 {
-  RtopOverview *self = user_data;
+  RtopOverviewSection *self = user_data;
 
   self->refresh_timeout = 0;
   if (gtk_widget_get_mapped (GTK_WIDGET (self)))
@@ -621,7 +621,7 @@ refresh_timeout_cb (gpointer user_data)
  * so the first change after a quiet spell shows at once and a stream of
  * changes shows once per period. */
 static void
-hold_for_period (RtopOverview *self)
+hold_for_period (RtopOverviewSection *self)
 {
   if (self->refresh_period <= 0 || self->refresh_timeout != 0)
     return;
@@ -633,33 +633,33 @@ hold_for_period (RtopOverview *self)
 /* What is not seen is not refreshed: a hidden overview (another view
  * shown) only notes that something changed. */
 static void
-rtop_overview_map (GtkWidget *widget)
+rtop_overview_section_map (GtkWidget *widget)
 {
-  RtopOverview *self = RTOP_OVERVIEW (widget);
+  RtopOverviewSection *self = RTOP_OVERVIEW_SECTION (widget);
 
-  GTK_WIDGET_CLASS (rtop_overview_parent_class)->map (widget);
+  GTK_WIDGET_CLASS (rtop_overview_section_parent_class)->map (widget);
   if (self->refresh_timeout == 0)
     set_held (self, FALSE);
 }
 
 static void
-rtop_overview_unmap (GtkWidget *widget)
+rtop_overview_section_unmap (GtkWidget *widget)
 {
-  RtopOverview *self = RTOP_OVERVIEW (widget);
+  RtopOverviewSection *self = RTOP_OVERVIEW_SECTION (widget);
 
   g_clear_handle_id (&self->refresh_timeout, g_source_remove);
   set_held (self, TRUE);
-  GTK_WIDGET_CLASS (rtop_overview_parent_class)->unmap (widget);
+  GTK_WIDGET_CLASS (rtop_overview_section_parent_class)->unmap (widget);
 }
 
 gboolean
-rtop_overview_get_held (RtopOverview *self)
+rtop_overview_section_get_held (RtopOverviewSection *self)
 {
   return self->held;
 }
 
 static void
-history_updated_cb (RtopOverview *self)
+history_updated_cb (RtopOverviewSection *self)
 {
   RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
   RtopSnapshot *snapshot;
@@ -697,9 +697,9 @@ history_updated_cb (RtopOverview *self)
 }
 
 static void
-rtop_overview_bind (RtopSection *section, RtopSession *session)
+rtop_overview_section_bind (RtopSection *section, RtopSession *session)
 {
-  RtopOverview *self = RTOP_OVERVIEW (section);
+  RtopOverviewSection *self = RTOP_OVERVIEW_SECTION (section);
   RtopHistory *history = rtop_section_get_history (section);
 
   rtop_host_strip_bind (self->host_strip, session);
@@ -717,34 +717,34 @@ rtop_overview_bind (RtopSection *section, RtopSession *session)
 }
 
 GListModel *
-rtop_overview_get_model (RtopOverview *self)
+rtop_overview_section_get_model (RtopOverviewSection *self)
 {
   return G_LIST_MODEL (self->sorted);
 }
 
 const char *
-rtop_overview_get_state (RtopOverview *self)
+rtop_overview_section_get_state (RtopOverviewSection *self)
 {
   return gtk_stack_get_visible_child_name (self->state_stack);
 }
 
 static void
-rtop_overview_focus (RtopSection *section)
+rtop_overview_section_focus (RtopSection *section)
 {
-  RtopOverview *self = RTOP_OVERVIEW (section);
+  RtopOverviewSection *self = RTOP_OVERVIEW_SECTION (section);
 
   gtk_widget_grab_focus (GTK_WIDGET (self->ports_view));
 }
 
 static char *
-rtop_overview_dump (RtopSection *section)
+rtop_overview_section_dump (RtopSection *section)
 {
-  RtopOverview *self = RTOP_OVERVIEW (section);
+  RtopOverviewSection *self = RTOP_OVERVIEW_SECTION (section);
   GString *out = g_string_new (NULL);
   GListModel *model = G_LIST_MODEL (self->sorted);
   guint n = g_list_model_get_n_items (model);
 
-  g_string_append_printf (out, "state=%s\n", rtop_overview_get_state (self));
+  g_string_append_printf (out, "state=%s\n", rtop_overview_section_get_state (self));
   if (gtk_widget_get_visible (GTK_WIDGET (self->sources_status)))
     g_string_append_printf (out, "sources\t%s\n", gtk_label_get_label (self->sources_status));
   rtop_host_strip_dump (self->host_strip, out);
@@ -772,7 +772,7 @@ rtop_overview_dump (RtopSection *section)
 }
 
 static void
-activate_cb (GtkColumnView *view, guint position, RtopOverview *self)
+activate_cb (GtkColumnView *view, guint position, RtopOverviewSection *self)
 {
   g_autoptr(RtopPortItem) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
 
@@ -782,28 +782,28 @@ activate_cb (GtkColumnView *view, guint position, RtopOverview *self)
 }
 
 static void
-rtop_overview_dispose (GObject *object)
+rtop_overview_section_dispose (GObject *object)
 {
-  RtopOverview *self = RTOP_OVERVIEW (object);
+  RtopOverviewSection *self = RTOP_OVERVIEW_SECTION (object);
 
   g_clear_handle_id (&self->narrow_idle, g_source_remove);
   g_clear_handle_id (&self->refresh_timeout, g_source_remove);
-  G_OBJECT_CLASS (rtop_overview_parent_class)->dispose (object);
+  G_OBJECT_CLASS (rtop_overview_section_parent_class)->dispose (object);
 }
 
 static void
-rtop_overview_finalize (GObject *object)
+rtop_overview_section_finalize (GObject *object)
 {
-  RtopOverview *self = RTOP_OVERVIEW (object);
+  RtopOverviewSection *self = RTOP_OVERVIEW_SECTION (object);
 
   g_clear_object (&self->sorted);
   g_clear_object (&self->recent);
-  G_OBJECT_CLASS (rtop_overview_parent_class)->finalize (object);
+  G_OBJECT_CLASS (rtop_overview_section_parent_class)->finalize (object);
 }
 
 /* The sparklines' header says how much history they show. */
 static void
-update_graph_title (RtopOverview *self)
+update_graph_title (RtopOverviewSection *self)
 {
   GListModel *columns = gtk_column_view_get_columns (self->ports_view);
 
@@ -825,9 +825,9 @@ update_graph_title (RtopOverview *self)
 }
 
 static void
-rtop_overview_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+rtop_overview_section_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
-  RtopOverview *self = RTOP_OVERVIEW (object);
+  RtopOverviewSection *self = RTOP_OVERVIEW_SECTION (object);
 
   switch (prop_id)
     {
@@ -852,9 +852,9 @@ rtop_overview_get_property (GObject *object, guint prop_id, GValue *value, GPara
 }
 
 static void
-rtop_overview_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+rtop_overview_section_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
 {
-  RtopOverview *self = RTOP_OVERVIEW (object);
+  RtopOverviewSection *self = RTOP_OVERVIEW_SECTION (object);
 
   switch (prop_id)
     {
@@ -891,20 +891,20 @@ rtop_overview_set_property (GObject *object, guint prop_id, const GValue *value,
 }
 
 static void
-rtop_overview_class_init (RtopOverviewClass *klass)
+rtop_overview_section_class_init (RtopOverviewSectionClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->dispose = rtop_overview_dispose;
-  object_class->finalize = rtop_overview_finalize;
-  object_class->get_property = rtop_overview_get_property;
-  object_class->set_property = rtop_overview_set_property;
-  widget_class->map = rtop_overview_map;
-  widget_class->unmap = rtop_overview_unmap;
-  RTOP_SECTION_CLASS (klass)->bind = rtop_overview_bind;
-  RTOP_SECTION_CLASS (klass)->focus = rtop_overview_focus;
-  RTOP_SECTION_CLASS (klass)->dump = rtop_overview_dump;
+  object_class->dispose = rtop_overview_section_dispose;
+  object_class->finalize = rtop_overview_section_finalize;
+  object_class->get_property = rtop_overview_section_get_property;
+  object_class->set_property = rtop_overview_section_set_property;
+  widget_class->map = rtop_overview_section_map;
+  widget_class->unmap = rtop_overview_section_unmap;
+  RTOP_SECTION_CLASS (klass)->bind = rtop_overview_section_bind;
+  RTOP_SECTION_CLASS (klass)->focus = rtop_overview_section_focus;
+  RTOP_SECTION_CLASS (klass)->dump = rtop_overview_section_dump;
   rtop_section_class_set_page (RTOP_SECTION_CLASS (klass), "overview", N_("_Overview"),
                                "network-wired-symbolic");
 
@@ -929,27 +929,27 @@ rtop_overview_class_init (RtopOverviewClass *klass)
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-overview.ui");
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, state_stack);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, waiting_spinner);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-overview-section.ui");
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, state_stack);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, waiting_spinner);
   gtk_widget_class_bind_template_callback (widget_class, state_page_changed_cb);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, ports_view);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, total_ports);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, total_ports_caption);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, total_tx);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, total_rx);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, total_pps);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, total_problems);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, total_problems_caption);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, problems_card);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, vanished_banner);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, vanished_label);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, events_stack);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, recent_events);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, unavailable_title);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, unavailable_message);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, sources_status);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverview, host_strip);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, ports_view);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, total_ports);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, total_ports_caption);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, total_tx);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, total_rx);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, total_pps);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, total_problems);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, total_problems_caption);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, problems_card);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, vanished_banner);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, vanished_label);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, events_stack);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, recent_events);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, unavailable_title);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, unavailable_message);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, sources_status);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, host_strip);
   gtk_widget_class_set_css_name (widget_class, "rtopoverview");
 
 }
@@ -966,7 +966,7 @@ compare_hosts (gconstpointer a, gconstpointer b, gpointer user_data)
 }
 
 static void
-rtop_overview_init (RtopOverview *self)
+rtop_overview_section_init (RtopOverviewSection *self)
 {
   g_autoptr(GtkSingleSelection) selection = NULL;
   GtkSorter *view_sorter;
@@ -1006,7 +1006,7 @@ rtop_overview_init (RtopOverview *self)
 }
 
 GtkWidget *
-rtop_overview_new (void)
+rtop_overview_section_new (void)
 {
-  return g_object_new (RTOP_TYPE_OVERVIEW, NULL);
+  return g_object_new (RTOP_TYPE_OVERVIEW_SECTION, NULL);
 }

@@ -1,14 +1,14 @@
-/* rtop-events-view.c */
+/* rtop-events-section.c */
 #include "config.h"
 
 #include <glib/gi18n.h>
 
 #include "rtop-columns.h"
 #include "rtop-event-item.h"
-#include "rtop-events-view-private.h"
+#include "rtop-events-section-private.h"
 #include "rtop-format.h"
 
-struct _RtopEventsView {
+struct _RtopEventsSection {
   RtopSection parent_instance;
 
   GtkFilterListModel *filtered;
@@ -29,7 +29,7 @@ struct _RtopEventsView {
   guint follow_idle;
 };
 
-G_DEFINE_FINAL_TYPE (RtopEventsView, rtop_events_view, RTOP_TYPE_SECTION)
+G_DEFINE_FINAL_TYPE (RtopEventsSection, rtop_events_section, RTOP_TYPE_SECTION)
 
 static const RtopEvent *
 ev (gpointer item)
@@ -103,7 +103,7 @@ static const RtopColumnDef event_columns[] = {
 static gboolean
 filter_func (gpointer item, gpointer user_data)
 {
-  RtopEventsView *self = user_data;
+  RtopEventsSection *self = user_data;
   const RtopEvent *e = ev (item);
 
   if (e->severity < self->min_severity)
@@ -112,7 +112,7 @@ filter_func (gpointer item, gpointer user_data)
 }
 
 static void
-update_count (RtopEventsView *self)
+update_count (RtopEventsSection *self)
 {
   RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
@@ -128,7 +128,7 @@ update_count (RtopEventsView *self)
 }
 
 void
-rtop_events_view_set_min_severity (RtopEventsView *self, RtopSeverity severity)
+rtop_events_section_set_min_severity (RtopEventsSection *self, RtopSeverity severity)
 {
   self->min_severity = severity;
   if (gtk_drop_down_get_selected (self->severity_dropdown) != (guint) severity)
@@ -138,7 +138,7 @@ rtop_events_view_set_min_severity (RtopEventsView *self, RtopSeverity severity)
 }
 
 void
-rtop_events_view_set_device (RtopEventsView *self, const char *device)
+rtop_events_section_set_device (RtopEventsSection *self, const char *device)
 {
   g_free (self->device);
   self->device = g_strdup (device);
@@ -147,27 +147,27 @@ rtop_events_view_set_device (RtopEventsView *self, const char *device)
 }
 
 static void
-severity_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, RtopEventsView *self)
+severity_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, RtopEventsSection *self)
 {
   guint i = gtk_drop_down_get_selected (dropdown);
 
   if (i <= RTOP_SEVERITY_ERROR && i != (guint) self->min_severity)
-    rtop_events_view_set_min_severity (self, i);
+    rtop_events_section_set_min_severity (self, i);
 }
 
 static void
-device_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, RtopEventsView *self)
+device_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, RtopEventsSection *self)
 {
   guint i = gtk_drop_down_get_selected (dropdown);
   const char *name = i > 0 && i != GTK_INVALID_LIST_POSITION
                      ? gtk_string_list_get_string (self->devices, i) : NULL;
 
   if (g_strcmp0 (name, self->device) != 0)
-    rtop_events_view_set_device (self, name);
+    rtop_events_section_set_device (self, name);
 }
 
 static void
-devices_changed_cb (RtopEventsView *self)
+devices_changed_cb (RtopEventsSection *self)
 {
   RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
   const char * const *names = rtop_history_get_device_names (history);
@@ -182,9 +182,9 @@ devices_changed_cb (RtopEventsView *self)
 }
 
 static void
-rtop_events_view_bind (RtopSection *section, RtopSession *session)
+rtop_events_section_bind (RtopSection *section, RtopSession *session)
 {
-  RtopEventsView *self = RTOP_EVENTS_VIEW (section);
+  RtopEventsSection *self = RTOP_EVENTS_SECTION (section);
 
   if (session == NULL)
     {
@@ -200,13 +200,13 @@ rtop_events_view_bind (RtopSection *section, RtopSession *session)
 }
 
 GListModel *
-rtop_events_view_get_model (RtopEventsView *self)
+rtop_events_section_get_model (RtopEventsSection *self)
 {
   return G_LIST_MODEL (self->sorted);
 }
 
 static char *
-rtop_events_view_dump (RtopSection *section)
+rtop_events_section_dump (RtopSection *section)
 {
   RtopHistory *history = rtop_section_get_history (section);
 
@@ -217,7 +217,7 @@ rtop_events_view_dump (RtopSection *section)
 /* ---- following the newest events ------------------------------------------ */
 
 static GtkAdjustment *
-vadjustment (RtopEventsView *self)
+vadjustment (RtopEventsSection *self)
 {
   return gtk_scrolled_window_get_vadjustment (self->scroller);
 }
@@ -225,7 +225,7 @@ vadjustment (RtopEventsView *self)
 static gboolean
 follow_cb (gpointer user_data)
 {
-  RtopEventsView *self = user_data;
+  RtopEventsSection *self = user_data;
   GtkAdjustment *adj = vadjustment (self);
 
   self->follow_idle = 0;
@@ -237,14 +237,14 @@ follow_cb (gpointer user_data)
 /* The list keeps showing the rows it showed when rows come in above them:
  * move back to the top (the newest), once the view has laid them out. */
 static void
-events_changed_cb (RtopEventsView *self)
+events_changed_cb (RtopEventsSection *self)
 {
   if (self->following && self->follow_idle == 0)
     self->follow_idle = g_idle_add_full (G_PRIORITY_LOW, follow_cb, self, NULL);
 }
 
 static void
-scrolled_cb (RtopEventsView *self)
+scrolled_cb (RtopEventsSection *self)
 {
   GtkAdjustment *adj = vadjustment (self);
 
@@ -258,13 +258,13 @@ scrolled_cb (RtopEventsView *self)
  * items (GTK 4.8 keeps up to 200), each event costing a row of widgets that
  * nobody sees. */
 static void
-rtop_events_view_map (GtkWidget *widget)
+rtop_events_section_map (GtkWidget *widget)
 {
-  RtopEventsView *self = RTOP_EVENTS_VIEW (widget);
+  RtopEventsSection *self = RTOP_EVENTS_SECTION (widget);
 
   if (gtk_column_view_get_model (self->view) == NULL)
     gtk_column_view_set_model (self->view, self->selection);
-  GTK_WIDGET_CLASS (rtop_events_view_parent_class)->map (widget);
+  GTK_WIDGET_CLASS (rtop_events_section_parent_class)->map (widget);
   /* Once the rows are laid out. */
   self->following = TRUE;
   if (self->follow_idle == 0)
@@ -272,82 +272,82 @@ rtop_events_view_map (GtkWidget *widget)
 }
 
 static void
-rtop_events_view_unmap (GtkWidget *widget)
+rtop_events_section_unmap (GtkWidget *widget)
 {
-  RtopEventsView *self = RTOP_EVENTS_VIEW (widget);
+  RtopEventsSection *self = RTOP_EVENTS_SECTION (widget);
 
-  GTK_WIDGET_CLASS (rtop_events_view_parent_class)->unmap (widget);
+  GTK_WIDGET_CLASS (rtop_events_section_parent_class)->unmap (widget);
   gtk_column_view_set_model (self->view, NULL);
 }
 
 gboolean
-rtop_events_view_get_following (RtopEventsView *self)
+rtop_events_section_get_following (RtopEventsSection *self)
 {
-  g_return_val_if_fail (RTOP_IS_EVENTS_VIEW (self), FALSE);
+  g_return_val_if_fail (RTOP_IS_EVENTS_SECTION (self), FALSE);
   return self->following;
 }
 
 static void
-rtop_events_view_focus (RtopSection *section)
+rtop_events_section_focus (RtopSection *section)
 {
-  RtopEventsView *self = RTOP_EVENTS_VIEW (section);
+  RtopEventsSection *self = RTOP_EVENTS_SECTION (section);
 
   gtk_widget_grab_focus (GTK_WIDGET (self->severity_dropdown));
 }
 
 static void
-rtop_events_view_dispose (GObject *object)
+rtop_events_section_dispose (GObject *object)
 {
-  RtopEventsView *self = RTOP_EVENTS_VIEW (object);
+  RtopEventsSection *self = RTOP_EVENTS_SECTION (object);
 
   /* Destroying the column view re-sorts; nothing of ours may listen then. */
   if (self->sorted)
     g_signal_handlers_disconnect_by_data (self->sorted, self);
   g_clear_handle_id (&self->follow_idle, g_source_remove);
-  G_OBJECT_CLASS (rtop_events_view_parent_class)->dispose (object);
+  G_OBJECT_CLASS (rtop_events_section_parent_class)->dispose (object);
 }
 
 static void
-rtop_events_view_finalize (GObject *object)
+rtop_events_section_finalize (GObject *object)
 {
-  RtopEventsView *self = RTOP_EVENTS_VIEW (object);
+  RtopEventsSection *self = RTOP_EVENTS_SECTION (object);
 
   g_clear_object (&self->selection);
   g_clear_object (&self->filtered);
   g_clear_object (&self->sorted);
   g_clear_object (&self->devices);
   g_free (self->device);
-  G_OBJECT_CLASS (rtop_events_view_parent_class)->finalize (object);
+  G_OBJECT_CLASS (rtop_events_section_parent_class)->finalize (object);
 }
 
 static void
-rtop_events_view_class_init (RtopEventsViewClass *klass)
+rtop_events_section_class_init (RtopEventsSectionClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->dispose = rtop_events_view_dispose;
-  RTOP_SECTION_CLASS (klass)->bind = rtop_events_view_bind;
-  RTOP_SECTION_CLASS (klass)->focus = rtop_events_view_focus;
-  RTOP_SECTION_CLASS (klass)->dump = rtop_events_view_dump;
+  object_class->dispose = rtop_events_section_dispose;
+  RTOP_SECTION_CLASS (klass)->bind = rtop_events_section_bind;
+  RTOP_SECTION_CLASS (klass)->focus = rtop_events_section_focus;
+  RTOP_SECTION_CLASS (klass)->dump = rtop_events_section_dump;
   rtop_section_class_set_page (RTOP_SECTION_CLASS (klass), "events", N_("Health _Events"),
                                "dialog-warning-symbolic");
-  object_class->finalize = rtop_events_view_finalize;
+  object_class->finalize = rtop_events_section_finalize;
 
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-events-view.ui");
-  gtk_widget_class_bind_template_child (widget_class, RtopEventsView, severity_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, RtopEventsView, device_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, RtopEventsView, count_label);
-  gtk_widget_class_bind_template_child (widget_class, RtopEventsView, stack);
-  gtk_widget_class_bind_template_child (widget_class, RtopEventsView, view);
-  gtk_widget_class_bind_template_child (widget_class, RtopEventsView, scroller);
-  widget_class->map = rtop_events_view_map;
-  widget_class->unmap = rtop_events_view_unmap;
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-events-section.ui");
+  gtk_widget_class_bind_template_child (widget_class, RtopEventsSection, severity_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, RtopEventsSection, device_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, RtopEventsSection, count_label);
+  gtk_widget_class_bind_template_child (widget_class, RtopEventsSection, stack);
+  gtk_widget_class_bind_template_child (widget_class, RtopEventsSection, view);
+  gtk_widget_class_bind_template_child (widget_class, RtopEventsSection, scroller);
+  widget_class->map = rtop_events_section_map;
+  widget_class->unmap = rtop_events_section_unmap;
   gtk_widget_class_set_css_name (widget_class, "rtopevents");
 }
 
 static void
-rtop_events_view_init (RtopEventsView *self)
+rtop_events_section_init (RtopEventsSection *self)
 {
   const char *all[] = { _("All devices"), NULL };
 
@@ -370,7 +370,7 @@ rtop_events_view_init (RtopEventsView *self)
 }
 
 GtkWidget *
-rtop_events_view_new (void)
+rtop_events_section_new (void)
 {
-  return g_object_new (RTOP_TYPE_EVENTS_VIEW, NULL);
+  return g_object_new (RTOP_TYPE_EVENTS_SECTION, NULL);
 }

@@ -1,4 +1,4 @@
-/* rtop-processes-view.c */
+/* rtop-processes-section.c */
 #include "config.h"
 
 #include <string.h>
@@ -7,9 +7,9 @@
 #include "rtop-columns.h"
 #include "rtop-format.h"
 #include "rtop-process-item.h"
-#include "rtop-processes-view-private.h"
+#include "rtop-processes-section-private.h"
 
-struct _RtopProcessesView {
+struct _RtopProcessesSection {
   RtopSection parent_instance;
 
   GtkFilterListModel *filtered;
@@ -24,7 +24,7 @@ struct _RtopProcessesView {
   GtkColumnView *view;
 };
 
-G_DEFINE_FINAL_TYPE (RtopProcessesView, rtop_processes_view, RTOP_TYPE_SECTION)
+G_DEFINE_FINAL_TYPE (RtopProcessesSection, rtop_processes_section, RTOP_TYPE_SECTION)
 
 static char *
 pid_text (gpointer item)
@@ -161,7 +161,7 @@ static const RtopColumnDef process_columns[] = {
 };
 
 void
-rtop_processes_view_add_columns (GtkColumnView *view)
+rtop_processes_section_add_columns (GtkColumnView *view)
 {
   rtop_column_view_add_columns (view, process_columns, G_N_ELEMENTS (process_columns));
   /* Shown by the processes view once several hosts feed it; a port's own
@@ -182,7 +182,7 @@ activate_cb (GtkColumnView *view, guint position, gpointer user_data)
 }
 
 void
-rtop_processes_view_connect_activate (GtkColumnView *view)
+rtop_processes_section_connect_activate (GtkColumnView *view)
 {
   g_signal_connect (view, "activate", G_CALLBACK (activate_cb), NULL);
 }
@@ -201,7 +201,7 @@ contains_folded (const char *haystack, const char *needle)
 static gboolean
 filter_func (gpointer item, gpointer user_data)
 {
-  RtopProcessesView *self = user_data;
+  RtopProcessesSection *self = user_data;
   char pid[16];
 
   if (self->search_text == NULL || *self->search_text == '\0')
@@ -216,7 +216,7 @@ filter_func (gpointer item, gpointer user_data)
 }
 
 static void
-update_count (RtopProcessesView *self)
+update_count (RtopProcessesSection *self)
 {
   RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
@@ -233,7 +233,7 @@ update_count (RtopProcessesView *self)
 }
 
 void
-rtop_processes_view_set_search (RtopProcessesView *self, const char *text)
+rtop_processes_section_set_search (RtopProcessesSection *self, const char *text)
 {
   g_free (self->search_text);
   self->search_text = text ? g_utf8_casefold (text, -1) : NULL;
@@ -242,13 +242,13 @@ rtop_processes_view_set_search (RtopProcessesView *self, const char *text)
 }
 
 static void
-search_changed_cb (GtkSearchEntry *entry, RtopProcessesView *self)
+search_changed_cb (GtkSearchEntry *entry, RtopProcessesSection *self)
 {
-  rtop_processes_view_set_search (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  rtop_processes_section_set_search (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
 static void
-history_updated_cb (RtopProcessesView *self)
+history_updated_cb (RtopProcessesSection *self)
 {
   RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
   RtopSnapshot *snapshot = rtop_history_get_latest (history);
@@ -261,9 +261,9 @@ history_updated_cb (RtopProcessesView *self)
 }
 
 static void
-rtop_processes_view_bind (RtopSection *section, RtopSession *session)
+rtop_processes_section_bind (RtopSection *section, RtopSession *session)
 {
-  RtopProcessesView *self = RTOP_PROCESSES_VIEW (section);
+  RtopProcessesSection *self = RTOP_PROCESSES_SECTION (section);
 
   if (session == NULL)
     {
@@ -277,23 +277,23 @@ rtop_processes_view_bind (RtopSection *section, RtopSession *session)
 }
 
 GListModel *
-rtop_processes_view_get_model (RtopProcessesView *self)
+rtop_processes_section_get_model (RtopProcessesSection *self)
 {
   return G_LIST_MODEL (self->sorted);
 }
 
 static void
-rtop_processes_view_focus (RtopSection *section)
+rtop_processes_section_focus (RtopSection *section)
 {
-  RtopProcessesView *self = RTOP_PROCESSES_VIEW (section);
+  RtopProcessesSection *self = RTOP_PROCESSES_SECTION (section);
 
   gtk_widget_grab_focus (GTK_WIDGET (self->search));
 }
 
 static char *
-rtop_processes_view_dump (RtopSection *section)
+rtop_processes_section_dump (RtopSection *section)
 {
-  RtopProcessesView *self = RTOP_PROCESSES_VIEW (section);
+  RtopProcessesSection *self = RTOP_PROCESSES_SECTION (section);
   GString *out = g_string_new (NULL);
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
 
@@ -308,58 +308,58 @@ rtop_processes_view_dump (RtopSection *section)
 }
 
 static void
-rtop_processes_view_dispose (GObject *object)
+rtop_processes_section_dispose (GObject *object)
 {
-  RtopProcessesView *self = RTOP_PROCESSES_VIEW (object);
+  RtopProcessesSection *self = RTOP_PROCESSES_SECTION (object);
 
   /* Destroying the column view re-sorts; nothing of ours may listen then. */
   if (self->sorted)
     g_signal_handlers_disconnect_by_data (self->sorted, self);
-  G_OBJECT_CLASS (rtop_processes_view_parent_class)->dispose (object);
+  G_OBJECT_CLASS (rtop_processes_section_parent_class)->dispose (object);
 }
 
 static void
-rtop_processes_view_finalize (GObject *object)
+rtop_processes_section_finalize (GObject *object)
 {
-  RtopProcessesView *self = RTOP_PROCESSES_VIEW (object);
+  RtopProcessesSection *self = RTOP_PROCESSES_SECTION (object);
 
   g_clear_object (&self->filtered);
   g_clear_object (&self->sorted);
   g_free (self->search_text);
-  G_OBJECT_CLASS (rtop_processes_view_parent_class)->finalize (object);
+  G_OBJECT_CLASS (rtop_processes_section_parent_class)->finalize (object);
 }
 
 static void
-rtop_processes_view_class_init (RtopProcessesViewClass *klass)
+rtop_processes_section_class_init (RtopProcessesSectionClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->dispose = rtop_processes_view_dispose;
-  RTOP_SECTION_CLASS (klass)->bind = rtop_processes_view_bind;
-  RTOP_SECTION_CLASS (klass)->focus = rtop_processes_view_focus;
-  RTOP_SECTION_CLASS (klass)->dump = rtop_processes_view_dump;
+  object_class->dispose = rtop_processes_section_dispose;
+  RTOP_SECTION_CLASS (klass)->bind = rtop_processes_section_bind;
+  RTOP_SECTION_CLASS (klass)->focus = rtop_processes_section_focus;
+  RTOP_SECTION_CLASS (klass)->dump = rtop_processes_section_dump;
   rtop_section_class_set_page (RTOP_SECTION_CLASS (klass), "processes", N_("_Processes"),
                                "system-run-symbolic");
-  object_class->finalize = rtop_processes_view_finalize;
+  object_class->finalize = rtop_processes_section_finalize;
 
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-processes-view.ui");
-  gtk_widget_class_bind_template_child (widget_class, RtopProcessesView, hidden_banner);
-  gtk_widget_class_bind_template_child (widget_class, RtopProcessesView, search);
-  gtk_widget_class_bind_template_child (widget_class, RtopProcessesView, count_label);
-  gtk_widget_class_bind_template_child (widget_class, RtopProcessesView, stack);
-  gtk_widget_class_bind_template_child (widget_class, RtopProcessesView, view);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-processes-section.ui");
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, hidden_banner);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, search);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, count_label);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, stack);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, view);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_set_css_name (widget_class, "rtopprocesses");
 }
 
 static void
-rtop_processes_view_init (RtopProcessesView *self)
+rtop_processes_section_init (RtopProcessesSection *self)
 {
   GtkSingleSelection *selection;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  rtop_processes_view_add_columns (self->view);
+  rtop_processes_section_add_columns (self->view);
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);
   self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (self->filter));
   self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filtered)),
@@ -369,11 +369,11 @@ rtop_processes_view_init (RtopProcessesView *self)
   gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (selection));
   g_object_unref (selection);
   g_signal_connect_swapped (self->sorted, "items-changed", G_CALLBACK (update_count), self);
-  rtop_processes_view_connect_activate (self->view);
+  rtop_processes_section_connect_activate (self->view);
 }
 
 GtkWidget *
-rtop_processes_view_new (void)
+rtop_processes_section_new (void)
 {
-  return g_object_new (RTOP_TYPE_PROCESSES_VIEW, NULL);
+  return g_object_new (RTOP_TYPE_PROCESSES_SECTION, NULL);
 }
