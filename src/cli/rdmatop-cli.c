@@ -259,27 +259,15 @@ static GOptionContext *
 make_context (const char *params, const char *summary, CliOptions *o,
               const GOptionEntry *extra)
 {
-  GOptionEntry common[] = {
+  const GOptionEntry common[] = {
     { "json", 'j', 0, G_OPTION_ARG_NONE, &o->json, N_("Print JSON"), NULL },
-    { "device", 'd', 0, G_OPTION_ARG_CALLBACK, (gpointer) parse_devices_cb,
-      N_("Only these devices (comma-separated; repeatable)"), N_("NAME,...") },
-    { "no-processes", 0, 0, G_OPTION_ARG_NONE, &o->no_processes,
-      N_("Do not list processes (skips the resource dumps)"), NULL },
-    { "no-gpu", 0, 0, G_OPTION_ARG_NONE, &o->no_gpu,
-      N_("Do not read GPU interconnects (NVLink, XGMI)"), NULL },
+    RTOP_CLI_DEVICE_OPTION (parse_devices_cb),
+    RTOP_CLI_NO_PROCESSES_OPTION (&o->no_processes),
+    RTOP_CLI_NO_GPU_OPTION (&o->no_gpu),
     { NULL }
   };
-  GOptionContext *ctx = g_option_context_new (params);
-  GOptionGroup *group = g_option_group_new ("main", "", "", o, NULL);
 
-  g_option_group_add_entries (group, common);
-  if (extra != NULL)
-    g_option_group_add_entries (group, extra);
-  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
-  g_option_context_set_main_group (ctx, group);
-  g_option_context_set_summary (ctx, summary);
-  g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
-  return ctx;
+  return rtop_cli_context_new ("main", params, summary, common, extra, o);
 }
 
 static int

@@ -54,3 +54,20 @@ rtop_cli_parse_interval (const char *value, double *out, GError **error)
                RTOP_SAMPLER_MIN_INTERVAL, RTOP_SAMPLER_MAX_INTERVAL, value);
   return FALSE;
 }
+
+GOptionContext *
+rtop_cli_context_new (const char *name, const char *params, const char *summary,
+                      const GOptionEntry *entries, const GOptionEntry *more, gpointer data)
+{
+  GOptionContext *ctx = g_option_context_new (params);
+  GOptionGroup *group = g_option_group_new (name, "", "", data, NULL);
+
+  g_option_group_add_entries (group, entries);
+  if (more != NULL)
+    g_option_group_add_entries (group, more);
+  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
+  g_option_context_set_main_group (ctx, group);
+  g_option_context_set_summary (ctx, summary);
+  g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
+  return ctx;
+}

@@ -153,8 +153,7 @@ record_context (RecordOptions *o)
     { "interval", 'i', 0, G_OPTION_ARG_CALLBACK, (gpointer) interval_cb,
       N_("Seconds between samples (0.1 to 60, default 1; from 0.001 with --counters-only)"),
       N_("S") },
-    { "device", 'd', 0, G_OPTION_ARG_CALLBACK, (gpointer) devices_cb,
-      N_("Only these devices (comma-separated; repeatable)"), N_("NAME,...") },
+    RTOP_CLI_DEVICE_OPTION (devices_cb),
     { "port", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) port_cb,
       N_("Only this port number (repeatable; needs --counters-only)"), N_("N") },
     { "counters-only", 0, 0, G_OPTION_ARG_NONE, &o->counters_only,
@@ -162,22 +161,15 @@ record_context (RecordOptions *o)
          "intervals down to 1 ms"), NULL },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format_name,
       o->format_help = format_help (), N_("FORMAT") },
-    { "no-processes", 0, 0, G_OPTION_ARG_NONE, &o->no_processes,
-      N_("Do not record which processes use each device"), NULL },
-    { "no-gpu", 0, 0, G_OPTION_ARG_NONE, &o->no_gpu,
-      N_("Do not record GPU interconnects (NVLink, XGMI)"), NULL },
+    RTOP_CLI_NO_PROCESSES_OPTION (&o->no_processes),
+    RTOP_CLI_NO_GPU_OPTION (&o->no_gpu),
     { NULL }
   };
-  GOptionContext *ctx = g_option_context_new (NULL);
-  GOptionGroup *group = g_option_group_new ("record", "", "", o, NULL);
 
-  g_option_group_add_entries (group, entries);
-  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
-  g_option_context_set_main_group (ctx, group);
-  g_option_context_set_summary (ctx, _("Record RDMA traffic to a trace that ui.perfetto.dev opens "
-                                       "(or CSV), until the duration ends or Ctrl-C."));
-  g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
-  return ctx;
+  return rtop_cli_context_new ("record", NULL,
+                               _("Record RDMA traffic to a trace that ui.perfetto.dev opens "
+                                 "(or CSV), until the duration ends or Ctrl-C."),
+                               entries, NULL, o);
 }
 
 /* The format from --format, else from the file name, else the default.

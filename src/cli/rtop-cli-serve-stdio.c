@@ -342,23 +342,19 @@ rtop_cli_serve_stdio (int argc, char **argv)
       N_("Write the snapshot stream to stdout and read commands on stdin (for a remote rdmatop)"), NULL },
     { "interval", 'i', 0, G_OPTION_ARG_CALLBACK, (gpointer) interval_cb,
       N_("Seconds between samples (0.1 to 60, default 1)"), N_("S") },
-    { "device", 'd', 0, G_OPTION_ARG_CALLBACK, (gpointer) devices_cb,
-      N_("Only these devices (comma-separated; repeatable)"), N_("NAME,...") },
+    RTOP_CLI_DEVICE_OPTION (devices_cb),
     { "processes", 0, 0, G_OPTION_ARG_NONE, &s.processes,
       N_("Send process ids, commands and users too (not sent unless asked for)"), NULL },
     { "pids", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &s.processes, NULL, NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new (NULL);
-  GOptionGroup *group = g_option_group_new ("main", "", "", &s, NULL);
+  g_autoptr(GOptionContext) ctx = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_option_group_add_entries (group, entries);
-  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
-  g_option_context_set_main_group (ctx, group);
-  g_option_context_set_summary (ctx, _("Serve this computer's RDMA data to rdmatop on another machine, "
-                                       "over the standard input and output that ssh gives."));
-  g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
+  ctx = rtop_cli_context_new ("main", NULL,
+                              _("Serve this computer's RDMA data to rdmatop on another machine, "
+                                "over the standard input and output that ssh gives."),
+                              entries, NULL, &s);
   if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc > 1 || !s.stdio)
     {
       g_printerr ("rdmatop-cli: %s\n",

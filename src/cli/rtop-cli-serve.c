@@ -125,8 +125,7 @@ serve_context (ServeOptions *o)
          "interface)"), N_("ADDRESS:PORT") },
     { "interval", 'i', 0, G_OPTION_ARG_CALLBACK, (gpointer) interval_cb,
       N_("Seconds between samples (0.1 to 60, default 5); scrapes read the latest"), N_("S") },
-    { "device", 'd', 0, G_OPTION_ARG_CALLBACK, (gpointer) devices_cb,
-      N_("Only these devices (comma-separated; repeatable)"), N_("NAME,...") },
+    RTOP_CLI_DEVICE_OPTION (devices_cb),
     { "processes", 'p', 0, G_OPTION_ARG_NONE, &o->processes,
       N_("Also export per-process metrics (pids and commands leave the machine)"), NULL },
     { "max-processes", 0, 0, G_OPTION_ARG_INT, &o->max_processes,
@@ -135,16 +134,11 @@ serve_context (ServeOptions *o)
       N_("At most N connections at once; past that the oldest is closed (default 32)"), N_("N") },
     { NULL }
   };
-  GOptionContext *ctx = g_option_context_new (NULL);
-  GOptionGroup *group = g_option_group_new ("serve", "", "", o, NULL);
 
-  g_option_group_add_entries (group, entries);
-  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
-  g_option_context_set_main_group (ctx, group);
-  g_option_context_set_summary (ctx, _("Serve RDMA metrics to Prometheus over HTTP (/metrics, in "
-                                       "OpenMetrics or the Prometheus text format)."));
-  g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
-  return ctx;
+  return rtop_cli_context_new ("serve", NULL,
+                               _("Serve RDMA metrics to Prometheus over HTTP (/metrics, in "
+                                 "OpenMetrics or the Prometheus text format)."),
+                               entries, NULL, o);
 }
 
 static int
