@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "rtop-recovery.h"
+#include "rtop-trace-recovery.h"
 #include "rtop-trace-reader.h"
 #include "rtop-trace-writer.h"
 #include "rtop-text.h"

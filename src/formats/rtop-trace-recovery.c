@@ -15,7 +15,7 @@
 
 #include "rtop-error.h"
 #include "rtop-recording.h"
-#include "rtop-recovery.h"
+#include "rtop-trace-recovery.h"
 #include "rtop-trace-reader.h"
 #include "rtop-trace-writer.h"
 
