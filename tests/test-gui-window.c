@@ -634,7 +634,7 @@ test_long_replay (void)
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   g_autofree char *dir = g_dir_make_tmp ("rdmatop-long-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "two-hours.json", NULL);
-  g_autoptr(RtopRecordSink) sink = rtop_record_sink_new (RTOP_RECORD_FORMAT_JSON);
+  g_autoptr(RtopRecordSink) sink = rtop_record_format_new_sink (RTOP_RECORD_FORMAT_JSON);
   GString *text = g_string_new (NULL);
   GuiPortSpec port = { "rxe0", 1, "rxe", "roce", 4, 10, 1e8, 2e8, 1e4, 1e4, 0, 0, 0, TRUE };
   RtopSession *session;

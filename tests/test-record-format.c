@@ -219,7 +219,7 @@ test_table (void)
     }
   g_assert_cmpuint (recordable, >, 0);
   g_assert_null (rtop_record_format_get_info ((RtopRecordFormat) n));
-  g_assert_null (rtop_record_sink_new ((RtopRecordFormat) n));
+  g_assert_null (rtop_record_format_new_sink ((RtopRecordFormat) n));
 }
 
 static void
@@ -340,7 +340,7 @@ static char *
 write_cut_short (const RtopRecordFormatInfo *info, const char *dir, GPtrArray *written, guint n)
 {
   g_autofree char *path = file_name (dir, "crashed", info);
-  g_autoptr(RtopRecordSink) sink = rtop_record_sink_new (info->id);
+  g_autoptr(RtopRecordSink) sink = rtop_record_format_new_sink (info->id);
   g_autoptr(RtopRecordFile) file = NULL;
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GError) error = NULL;

@@ -17,7 +17,7 @@ make_recording (guint n, guint n_devices, guint32 seed)
   RecSynthOptions options = { .n_devices = n_devices, .ports_per_device = 1,
                               .interval_s = 1.0, .seed = seed };
   g_autoptr(RecSynth) synth = rec_synth_new (&options);
-  g_autoptr(RtopRecordSink) sink = rtop_record_sink_new (RTOP_RECORD_FORMAT_JSON);
+  g_autoptr(RtopRecordSink) sink = rtop_record_format_new_sink (RTOP_RECORD_FORMAT_JSON);
   GString *text = g_string_new (NULL);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;

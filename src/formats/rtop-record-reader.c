@@ -34,30 +34,6 @@ rtop_record_reader_merge_factor (guint64 port_samples, guint budget)
   return (guint) CLAMP (k, 1, G_MAXUINT);
 }
 
-/* The row for a file whose first line is line: one whose reader knows the
- * line, and of two such rows (json, json.gz) the one of the file's
- * compression. */
-static const RtopRecordFormatInfo *
-detect_row (const char *line, gsize len, gboolean gz)
-{
-  const RtopRecordFormatInfo *formats, *fallback = NULL;
-  guint n;
-
-  formats = rtop_record_formats (&n);
-  for (guint i = 0; i < n; i++)
-    {
-      const RtopRecordFormatInfo *info = &formats[i];
-
-      if (info->reader == NULL || !info->reader->probe (line, len))
-        continue;
-      if (((info->flags & RTOP_RECORD_FORMAT_COMPRESSED) != 0) == gz)
-        return info;
-      if (fallback == NULL)
-        fallback = info;
-    }
-  return fallback;
-}
-
 gboolean
 rtop_record_reader_first_line (RtopLineSource *src, const char **line, gsize *len,
                                GError **error)
@@ -76,21 +52,4 @@ rtop_record_reader_first_line (RtopLineSource *src, const char **line, gsize *le
   if (!complete)
     return rtop_record_reader_invalid (error, _("This file is not a recording made by rdmatop."));
   return TRUE;
-}
-
-const RtopRecordFormatInfo *
-rtop_record_reader_detect (RtopLineSource *src, GError **error)
-{
-  const RtopRecordFormatInfo *info;
-  const char *line;
-  gsize len;
-
-  if (!rtop_record_reader_first_line (src, &line, &len, error))
-    return NULL;
-  info = detect_row (line, len, src->gz);
-  if (!rtop_line_source_rewind (src, error))
-    return NULL;
-  if (info == NULL)
-    rtop_record_reader_invalid (error, _("This file is not a recording made by rdmatop."));
-  return info;
 }

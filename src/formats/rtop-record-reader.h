@@ -10,7 +10,7 @@
 #include <gio/gio.h>
 #include "rtop-line-source.h"
 #include "rtop-record-file.h"
-#include "rtop-record-format.h"
+#include "rtop-format-info.h"
 #include "rtop-snapshot.h"
 
 G_BEGIN_DECLS
@@ -37,10 +37,6 @@ struct _RtopRecordReaderClass {
   gboolean (*recover) (RtopLineSource *src, RtopRecordFile *out, GError **error);
 };
 
-/* The row of the format table whose reader takes the source's first line
- * (of the same compression where two rows share a reader).  The source is
- * rewound.  Sets RTOP_ERROR_INVALID_RECORDING when no reader takes it. */
-const RtopRecordFormatInfo *rtop_record_reader_detect (RtopLineSource *src, GError **error);
 
 /* The first line of a recording, which must be whole: an empty file or
  * one cut off in its first line is not a recording (error set). */

@@ -12,15 +12,14 @@ struct _RtopRecordSink {
 };
 
 RtopRecordSink *
-rtop_record_sink_new (RtopRecordFormat format)
+rtop_record_sink_new (const RtopRecordSinkClass *klass)
 {
-  const RtopRecordFormatInfo *info = rtop_record_format_get_info (format);
   RtopRecordSink *self;
 
-  if (info == NULL || info->sink == NULL)
-    return NULL;
+  g_return_val_if_fail (klass != NULL, NULL);
+
   self = g_new0 (RtopRecordSink, 1);
-  self->klass = info->sink;
+  self->klass = klass;
   self->impl = self->klass->create ();
   return self;
 }

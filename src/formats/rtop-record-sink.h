@@ -8,7 +8,7 @@
 #pragma once
 
 #include <glib.h>
-#include "rtop-record-format.h"
+#include "rtop-format-info.h"
 #include "rtop-snapshot.h"
 
 G_BEGIN_DECLS
@@ -30,8 +30,9 @@ struct _RtopRecordSinkClass {
 
 typedef struct _RtopRecordSink RtopRecordSink;
 
-/* NULL when the format cannot be written. */
-RtopRecordSink *rtop_record_sink_new (RtopRecordFormat format);
+/* A sink of the given class (a format table row's; the table makes them:
+ * rtop_record_format_new_sink()). */
+RtopRecordSink *rtop_record_sink_new (const RtopRecordSinkClass *klass);
 void rtop_record_sink_free (RtopRecordSink *self);
 /* Appends one interval; the header first, for the first snapshot. */
 void rtop_record_sink_add (RtopRecordSink *self, const RtopSnapshot *snapshot, GString *out);

@@ -1,12 +1,8 @@
-/* rtop-recovery.c: a complete copy of a recording that was cut short
- * (rtop_recording_recover() in rtop-recording.h).
- *
- * The copy goes through the same file writer as a recording
- * (rtop-record-file.h): a partial file next to the output, renamed into
- * place, never replacing anything.  What a format needs to be closed is
- * its reader's recover hook; for the trace it is here: whole intervals are
- * copied, the process slices still open at the last one are ended there,
- * and the array is closed. */
+/* rtop-trace-recovery.c: the Chrome JSON trace's recover hook, which
+ * closes a trace that was cut short: whole intervals are copied, the
+ * process slices still open at the last one are ended there, and the array
+ * is closed.  rtop_recording_recover() (rtop-recording.h) calls it through
+ * the format table. */
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
@@ -14,9 +10,8 @@
 #include <string.h>
 
 #include "rtop-error.h"
-#include "rtop-recording.h"
 #include "rtop-trace-recovery.h"
-#include "rtop-trace-reader.h"
+#include "rtop-trace-parse.h"
 #include "rtop-trace-writer.h"
 
 /* One interval of text held before its commit line. */
@@ -167,84 +162,4 @@ rtop_trace_recover (RtopLineSource *src, RtopRecordFile *out, GError **error)
 done:
   g_free (header.producer);
   return ok;
-}
-
-/* The recovered file's default name: the input without ".partial", or
- * "<name>-recovered<extension>". */
-static char *
-recovered_path_for (const char *input, const RtopRecordFormatInfo *info)
-{
-  g_autofree char *base = NULL;
-
-  if (g_str_has_suffix (input, RTOP_RECORD_PARTIAL_SUFFIX))
-    return g_strndup (input, strlen (input) - strlen (RTOP_RECORD_PARTIAL_SUFFIX));
-  base = g_str_has_suffix (input, info->extension)
-         ? g_strndup (input, strlen (input) - strlen (info->extension))
-         : g_strdup (input);
-  return g_strconcat (base, "-recovered", info->extension, NULL);
-}
-
-/* Where the copy is written until it is complete: "<output>.partial",
- * unless that is the input itself (recovering "x.json.partial" into
- * "x.json"). */
-static char *
-recovery_partial_path (const char *input, const char *output)
-{
-  g_autofree char *partial = rtop_record_file_partial_path (output);
-
-  if (strcmp (partial, input) != 0)
-    return g_steal_pointer (&partial);
-  return g_strconcat (output, ".recovering", RTOP_RECORD_PARTIAL_SUFFIX, NULL);
-}
-
-static gboolean
-recover_into (RtopLineSource *src, const RtopRecordFormatInfo *info, const char *input,
-              const char *output, char **written, GError **error)
-{
-  g_autofree char *out_path = output != NULL ? g_strdup (output) : recovered_path_for (input, info);
-  g_autofree char *partial = recovery_partial_path (input, out_path);
-  g_autoptr(RtopRecordFile) file = NULL;
-
-  if (info->reader->recover == NULL)
-    {
-      g_set_error (error, RTOP_ERROR, RTOP_ERROR_INVALID_RECORDING,
-                   _("Recordings in the %s format need no recovery: every complete line is readable as it is."),
-                   info->name);
-      return FALSE;
-    }
-  file = rtop_record_file_create (out_path, partial, src->gz, error);
-  if (file == NULL)
-    return FALSE;
-  if (!info->reader->recover (src, file, error) || !rtop_record_file_complete (file, error))
-    {
-      rtop_record_file_discard (file);
-      return FALSE;
-    }
-  *written = g_steal_pointer (&out_path);
-  return TRUE;
-}
-
-char *
-rtop_recording_recover (const char *input, const char *output, GError **error)
-{
-  RtopLineSource src;
-  const RtopRecordFormatInfo *info;
-  char *written = NULL;
-  GError *local = NULL;
-
-  g_return_val_if_fail (input != NULL, NULL);
-
-  rtop_line_source_init (&src);
-  if (rtop_line_source_open_file (&src, input, &local)
-      && (info = rtop_record_reader_detect (&src, &local)) != NULL)
-    recover_into (&src, info, input, output, &written, &local);
-  rtop_line_source_clear (&src);
-  if (written == NULL)
-    {
-      if (local == NULL)
-        g_set_error (&local, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot write the recovered recording."));
-      rtop_record_reader_prefix_error (&local, input);
-      g_propagate_error (error, local);
-    }
-  return written;
 }

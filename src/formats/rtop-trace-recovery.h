@@ -1,5 +1,5 @@
-/* rtop-recovery.h: closing a trace that was cut short (the trace reader's
- * recover hook; the public call is rtop_recording_recover()). */
+/* rtop-trace-recovery.h: closing a trace that was cut short (the trace
+ * reader's recover hook; the public call is rtop_recording_recover()). */
 #pragma once
 
 #include "rtop-record-reader.h"

@@ -141,3 +141,54 @@ rtop_record_format_list_names (const char *separator)
   g_ptr_array_add (names, NULL);
   return g_strjoinv (separator, (char **) names->pdata);
 }
+
+/* The row for a file whose first line is line: one whose reader knows the
+ * line, and of two such rows (json, json.gz) the one of the file's
+ * compression. */
+static const RtopRecordFormatInfo *
+detect_row (const char *line, gsize len, gboolean gz)
+{
+  const RtopRecordFormatInfo *formats, *fallback = NULL;
+  guint n;
+
+  formats = rtop_record_formats (&n);
+  for (guint i = 0; i < n; i++)
+    {
+      const RtopRecordFormatInfo *info = &formats[i];
+
+      if (info->reader == NULL || !info->reader->probe (line, len))
+        continue;
+      if (((info->flags & RTOP_RECORD_FORMAT_COMPRESSED) != 0) == gz)
+        return info;
+      if (fallback == NULL)
+        fallback = info;
+    }
+  return fallback;
+}
+
+const RtopRecordFormatInfo *
+rtop_record_format_detect (RtopLineSource *src, GError **error)
+{
+  const RtopRecordFormatInfo *info;
+  const char *line;
+  gsize len;
+
+  if (!rtop_record_reader_first_line (src, &line, &len, error))
+    return NULL;
+  info = detect_row (line, len, src->gz);
+  if (!rtop_line_source_rewind (src, error))
+    return NULL;
+  if (info == NULL)
+    rtop_record_reader_invalid (error, _("This file is not a recording made by rdmatop."));
+  return info;
+}
+
+RtopRecordSink *
+rtop_record_format_new_sink (RtopRecordFormat format)
+{
+  const RtopRecordFormatInfo *info = rtop_record_format_get_info (format);
+
+  if (info == NULL || info->sink == NULL)
+    return NULL;
+  return rtop_record_sink_new (info->sink);
+}

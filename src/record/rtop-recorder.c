@@ -552,7 +552,7 @@ writer_new (Shared *shared, GAsyncQueue *queue, RtopRecordFormat format, RtopRec
   w->shared = g_atomic_rc_box_acquire (shared);
   w->queue = g_async_queue_ref (queue);
   w->file = file;
-  w->sink = rtop_record_sink_new (format);
+  w->sink = rtop_record_format_new_sink (format);
   w->text = g_string_sized_new (64 * 1024);
   g_queue_init (&w->spool);
   return w;
