@@ -216,11 +216,11 @@ test_dialogs (Fixture *f, gconstpointer data)
   gtk_window_present (GTK_WINDOW (prefs));
   gui_test_spin ();
   g_settings_set_string (f->settings, "recordings-folder", "/srv/traces");
-  folder = rtop_preferences_get_recordings_folder (f->settings);
+  folder = rtop_session_get_recordings_folder (f->settings);
   g_assert_cmpstr (folder, ==, "/srv/traces");
   g_settings_reset (f->settings, "recordings-folder");
   g_free (folder);
-  folder = rtop_preferences_get_recordings_folder (f->settings);
+  folder = rtop_session_get_recordings_folder (f->settings);
   g_assert_true (g_str_has_suffix (folder, G_DIR_SEPARATOR_S "rdmatop"));
   g_object_add_weak_pointer (G_OBJECT (prefs), (gpointer *) &prefs);
   gtk_window_destroy (GTK_WINDOW (prefs));

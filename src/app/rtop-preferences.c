@@ -5,6 +5,7 @@
 
 #include "rtop-a11y.h"
 #include "rtop-preferences.h"
+#include "rtop-session.h"
 #include "rtop-record-format.h"
 
 static const int window_minutes[] = { 1, 5, 15, 60 };
@@ -26,18 +27,6 @@ struct _RtopPreferences {
 };
 
 G_DEFINE_FINAL_TYPE (RtopPreferences, rtop_preferences, GTK_TYPE_WINDOW)
-
-char *
-rtop_preferences_get_recordings_folder (GSettings *settings)
-{
-  g_autofree char *folder = settings ? g_settings_get_string (settings, "recordings-folder") : NULL;
-  const char *documents;
-
-  if (folder && *folder)
-    return g_steal_pointer (&folder);
-  documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
-  return g_build_filename (documents ? documents : g_get_home_dir (), "rdmatop", NULL);
-}
 
 static gboolean
 minutes_to_index (GValue *value, GVariant *variant, gpointer user_data)
@@ -110,7 +99,7 @@ fill_formats (RtopPreferences *self)
 static void
 update_folder_label (RtopPreferences *self)
 {
-  g_autofree char *folder = rtop_preferences_get_recordings_folder (self->settings);
+  g_autofree char *folder = rtop_session_get_recordings_folder (self->settings);
 
   gtk_label_set_label (self->folder_label, folder);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->folder_button), folder);

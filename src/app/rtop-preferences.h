@@ -9,8 +9,5 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (RtopPreferences, rtop_preferences, RTOP, PREFERENCES, GtkWindow)
 
 GtkWidget *rtop_preferences_new (GtkWindow *parent, GSettings *settings);
-/* The folder recordings go to ("" in the setting means this default). */
-/* The folder recordings go to (settings may be NULL: the default). */
-char *rtop_preferences_get_recordings_folder (GSettings *settings);
 
 G_END_DECLS

@@ -13,7 +13,7 @@
 #include <zlib.h>
 
 #include "rtop-record-file.h"
-#include "rtop-record-format.h"
+#include "rtop-format-info.h"
 
 #define COPY_BUFFER_SIZE (64 * 1024)
 

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <glib/gi18n.h>
 
-#include "rtop-preferences.h"
 #include "rtop-recording.h"
 #include "rtop-remote.h"
 #include "rtop-remote-source.h"
@@ -421,7 +420,7 @@ start_recording (RtopSession *self)
     format = g_settings_get_string (self->settings, "recording-format");
   if (format == NULL || !rtop_record_format_from_string (format, &rs->format))
     rs->format = RTOP_RECORD_FORMAT_JSON_GZ;
-  rs->folder = rtop_preferences_get_recordings_folder (self->settings);
+  rs->folder = rtop_session_get_recordings_folder (self->settings);
   name = rtop_recording_default_filename (rs->format);
   rs->path = g_build_filename (rs->folder, name, NULL);
   rs->generation = ++self->record_generation;
@@ -870,4 +869,16 @@ rtop_session_init (RtopSession *self)
   self->live = g_ptr_array_new_with_free_func (g_object_unref);
   self->replay_complete = TRUE;
   g_signal_connect (self->sources, "snapshot", G_CALLBACK (snapshot_cb), self);
+}
+
+char *
+rtop_session_get_recordings_folder (GSettings *settings)
+{
+  g_autofree char *folder = settings ? g_settings_get_string (settings, "recordings-folder") : NULL;
+  const char *documents;
+
+  if (folder && *folder)
+    return g_steal_pointer (&folder);
+  documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+  return g_build_filename (documents ? documents : g_get_home_dir (), "rdmatop", NULL);
 }

@@ -105,4 +105,8 @@ void rtop_session_discard_recording (RtopSession *self);
  * beside it (on a worker); "recording-saved" with repaired TRUE, or "error". */
 void rtop_session_repair_replay (RtopSession *self);
 
+/* The folder recordings go to: the recordings-folder setting, or, when it
+ * is "" (or settings is NULL), rdmatop/ in the user's documents. */
+char *rtop_session_get_recordings_folder (GSettings *settings);
+
 G_END_DECLS
