@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Checks the Flatpak manifest as far as a machine without the GNOME runtime
 # can: it parses, it builds what it should from pinned sources, and its
-# sandbox permissions are exactly the reviewed set (see README, "Packaging").
+# sandbox permissions are exactly the reviewed set (see docs/packaging.md, "Flatpak").
 #
 # Usage: check-manifest.py MANIFEST.json [--app-id ID] [--self-test]
 # When flatpak-builder is installed, its own parser reads the manifest too
@@ -23,7 +23,7 @@ import tempfile
 APP_ID = "io.github.rdmatop.Rdmatop"
 
 # Every permission and why it is needed.  Change this set only together with
-# the README's Packaging section.
+# the Flatpak section of docs/packaging.md.
 EXPECTED_FINISH_ARGS = {
     # Host network namespace: RDMA netlink monitor events are multicast in
     # the device's namespace, and ssh -X gives a TCP X11 display.

@@ -212,7 +212,7 @@ else:
           not node_names, node_names)
 check("every node_exporter port metric is known to the comparison", not unknown, sorted(set(unknown)))
 
-# What node_exporter lacks for Soft-RoCE: a table for the README.
+# What node_exporter lacks for Soft-RoCE: a table for docs/exporter.md.
 busy = ("rxe0", "1")
 have_node = {n for n in node_names}
 rows = []
