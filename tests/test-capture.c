@@ -14,7 +14,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "nl-test-msgs.h"
+#include "support/nl-test-msgs.h"
 #include "rtop-capture.h"
 #include "rtop-collector-private.h"
 #include "rtop-error.h"

@@ -15,7 +15,7 @@
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 
-#include "nl-test-msgs.h"
+#include "support/nl-test-msgs.h"
 #include "rtop-collector-private.h"
 #include "rtop-json.h"
 #include "rtop-nl-private.h"

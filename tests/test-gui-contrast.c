@@ -13,7 +13,7 @@
 #include <gtk/gtk.h>
 
 #include "rtop-window.h"
-#include "gui-test-util.h"
+#include "support/gui-test-util.h"
 
 #define MIN_CONTRAST 4.5
 

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <gtk/gtk.h>
 
-#include "gui-fixtures.h"
-#include "gui-test-util.h"
+#include "support/gui-fixtures.h"
+#include "support/gui-test-util.h"
 #include "rtop-columns-private.h"
 #include "rtop-format.h"
 #include "rtop-graph-private.h"

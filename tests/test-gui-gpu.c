@@ -13,7 +13,7 @@
 #include "rtop-overview-section-private.h"
 #include "rtop-port-section-private.h"
 #include "rtop-session.h"
-#include "gui-test-util.h"
+#include "support/gui-test-util.h"
 
 typedef struct {
   char *dir;

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <gtk/gtk.h>
 
-#include "gui-fixtures.h"
+#include "support/gui-fixtures.h"
 #include "rtop-a11y-private.h"
 #include "rtop-columns-private.h"
 #include "rtop-counter-item-private.h"

@@ -8,7 +8,7 @@
 
 #include "rtop-preferences.h"
 #include "rtop-record-format.h"
-#include "gui-test-util.h"
+#include "support/gui-test-util.h"
 
 /* The dropdown whose first row is the first recordable format's name. */
 static GtkDropDown *

@@ -18,14 +18,14 @@
 #include <gtk/gtk.h>
 #include <sys/time.h>
 
-#include "gui-fixtures.h"
-#include "gui-test-util.h"
+#include "support/gui-fixtures.h"
+#include "support/gui-test-util.h"
 #include "rtop-askpass-dialog.h"
 #include "rtop-askpass-private.h"
 #include "rtop-remote-source-private.h"
 #include "rtop-sampler.h"
 #include "rtop-window-private.h"
-#include "sshd-fixture.h"
+#include "support/sshd-fixture.h"
 
 static RtopWindow *
 open_window (RtopSession *session, GSettings *settings)

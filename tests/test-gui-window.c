@@ -8,8 +8,8 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
-#include "gui-fixtures.h"
-#include "gui-test-util.h"
+#include "support/gui-fixtures.h"
+#include "support/gui-test-util.h"
 #include "rtop-compare-section-private.h"
 #include "rtop-graph-private.h"
 #include "rtop-record-sink.h"

@@ -1,8 +1,8 @@
 /* test-nl-parse.c: RDMA netlink parsers and reply processing on real message
- * bytes built with libmnl (tests/nl-test-msgs.c), well-formed and broken. */
+ * bytes built with libmnl (tests/support/nl-test-msgs.c), well-formed and broken. */
 #include "rtop-nl-private.h"
 #include "rtop-error.h"
-#include "nl-test-msgs.h"
+#include "support/nl-test-msgs.h"
 #include "uapi/rdma/rdma_netlink.h"
 
 #include <errno.h>

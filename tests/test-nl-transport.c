@@ -2,12 +2,12 @@
  *
  * The fake kernel is a thread on the other end of a datagram socketpair: it
  * reads each request rdmatop sends, checks it, and answers with datagrams
- * built by tests/nl-test-msgs.c, carrying the request's sequence number as
+ * built by tests/support/nl-test-msgs.c, carrying the request's sequence number as
  * the kernel does.  That exercises the real send, receive, timeout and
  * sequence filtering code, not a copy of it. */
 #include "rtop-nl-private.h"
 #include "rtop-error.h"
-#include "nl-test-msgs.h"
+#include "support/nl-test-msgs.h"
 #include "uapi/rdma/rdma_netlink.h"
 
 #include <errno.h>

@@ -5,7 +5,7 @@
 #include <locale.h>
 #include <string.h>
 
-#include "metrics-synth.h"
+#include "support/metrics-synth.h"
 #include "rtop-openmetrics-private.h"
 
 #define WRAP32 (G_GUINT64_CONSTANT (1) << 32)

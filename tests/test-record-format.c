@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "rec-synth.h"
+#include "support/rec-synth.h"
 #include "rtop-error.h"
 #include "rtop-record-file.h"
 #include "rtop-record-format.h"

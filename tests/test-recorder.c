@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "rec-synth.h"
+#include "support/rec-synth.h"
 #include "rtop-error.h"
 #include "rtop-recorder-private.h"
 #include "rtop-recording-private.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "rec-synth.h"
+#include "support/rec-synth.h"
 #include "rtop-csv-writer-private.h"
 #include "rtop-error.h"
 #include "rtop-recording-private.h"

@@ -20,7 +20,7 @@
 
 #include "rtop-remote-source-private.h"
 #include "rtop-stream.h"
-#include "sshd-fixture.h"
+#include "support/sshd-fixture.h"
 
 /* ---- The source ---- */
 

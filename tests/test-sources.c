@@ -3,7 +3,7 @@
  * source list with sources added and removed while it runs. */
 #include "config.h"
 
-#include "rec-synth.h"
+#include "support/rec-synth.h"
 #include "rtop-record-sink.h"
 #include "rtop-recording-private.h"
 #include "rtop-replay-source.h"

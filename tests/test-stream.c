@@ -13,7 +13,7 @@
 #include "rtop-error.h"
 #include "rtop-stream.h"
 #include "rtop-text.h"
-#include "stream-synth.h"
+#include "support/stream-synth.h"
 
 #define SNAP_FLAG_KEY 1
 

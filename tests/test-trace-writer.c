@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "rec-synth.h"
+#include "support/rec-synth.h"
 #include "rtop-csv-writer-private.h"
 #include "rtop-trace-writer-private.h"
 

@@ -17,8 +17,8 @@
 #include <sys/resource.h>
 #include <gtk/gtk.h>
 
-#include "gui-fixtures.h"
-#include "gui-test-util.h"
+#include "../support/gui-fixtures.h"
+#include "../support/gui-test-util.h"
 #include "rtop-graph-private.h"
 #include "rtop-history.h"
 #include "rtop-series.h"

@@ -33,8 +33,8 @@
 #include <time.h>
 #include <gtk/gtk.h>
 
-#include "gui-fixtures.h"
-#include "gui-test-util.h"
+#include "../support/gui-fixtures.h"
+#include "../support/gui-test-util.h"
 #include "proc-status.h"
 #include "rtop-graph.h"
 #include "rtop-history.h"

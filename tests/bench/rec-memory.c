@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "proc-status.h"
-#include "rec-synth.h"
+#include "../support/rec-synth.h"
 #include "rtop-recorder-private.h"
 #include "rtop-recording-private.h"
 

@@ -1,6 +1,6 @@
 /* stream-synth-serve: a stand-in for `rdmatop-cli serve --stdio` on a
  * machine without RDMA: the same encoder, fed with 16 busy synthetic ports
- * (tests/stream-synth.c, the collector's own rate code), one frame per
+ * (tests/support/stream-synth.c, the collector's own rate code), one frame per
  * second of wall time.  It ends when its stdin does.  For measuring what
  * the stream costs on an ssh connection (ssh-stream-bytes.sh).
  * Usage: stream-synth-serve [ARGS...]  (the arguments of serve --stdio are
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "rtop-stream.h"
-#include "stream-synth.h"
+#include "../support/stream-synth.h"
 
 static gboolean
 write_all (const GByteArray *b)

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
-#include "nl-test-msgs.h"
+#include "../support/nl-test-msgs.h"
 #include "uapi/rdma/rdma_netlink.h"
 
 #include <errno.h>

@@ -7,7 +7,7 @@
 #include <glib/gstdio.h>
 #include <zlib.h>
 
-#include "rec-synth.h"
+#include "../support/rec-synth.h"
 #include "rtop-csv-writer-private.h"
 #include "rtop-trace-writer-private.h"
 

@@ -5,7 +5,7 @@
  * Usage: gen-reuse-seeds OUTDIR */
 #define _GNU_SOURCE
 #include <string.h>
-#include "nl-test-msgs.h"
+#include "../support/nl-test-msgs.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>

@@ -9,7 +9,7 @@
 #include <glib/gstdio.h>
 
 #include "rtop-stream.h"
-#include "stream-synth.h"
+#include "../support/stream-synth.h"
 
 static void
 write_seed (const char *dir, const char *name, GByteArray *bytes)
