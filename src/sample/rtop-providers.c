@@ -1,4 +1,7 @@
-/* rtop-providers.c: the provider counter table (FACTS.md section 3).
+/* rtop-providers.c: the provider counter table.  Every RDMA driver names
+ * and scales its counters its own way (the PMA data counters count 4-byte
+ * words, efa counts bytes, rxe counts no bytes at all), so each counter
+ * rdmatop understands is listed here, provider by provider.
  *
  * Each row names one kernel counter of one provider ("*" for counters every
  * provider of that kind has: the IB PMA counters in ports/<p>/counters/ and
