@@ -21,6 +21,7 @@
 #include "rtop-openmetrics-private.h"
 #include "rtop-port-key.h"
 #include "rtop-providers.h"
+#include "rtop-saturate.h"
 #include "rtop-text.h"
 
 /* ---- State ---- */
@@ -55,18 +56,6 @@ struct _RtopOpenMetrics {
   double pass_seconds_total;
   double last_pass_seconds;  /* < 0: unknown */
 };
-
-static guint64
-add_saturating (guint64 a, guint64 b)
-{
-  return a > G_MAXUINT64 - b ? G_MAXUINT64 : a + b;
-}
-
-static guint64
-scale_saturating (guint64 v, guint32 scale)
-{
-  return scale != 0 && v > G_MAXUINT64 / scale ? G_MAXUINT64 : v * scale;
-}
 
 static void
 counter_total_free (gpointer data)
@@ -186,7 +175,7 @@ update_counters (RtopOpenMetrics *self, PortTotals *pt, GPtrArray *counters)
       if (is_new || c->reset)
         ct->total = c->value;
       else
-        ct->total = add_saturating (ct->total, c->delta);
+        ct->total = rtop_add_saturating (ct->total, c->delta);
       ct->pass = self->pass;
     }
   g_ptr_array_set_size (pt->order, n);
@@ -234,12 +223,12 @@ update_metric (PortTotals *pt, const RtopProviderPlan *plan, RtopPort *port, Rto
       const RtopCounter *c = g_ptr_array_index (port->counters, index);
 
       reset = reset || c->reset;
-      delta = add_saturating (delta, scale_saturating (c->delta, scale));
+      delta = rtop_add_saturating (delta, rtop_scale_saturating (c->delta, scale));
     }
   if (!pt->metric_seen[m] || reset)
     pt->metric_total[m] = port->metrics[m].value;
   else
-    pt->metric_total[m] = add_saturating (pt->metric_total[m], delta);
+    pt->metric_total[m] = rtop_add_saturating (pt->metric_total[m], delta);
   pt->metric_seen[m] = TRUE;
 }
 
@@ -1054,7 +1043,7 @@ process_rows (const RtopSnapshot *snap)
           continue;
         }
       for (guint v = 0; v < G_N_ELEMENTS (prev->values); v++)
-        prev->values[v] = add_saturating (prev->values[v], row->values[v]);
+        prev->values[v] = rtop_add_saturating (prev->values[v], row->values[v]);
       g_array_remove_index (rows, i);
     }
   return rows;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rtop-providers-private.h"
+#include "rtop-saturate.h"
 
 /* The table's short names that rule_tier() uses. */
 #define ANY RTOP_PROVIDER_ANY
@@ -62,18 +63,6 @@ rule_tier (const RtopProviderRule *rule)
   return rule->source == NETDEV ? TIER_NETDEV : TIER_GENERIC;
 }
 
-static guint64
-add_saturating (guint64 a, guint64 b)
-{
-  return a > G_MAXUINT64 - b ? G_MAXUINT64 : a + b;
-}
-
-static guint64
-scale_saturating (guint64 value, guint32 scale)
-{
-  return scale != 0 && value > G_MAXUINT64 / scale ? G_MAXUINT64 : value * scale;
-}
-
 static void
 sum_add (Sum *sum, const RtopCounter *counter, guint32 scale)
 {
@@ -87,7 +76,7 @@ sum_add (Sum *sum, const RtopCounter *counter, guint32 scale)
       sum->scales[sum->n_parts] = scale;
     }
   sum->n_parts++;
-  sum->value = add_saturating (sum->value, scale_saturating (counter->value, scale));
+  sum->value = rtop_add_saturating (sum->value, rtop_scale_saturating (counter->value, scale));
   if (counter->has_rate)
     sum->rate += counter->rate * scale;
   else
@@ -111,7 +100,7 @@ sum_merge (Sum *dst, const Sum *src)
       dst->scales[dst->n_parts + i] = src->scales[i];
     }
   dst->n_parts += src->n_parts;
-  dst->value = add_saturating (dst->value, src->value);
+  dst->value = rtop_add_saturating (dst->value, src->value);
   dst->rate += src->rate;
   dst->all_rates = dst->all_rates && src->all_rates;
 }
@@ -343,7 +332,7 @@ run_errors_metric (RtopPort *port)
 
       if (!part->present)
         continue;
-      errors->value = add_saturating (errors->value, part->value);
+      errors->value = rtop_add_saturating (errors->value, part->value);
       errors->rate += part->rate;
       errors->saturated = errors->saturated || part->saturated;
       all_rates = all_rates && part->has_rate;
@@ -384,7 +373,8 @@ rtop_provider_plan_run (const RtopProviderPlan *plan, RtopPort *port, gboolean b
           const PlanPart *part = &plan->parts[p];
           const RtopCounter *counter = g_ptr_array_index (port->counters, part->index);
 
-          metric->value = add_saturating (metric->value, scale_saturating (counter->value, part->scale));
+          metric->value = rtop_add_saturating (metric->value,
+                                               rtop_scale_saturating (counter->value, part->scale));
           metric->saturated = metric->saturated || counter->saturated;
           if (!counter->has_rate)
             all_rates = FALSE;
