@@ -1,5 +1,9 @@
 /* test-trace-writer.c: the trace and CSV writers' output, parsed back and
- * checked against Perfetto's import rules for Chrome JSON (FACTS.md 4). */
+ * checked against the rules by which Perfetto imports Chrome JSON: every
+ * event has a ph and every timed one a numeric ts >= 0 in a process that a
+ * process_name event names, a counter event has numeric values, and every
+ * slice begun is ended; rdmatop's own events also keep one value per counter
+ * event and each track in time order. */
 #include "config.h"
 
 #include <json-glib/json-glib.h>

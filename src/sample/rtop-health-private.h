@@ -1,5 +1,5 @@
-/* rtop-health-private.h: what only rtop-health.c and the tests use
- * (test hooks, and internals the tests check). */
+/* rtop-health-private.h: what only rtop-health.c, rtop-health-rules.c and
+ * the tests use (test hooks, and internals the tests check). */
 #pragma once
 
 #include "rtop-health.h"

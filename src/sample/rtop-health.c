@@ -1,49 +1,13 @@
-/* rtop-health.c: health events from successive snapshots. */
+/* rtop-health.c: health events from successive snapshots, by the rules of
+ * rtop-health-rules.c. */
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "rtop-health-private.h"
+#include "rtop-health-rules-private.h"
 #include "rtop-port-key.h"
 #include "rtop-providers.h"
-
-/* Which counter classes make episodes, how loud they are, and which
- * episode of a port their rises go to: drops, retransmits and transport
- * errors are the symptoms of one cause, loss, so they are one episode. */
-typedef enum {
-  GROUP_LOSS,
-  GROUP_LINK,
-  GROUP_OPERATION,
-  GROUP_CONGESTION,
-  GROUP_PEER,                /* the receiving end's view of its peer's loss */
-  N_GROUPS,
-  NO_GROUP = N_GROUPS
-} Group;
-
-static const struct {
-  gboolean watched;
-  RtopSeverity severity;
-  Group group;
-  const char *label;
-} class_rules[RTOP_COUNTER_CLASS_N] = {
-  [RTOP_COUNTER_CLASS_INFO] = { FALSE, RTOP_SEVERITY_INFO, NO_GROUP, N_("Other counters") },
-  [RTOP_COUNTER_CLASS_DATA] = { FALSE, RTOP_SEVERITY_INFO, NO_GROUP, N_("Traffic") },
-  [RTOP_COUNTER_CLASS_DROP] = { TRUE, RTOP_SEVERITY_WARNING, GROUP_LOSS, N_("Drops") },
-  [RTOP_COUNTER_CLASS_RETRANSMIT] = { TRUE, RTOP_SEVERITY_WARNING, GROUP_LOSS, N_("Retransmits") },
-  [RTOP_COUNTER_CLASS_LINK_ERROR] = { TRUE, RTOP_SEVERITY_ERROR, GROUP_LINK, N_("Link errors") },
-  [RTOP_COUNTER_CLASS_TRANSPORT_ERROR] = { TRUE, RTOP_SEVERITY_WARNING, GROUP_LOSS, N_("Transport errors") },
-  [RTOP_COUNTER_CLASS_OPERATION_ERROR] = { TRUE, RTOP_SEVERITY_ERROR, GROUP_OPERATION, N_("Operation errors") },
-  [RTOP_COUNTER_CLASS_CONGESTION] = { TRUE, RTOP_SEVERITY_INFO, GROUP_CONGESTION, N_("Congestion") },
-};
-
-static const char * const group_labels[N_GROUPS] = {
-  [GROUP_LOSS] = N_("Packet loss"),
-  [GROUP_LINK] = N_("Link errors"),
-  [GROUP_OPERATION] = N_("Failed operations"),
-  [GROUP_CONGESTION] = N_("Congestion"),
-  [GROUP_PEER] = N_("Packets the peer lost"),
-};
 
 /* A group's counters rising on one port: pending after the first rise,
  * an episode once confirmed, over after settle_us without a rise. */
@@ -174,35 +138,6 @@ rtop_health_free (RtopHealth *self)
   g_free (self);
 }
 
-RtopSeverity
-rtop_health_class_severity (RtopCounterClass klass)
-{
-  g_return_val_if_fail (klass < RTOP_COUNTER_CLASS_N, RTOP_SEVERITY_INFO);
-  return class_rules[klass].severity;
-}
-
-gboolean
-rtop_health_class_is_watched (RtopCounterClass klass)
-{
-  g_return_val_if_fail (klass < RTOP_COUNTER_CLASS_N, FALSE);
-  return class_rules[klass].watched;
-}
-
-/* The class's name for people ("Retransmits", "Link errors"), translated. */
-static const char *
-rtop_counter_class_to_label (RtopCounterClass klass)
-{
-  g_return_val_if_fail (klass < RTOP_COUNTER_CLASS_N, "?");
-  return _(class_rules[klass].label);
-}
-
-gboolean
-rtop_health_port_is_up (const RtopPort *port)
-{
-  /* ACTIVE or ACTIVE_DEFER; a physical state of 0 is "not reported". */
-  return (port->state == 4 || port->state == 5) &&
-         (port->phys_state == 0 || port->phys_state == 5);
-}
 
 static gboolean
 state_is_up (guint8 state, guint8 phys_state)
@@ -210,69 +145,6 @@ state_is_up (guint8 state, guint8 phys_state)
   RtopPort p = { .state = state, .phys_state = phys_state };
 
   return rtop_health_port_is_up (&p);
-}
-
-/* The metrics that say a port is in trouble, for snapshots no RtopHealth saw. */
-static const struct {
-  RtopMetricId metric;
-  RtopSeverity severity;
-  Group group;
-} metric_rules[] = {
-  { RTOP_METRIC_LINK_ERRORS, RTOP_SEVERITY_ERROR, GROUP_LINK },
-  { RTOP_METRIC_OPERATION_ERRORS, RTOP_SEVERITY_ERROR, GROUP_OPERATION },
-  { RTOP_METRIC_RETRANSMITS, RTOP_SEVERITY_WARNING, GROUP_LOSS },
-  { RTOP_METRIC_DROPS, RTOP_SEVERITY_WARNING, GROUP_LOSS },
-  { RTOP_METRIC_TRANSPORT_ERRORS, RTOP_SEVERITY_WARNING, GROUP_LOSS },
-};
-
-RtopPortHealth
-rtop_health_port_verdict (const char *provider, const RtopPort *port, gboolean with_counters,
-                          const char **reason)
-{
-  RtopPortHealth verdict = RTOP_PORT_HEALTH_OK;
-  const char *why = NULL;
-
-  if (port->error != NULL)
-    verdict = RTOP_PORT_HEALTH_ERROR, why = _("Read failed");
-  else if (port->state != 4 && port->state != 5)
-    verdict = RTOP_PORT_HEALTH_ERROR, why = _("Port not active");
-  else if (port->phys_state != 0 && port->phys_state != 5)
-    verdict = RTOP_PORT_HEALTH_ERROR, why = _("Link down");
-  /* The metrics leave the peer's loss out already; a recording has them
-   * even where its counters carry no class. */
-  for (guint i = 0; with_counters && verdict != RTOP_PORT_HEALTH_ERROR && i < G_N_ELEMENTS (metric_rules); i++)
-    {
-      const RtopMetric *m = &port->metrics[metric_rules[i].metric];
-
-      if (!m->present || !m->has_rate || !(m->rate > 0))
-        continue;
-      if (metric_rules[i].severity == RTOP_SEVERITY_ERROR || verdict == RTOP_PORT_HEALTH_OK)
-        {
-          verdict = metric_rules[i].severity == RTOP_SEVERITY_ERROR ? RTOP_PORT_HEALTH_ERROR
-                                                                     : RTOP_PORT_HEALTH_WARNING;
-          why = _(group_labels[metric_rules[i].group]);
-        }
-    }
-  for (guint i = 0; with_counters && verdict != RTOP_PORT_HEALTH_ERROR && i < port->counters->len; i++)
-    {
-      const RtopCounter *c = g_ptr_array_index (port->counters, i);
-      RtopSeverity sev;
-
-      if ((guint) c->klass >= RTOP_COUNTER_CLASS_N || !class_rules[c->klass].watched ||
-          !c->has_rate || c->delta == 0)
-        continue;
-      sev = class_rules[c->klass].severity;
-      if (sev == RTOP_SEVERITY_INFO || rtop_provider_is_peer_loss (provider, c))
-        continue;
-      if (sev == RTOP_SEVERITY_ERROR || verdict == RTOP_PORT_HEALTH_OK)
-        {
-          verdict = sev == RTOP_SEVERITY_ERROR ? RTOP_PORT_HEALTH_ERROR : RTOP_PORT_HEALTH_WARNING;
-          why = _(group_labels[class_rules[c->klass].group]);
-        }
-    }
-  if (reason != NULL)
-    *reason = why;
-  return verdict;
 }
 
 static RtopEvent *
@@ -699,8 +571,8 @@ raise_episode (RtopSnapshot *snap, const RtopDevice *dev, guint32 port, Group g,
   g_autofree char *what = format_class_totals (ep->class_total, g == GROUP_PEER);
   RtopEvent *ev = add_event (snap, RTOP_EVENT_COUNTER_RISING, ep->severity, dev->name, port,
                              NULL, NULL,
-                             g_strdup_printf (_("%s on %s: %s so far."), _(group_labels[g]),
-                                              where, what));
+                             g_strdup_printf (_("%s on %s: %s so far."),
+                                              _(rtop_health_group_labels[g]), where, what));
 
   ev->counter = g_strdup (ep->counter);
   ev->episode = ep->id;
@@ -727,7 +599,8 @@ complete_episode (RtopSnapshot *snap, const RtopDevice *dev, guint32 port, Group
   ev = add_event (snap, RTOP_EVENT_COUNTER_SETTLED, ep->severity, dev->name, port, NULL, NULL,
                   /* TRANSLATORS: "Packet loss on rxe0/1 for 12 s: 40 in all, at most 8/s (Retransmits 30, ...)." */
                   g_strdup_printf (_("%s on %s for %s: %s in all, at most %s/s (%s)."),
-                                   _(group_labels[g]), where, lasted, total, peak, what));
+                                   _(rtop_health_group_labels[g]), where, lasted, total, peak,
+                                   what));
   ev->counter = g_strdup (ep->counter);
   ev->episode = ep->id;
   ev->ongoing = FALSE;
@@ -802,9 +675,10 @@ learn_layout (PortMemo *pm, const char *provider, GPtrArray *counters, guint64 l
       guint8 g;
 
       /* Most counters are of classes nobody watches. */
-      if ((guint) c->klass >= RTOP_COUNTER_CLASS_N || !class_rules[c->klass].watched)
+      if ((guint) c->klass >= RTOP_COUNTER_CLASS_N || !rtop_health_class_rules[c->klass].watched)
         continue;
-      g = rtop_provider_is_peer_loss (provider, c) ? GROUP_PEER : class_rules[c->klass].group;
+      g = rtop_provider_is_peer_loss (provider, c) ? GROUP_PEER
+                                                   : rtop_health_class_rules[c->klass].group;
       g_array_append_val (pm->watched, k);
       g_array_append_val (pm->groups, g);
     }
@@ -831,8 +705,8 @@ check_counters (RtopHealth *self, RtopSnapshot *snap, const RtopDevice *dev, gui
 
       if (!c->has_rate || c->delta == 0)
         continue;
-      sev = g_array_index (pm->groups, guint8, w) == GROUP_PEER ? RTOP_SEVERITY_INFO
-                                                                : class_rules[c->klass].severity;
+      sev = g_array_index (pm->groups, guint8, w) == GROUP_PEER
+            ? RTOP_SEVERITY_INFO : rtop_health_class_rules[c->klass].severity;
       rise->delta += c->delta;
       rise->rate += c->rate;
       rise->class_delta[c->klass] += c->delta;
@@ -861,7 +735,7 @@ judge_port (RtopPort *port, const char *provider, const PortMemo *pm)
         {
           verdict = ep->severity == RTOP_SEVERITY_ERROR ? RTOP_PORT_HEALTH_ERROR
                                                         : RTOP_PORT_HEALTH_WARNING;
-          reason = _(group_labels[g]);
+          reason = _(rtop_health_group_labels[g]);
         }
     }
   port->health = verdict;

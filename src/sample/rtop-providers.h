@@ -1,7 +1,10 @@
 /* rtop-providers.h: the one table that maps each provider's counter names to
- * canonical metrics and health classes (FACTS.md section 3).  Counters that
- * are not in the table keep their raw name and RTOP_COUNTER_CLASS_INFO
- * (or a class guessed from a small suffix table: *_err, *_errors, *drop*). */
+ * canonical metrics and health classes: drivers name and scale the same
+ * count differently (the PMA's port_xmit_data counts 4-byte words, efa's
+ * tx_bytes counts bytes), so only the table knows both are bytes sent.
+ * Counters that are not in the table keep their raw name and
+ * RTOP_COUNTER_CLASS_INFO (or a class guessed from a small suffix table:
+ * *_err, *_errors, *drop*). */
 #pragma once
 
 #include <glib.h>

@@ -1,6 +1,7 @@
-"""Perfetto's import rules for Chrome JSON traces, as the recording tests
-apply them (tests/test-trace-writer.c; FACTS.md 4), for traces that torch
-and VizTracer write with rdmatop's counter tracks in them.
+"""Perfetto's import rules for Chrome JSON traces (every event has a known
+ph, every timed one a numeric ts >= 0, a counter event numeric values), as
+the recording tests apply them (tests/test-trace-writer.c), for traces that
+torch and VizTracer write with rdmatop's counter tracks in them.
 
 check(trace, pids) returns a list of problems (empty: the trace loads).
 The whole file must be a trace Perfetto reads; the events of the given

@@ -18,7 +18,9 @@ struct _RecSynth {
 
 static const char * const providers[] = { "mlx5", "efa", "rxe" };
 
-/* Which metrics each provider has (FACTS.md section 3, simplified). */
+/* Which metrics each provider has, simplified from the provider table
+ * (rtop-providers.c): only efa counts RDMA read and write bytes, and rxe
+ * counts neither drops nor congestion. */
 static gboolean
 provider_has (guint provider, RtopMetricId metric)
 {
