@@ -6,7 +6,6 @@
 
 #include "rtop-compare-section-private.h"
 #include "rtop-format.h"
-#include "rtop-graph-private.h"
 
 /* What the chart can show: one channel of every checked port. */
 static const struct {

@@ -8,7 +8,6 @@
 #include "rtop-event-item.h"
 #include "rtop-format.h"
 #include "rtop-graph.h"
-#include "rtop-graph-private.h"
 #include "rtop-host-strip.h"
 #include "rtop-overview-section-private.h"
 #include "rtop-port-text.h"

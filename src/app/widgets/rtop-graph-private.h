@@ -5,13 +5,7 @@
 
 G_BEGIN_DECLS
 
-void rtop_graph_set_unit (RtopGraph *self, RtopUnit unit);
-
 guint rtop_graph_get_n_channels (RtopGraph *self);
-/* Property "held": new samples wait until released. */
-void rtop_graph_set_held (RtopGraph *self, gboolean held);
-/* Held: draws the samples that came meanwhile, and stays held. */
-void rtop_graph_show_held (RtopGraph *self);
 
 void rtop_graph_get_frame_stats (RtopGraph *self, RtopGraphFrameStats *stats);
 
