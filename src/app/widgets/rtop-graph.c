@@ -5,6 +5,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "rtop-graph-canvas.h"
 #include "rtop-graph-private.h"
 
 typedef struct {
@@ -61,10 +62,7 @@ struct _RtopGraph {
   RtopGraphFrameStats stats;
 
   /* A sparkline's channels are written here as pixels while a frame is drawn. */
-  guint32 *canvas;               /* premultiplied ARGB32, canvas_w * canvas_h */
-  gsize canvas_len;              /* pixels allocated */
-  int canvas_x, canvas_y, canvas_w, canvas_h; /* device pixels the canvas covers */
-  gboolean canvas_on, canvas_used;
+  RtopGraphCanvas canvas;
 };
 
 G_DEFINE_FINAL_TYPE (RtopGraph, rtop_graph, GTK_TYPE_WIDGET)
@@ -632,138 +630,12 @@ draw_line (RtopGraph *self, cairo_t *cr, const double *mins, const double *maxs,
     }
 }
 
-/* ---- a sparkline's channels as pixels --------------------------------------
- *
- * A sparkline's channels are boxes on whole device pixels: some 700 per
- * channel.  Recorded as cairo rectangles, each costs path and matrix
- * arithmetic when the frame is recorded and a separate composite whenever
- * its row is repainted; under an emulator's soft floats those were most of
- * an update.  So while a sparkline's frame is drawn, the boxes are written
- * into a canvas with integer arithmetic, the same pixels cairo's
- * rectilinear fast path would fill (pixman's OVER of a solid colour), and
- * the canvas is painted into the frame as one image. */
-
-/* x * y / 255, rounded, as pixman computes it. */
-static inline guint
-mul_un8 (guint x, guint y)
-{
-  guint t = x * y + 0x80;
-
-  return ((t >> 8) + t) >> 8;
-}
-
-/* A colour at an alpha, as cairo hands a solid source to pixman:
- * premultiplied, 16 bits per channel, then the high 8 bits. */
-static guint32
-canvas_color (const GdkRGBA *color, double alpha)
-{
-  double a = CLAMP (color->alpha * alpha, 0, 1);
-#define C8(v) (((guint32) (CLAMP ((v), 0, 1) * a * 65535.0 + 0.5)) >> 8)
-  return (((guint32) (a * 65535.0 + 0.5) >> 8) << 24) | (C8 (color->red) << 16) |
-         (C8 (color->green) << 8) | C8 (color->blue);
-#undef C8
-}
-
-/* Starts a canvas over the device pixels cr's clip covers. */
-static void
-canvas_begin (RtopGraph *self, cairo_t *cr)
-{
-  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
-  double x0, y0, x1, y1;
-  gsize len;
-
-  cairo_clip_extents (cr, &x0, &y0, &x1, &y1);
-  self->canvas_x = (int) floor (x0 * scale);
-  self->canvas_y = (int) floor (y0 * scale);
-  self->canvas_w = MAX ((int) ceil (x1 * scale) - self->canvas_x, 0);
-  self->canvas_h = MAX ((int) ceil (y1 * scale) - self->canvas_y, 0);
-  len = (gsize) self->canvas_w * self->canvas_h;
-  if (len == 0 || self->canvas_w > 1 << 14 || self->canvas_h > 1 << 14)
-    return;
-  if (len > self->canvas_len)
-    {
-      g_free (self->canvas);
-      self->canvas = g_new (guint32, len);
-      self->canvas_len = len;
-    }
-  memset (self->canvas, 0, len * sizeof (guint32));
-  self->canvas_on = TRUE;
-  self->canvas_used = FALSE;
-}
-
-/* Paints device rows [y0, y1) of columns [x, x + w) with src over what the
- * canvas holds. */
-static void
-canvas_box (RtopGraph *self, int x, int y0, int w, int y1, guint32 src)
-{
-  guint inv = 255 - (src >> 24);
-  int x1 = MIN (x + w, self->canvas_x + self->canvas_w);
-
-  x = MAX (x, self->canvas_x);
-  y0 = MAX (y0, self->canvas_y);
-  y1 = MIN (y1, self->canvas_y + self->canvas_h);
-  if (x >= x1 || y0 >= y1)
-    return;
-  self->canvas_used = TRUE;
-  for (int y = y0; y < y1; y++)
-    {
-      guint32 *p = self->canvas + (gsize) (y - self->canvas_y) * self->canvas_w + (x - self->canvas_x);
-      guint32 last_in = 0, last_out = src;
-
-      for (int i = x; i < x1; i++, p++)
-        {
-          guint32 d = *p;
-
-          if (inv == 0 || d == 0)
-            {
-              *p = src;
-              continue;
-            }
-          if (d != last_in)
-            {
-              last_in = d;
-              last_out = 0;
-              for (int shift = 0; shift < 32; shift += 8)
-                last_out |= (((src >> shift) & 0xff) + mul_un8 ((d >> shift) & 0xff, inv)) << shift;
-            }
-          *p = last_out;
-        }
-    }
-}
-
-/* Paints what the canvas holds into cr and ends it. */
-static void
-canvas_end (RtopGraph *self, cairo_t *cr)
-{
-  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
-  cairo_surface_t *surface;
-
-  if (!self->canvas_on)
-    return;
-  self->canvas_on = FALSE;
-  if (!self->canvas_used)
-    return;
-  surface = cairo_image_surface_create_for_data ((guchar *) self->canvas, CAIRO_FORMAT_ARGB32,
-                                                 self->canvas_w, self->canvas_h,
-                                                 self->canvas_w * (int) sizeof (guint32));
-  cairo_surface_set_device_scale (surface, scale, scale);
-  cairo_save (cr);
-  cairo_set_source_surface (cr, surface, (double) self->canvas_x / scale, (double) self->canvas_y / scale);
-  cairo_paint (cr);
-  cairo_restore (cr);
-  /* A recording keeps its own copy of a painted image once the image is
-   * finished; the canvas is written again at the next frame. */
-  cairo_surface_finish (surface);
-  cairo_surface_destroy (surface);
-  self->stats.canvas_frames++;
-}
-
 /* One box in device pixels, into the canvas or onto cr's path. */
 static void
 add_box (RtopGraph *self, cairo_t *cr, double px, int x, int y0, int w, int y1, guint32 color)
 {
-  if (self->canvas_on)
-    canvas_box (self, x, y0, w, y1, color);
+  if (self->canvas.on)
+    rtop_graph_canvas_box (&self->canvas, x, y0, w, y1, color);
   else
     cairo_rectangle (cr, x / px, y0 / px, w / px, (y1 - y0) / px);
 }
@@ -783,7 +655,7 @@ draw_bars (RtopGraph *self, cairo_t *cr, const double *mins, const double *maxs,
   double px = gtk_widget_get_scale_factor (GTK_WIDGET (self));
   int thick = (int) MAX (1, round (line * px));  /* whole device pixels */
   int base = (int) round (bottom * px), w = (int) round (col_w * px);
-  guint32 area = canvas_color (color, 0.10), trace = canvas_color (color, 1);
+  guint32 area = rtop_graph_canvas_color (color, 0.10), trace = rtop_graph_canvas_color (color, 1);
 
   /* Boxes on whole device pixels take cairo's rectilinear fast path. */
 #define DEV(v) ((int) round ((v) * px))
@@ -791,7 +663,7 @@ draw_bars (RtopGraph *self, cairo_t *cr, const double *mins, const double *maxs,
     if (!isnan (maxs[i]))
       add_box (self, cr, px, DEV (self->plot.origin.x + i * col_w), DEV (y_of (self, maxs[i], axis_max)), w,
                base, area);
-  if (!self->canvas_on)
+  if (!self->canvas.on)
     {
       cairo_set_source_rgba (cr, color->red, color->green, color->blue, 0.10);
       cairo_fill (cr);
@@ -818,7 +690,7 @@ draw_bars (RtopGraph *self, cairo_t *cr, const double *mins, const double *maxs,
       add_box (self, cr, px, DEV (self->plot.origin.x + i * col_w), top, w, end, trace);
     }
 #undef DEV
-  if (!self->canvas_on)
+  if (!self->canvas.on)
     {
       gdk_cairo_set_source_rgba (cr, color);
       cairo_fill (cr);
@@ -1077,10 +949,11 @@ draw (RtopGraph *self, cairo_t *cr, double width, double height)
                    self->plot.size.width, self->plot.size.height + 2);
   cairo_clip (cr);
   if (self->compact)
-    canvas_begin (self, cr);
+    rtop_graph_canvas_begin (&self->canvas, cr, scale);
   for (guint c = 0; c < self->n_channels; c++)
     draw_channel (self, cr, c, columns, axis_max);
-  canvas_end (self, cr);
+  if (rtop_graph_canvas_end (&self->canvas, cr, scale))
+    self->stats.canvas_frames++;
   cairo_restore (cr);
   if (self->compact && !self->in_tile)
     draw_peak (self, cr, &fg, data_max);
@@ -1321,7 +1194,7 @@ rtop_graph_finalize (GObject *object)
 
   g_free (self->mins);
   g_free (self->maxs);
-  g_free (self->canvas);
+  rtop_graph_canvas_clear (&self->canvas);
   g_clear_pointer (&self->tiles, g_ptr_array_unref);
   G_OBJECT_CLASS (rtop_graph_parent_class)->finalize (object);
 }
