@@ -1,4 +1,5 @@
-/* rtop-window.c */
+/* rtop-window.c: the main window: its sections, the session's state in the
+ * header bar and message bar, dialogs, settings and closing. */
 #include "config.h"
 
 #include <math.h>

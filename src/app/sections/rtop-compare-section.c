@@ -1,4 +1,5 @@
-/* rtop-compare-section.c */
+/* rtop-compare-section.c: several ports in one chart: the port list, the
+ * metric menu and the chart. */
 #include "config.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
-/* rtop-overview-section.c */
+/* rtop-overview-section.c: every port at a glance: the ports table, totals,
+ * newest health events and the empty or error states. */
 #include "config.h"
 
 #include <math.h>

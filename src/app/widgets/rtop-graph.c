@@ -1,4 +1,5 @@
-/* rtop-graph.c */
+/* rtop-graph.c: the time-series chart widget: its channels and properties,
+ * held updates, the stepped frame's tiles and the pointer. */
 #include "config.h"
 
 #include <string.h>
