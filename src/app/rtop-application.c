@@ -1,4 +1,5 @@
-/* rtop-application.c */
+/* rtop-application.c: the GtkApplication: settings, the session every window
+ * shows, notifications and the app.* actions. */
 #include "config.h"
 
 #include <signal.h>

@@ -1,4 +1,5 @@
-/* rtop-preferences.c */
+/* rtop-preferences.c: the preferences window, bound to the application's
+ * GSettings. */
 #include "config.h"
 
 #include <glib/gi18n.h>

@@ -1,9 +1,51 @@
-/* rtop-window-private.h: what only rtop-window.c and the tests use. */
+/* rtop-window-private.h: what rtop-window.c, rtop-window-actions.c and the tests share. */
 #pragma once
 
+#include "rtop-compare-section.h"
+#include "rtop-overview-section.h"
+#include "rtop-port-section.h"
+#include "rtop-process-section.h"
 #include "rtop-window.h"
 
 G_BEGIN_DECLS
+
+struct _RtopWindow {
+  GtkApplicationWindow parent_instance;
+
+  RtopSession *session;
+  GSettings *settings;
+  RtopRecorder *recorder;       /* the session's, while recording: we show its progress */
+  GtkStringList *interval_labels;
+  GArray *interval_values;      /* double, same order as interval_labels */
+  gboolean syncing_interval;
+  gboolean startup_reported;
+  int time_window;              /* minutes: 1, 5, 15 or 60 */
+  gboolean shared_scale;
+  char *message_path;           /* the file the message bar is about */
+  gboolean closing;             /* close once the recording is saved */
+  GtkWidget *close_question;    /* Save / Discard / Cancel, while it is shown */
+
+  GtkWidget *back_button;
+  GtkToggleButton *record_button;
+  GtkLabel *record_label;
+  GtkLabel *mode_label;
+  GtkStack *title_stack;
+  GtkLabel *detail_title;
+  GtkDropDown *interval_dropdown;
+  GtkStack *main_stack;
+  GtkRevealer *message_revealer;
+  GtkLabel *message_label;
+  GtkWidget *message_repair_button;
+  GtkWidget *message_folder_button;
+  GtkWidget *message_copy_button;
+  GtkWidget *remote_banner;
+  GtkLabel *remote_command;
+  GtkStack *views_stack;
+  RtopOverviewSection *overview;
+  RtopPortSection *port_detail;
+  RtopCompareSection *compare_view;
+  RtopProcessSection *process_page;
+};
 
 RtopSession *rtop_window_get_session (RtopWindow *self);
 
@@ -16,5 +58,13 @@ gboolean rtop_window_get_remote_banner (RtopWindow *self, const char **command);
 
 /* What the window shows now, as text (for tests and the VM scenario). */
 char *rtop_window_dump (RtopWindow *self);
+
+/* The section shown: a tab, or the port, process or compare page
+ * (rtop-window.c). */
+RtopSection *rtop_window_get_visible_section (RtopWindow *self);
+
+/* Installs the window's actions and their keyboard shortcuts on the class
+ * (rtop-window-actions.c). */
+void rtop_window_class_actions_init (GtkWidgetClass *widget_class);
 
 G_END_DECLS

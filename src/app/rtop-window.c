@@ -1,4 +1,5 @@
-/* rtop-window.c */
+/* rtop-window.c: the main window: its sections, the session's state in the
+ * header bar and message bar, dialogs, settings and closing. */
 #include "config.h"
 
 #include <math.h>
@@ -14,7 +15,6 @@
 #include "rtop-port-section.h"
 #include "rtop-process-section.h"
 #include "rtop-processes-section.h"
-#include "rtop-record-format.h"
 #include "rtop-recording.h"
 #include "rtop-remote.h"
 #include "rtop-startup.h"
@@ -22,44 +22,6 @@
 
 /* The interval menu: common choices; a value set elsewhere is added to it. */
 static const double interval_presets[] = { 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60 };
-
-struct _RtopWindow {
-  GtkApplicationWindow parent_instance;
-
-  RtopSession *session;
-  GSettings *settings;
-  RtopRecorder *recorder;       /* the session's, while recording: we show its progress */
-  GtkStringList *interval_labels;
-  GArray *interval_values;      /* double, same order as interval_labels */
-  gboolean syncing_interval;
-  gboolean startup_reported;
-  int time_window;              /* minutes: 1, 5, 15 or 60 */
-  gboolean shared_scale;
-  char *message_path;           /* the file the message bar is about */
-  gboolean closing;             /* close once the recording is saved */
-  GtkWidget *close_question;    /* Save / Discard / Cancel, while it is shown */
-
-  GtkWidget *back_button;
-  GtkToggleButton *record_button;
-  GtkLabel *record_label;
-  GtkLabel *mode_label;
-  GtkStack *title_stack;
-  GtkLabel *detail_title;
-  GtkDropDown *interval_dropdown;
-  GtkStack *main_stack;
-  GtkRevealer *message_revealer;
-  GtkLabel *message_label;
-  GtkWidget *message_repair_button;
-  GtkWidget *message_folder_button;
-  GtkWidget *message_copy_button;
-  GtkWidget *remote_banner;
-  GtkLabel *remote_command;
-  GtkStack *views_stack;
-  RtopOverviewSection *overview;
-  RtopPortSection *port_detail;
-  RtopCompareSection *compare_view;
-  RtopProcessSection *process_page;
-};
 
 G_DEFINE_FINAL_TYPE (RtopWindow, rtop_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -124,8 +86,9 @@ bind_sections (RtopWindow *self, RtopSession *session)
     rtop_section_set_session (g_ptr_array_index (sections, i), session);
 }
 
-static RtopSection *
-get_visible_section (RtopWindow *self)
+/* The section shown: a tab, or the port, process or compare page. */
+RtopSection *
+rtop_window_get_visible_section (RtopWindow *self)
 {
   GtkWidget *child;
 
@@ -145,56 +108,8 @@ rtop_window_get_visible_view (RtopWindow *self)
   RtopSection *section;
 
   g_return_val_if_fail (RTOP_IS_WINDOW (self), NULL);
-  section = get_visible_section (self);
+  section = rtop_window_get_visible_section (self);
   return section ? rtop_section_get_page_name (section) : NULL;
-}
-
-static void
-show_views (RtopWindow *self)
-{
-  gtk_stack_set_visible_child_name (self->main_stack, "views");
-  gtk_stack_set_visible_child_name (self->title_stack, "switcher");
-  gtk_widget_set_visible (self->back_button, FALSE);
-}
-
-static void
-show_view_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  RtopWindow *self = RTOP_WINDOW (widget);
-  const char *view = g_variant_get_string (param, NULL);
-
-  if (gtk_stack_get_child_by_name (self->views_stack, view) == NULL)
-    return;
-  gtk_stack_set_visible_child_name (self->views_stack, view);
-  show_views (self);
-}
-
-static void
-show_compare (RtopWindow *self)
-{
-  gtk_label_set_label (self->detail_title, _("Compare Ports"));
-  gtk_stack_set_visible_child_name (self->title_stack, "detail");
-  gtk_stack_set_visible_child (self->main_stack, GTK_WIDGET (self->compare_view));
-  gtk_widget_set_visible (self->back_button, TRUE);
-  rtop_section_focus (RTOP_SECTION (self->compare_view));
-}
-
-/* Several ports in one chart: as checked before (win.compare), with one
- * more (win.compare-with, from a port's page) or exactly these. */
-static void
-compare_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  RtopWindow *self = RTOP_WINDOW (widget);
-
-  if (g_str_equal (name, "win.compare-ports"))
-    {
-      g_autofree const char **keys = g_variant_get_strv (param, NULL);
-
-      rtop_compare_section_set_ports (self->compare_view, keys);
-    }
-  else if (g_str_equal (name, "win.compare-with"))
-    rtop_compare_section_set_port_checked (self->compare_view, g_variant_get_string (param, NULL), TRUE);
-  show_compare (self);
 }
 
 static void
@@ -204,92 +119,6 @@ views_changed_cb (RtopWindow *self)
 
   if (name != NULL && self->settings)
     g_settings_set_string (self->settings, "last-view", name);
-}
-
-static gboolean
-show_port (RtopWindow *self, const char *key)
-{
-  RtopPortItem *port = self->session ? rtop_history_find_port_by_key (rtop_session_get_history (self->session), key) : NULL;
-  g_autofree char *title = NULL;
-
-  if (port == NULL)
-    return FALSE;
-  rtop_port_section_set_port (self->port_detail, port);
-  /* Translators: the header bar title on a port's page, "rxe0 port 1" */
-  title = g_strdup_printf (_("%s port %u"), rtop_port_item_get_device (port), rtop_port_item_get_port (port));
-  gtk_label_set_label (self->detail_title, title);
-  gtk_stack_set_visible_child_name (self->title_stack, "detail");
-  gtk_stack_set_visible_child_name (self->main_stack, "detail");
-  gtk_widget_set_visible (self->back_button, TRUE);
-  return TRUE;
-}
-
-static void
-show_port_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  const char *key = g_variant_get_string (param, NULL);
-
-  if (!show_port (RTOP_WINDOW (widget), key))
-    g_message ("No port %s to show", key);
-}
-
-static RtopProcessItem *
-find_process (RtopWindow *self, const char *key)
-{
-  GListModel *processes = rtop_history_get_processes (rtop_session_get_history (self->session));
-
-  for (guint i = 0; i < g_list_model_get_n_items (processes); i++)
-    {
-      g_autoptr(RtopProcessItem) item = g_list_model_get_item (processes, i);
-
-      if (g_strcmp0 (rtop_process_item_get_key (item), key) == 0)
-        return item;   /* the model holds it */
-    }
-  return NULL;
-}
-
-static void
-show_process_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  RtopWindow *self = RTOP_WINDOW (widget);
-  const char *key = g_variant_get_string (param, NULL);
-  RtopProcessItem *process = self->session ? find_process (self, key) : NULL;
-  g_autofree char *title = NULL;
-
-  if (process == NULL)
-    {
-      g_message ("No process %s to show", key);
-      return;
-    }
-  rtop_process_section_set_process (self->process_page, process);
-  /* Translators: the header bar title on a process's page: its name and pid */
-  title = g_strdup_printf (_("%s (pid %d)"), rtop_process_item_get_comm (process) ? rtop_process_item_get_comm (process) : "?",
-                           rtop_process_item_get_pid (process));
-  gtk_label_set_label (self->detail_title, title);
-  gtk_stack_set_visible_child_name (self->title_stack, "detail");
-  gtk_stack_set_visible_child_name (self->main_stack, "process");
-  gtk_widget_set_visible (self->back_button, TRUE);
-}
-
-static void
-back_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  RtopWindow *self = RTOP_WINDOW (widget);
-  RtopSection *section;
-
-  show_views (self);
-  section = get_visible_section (self);
-  if (section && section == RTOP_SECTION (self->overview))
-    rtop_section_focus (section);
-}
-
-static void
-find_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  RtopSection *section = get_visible_section (RTOP_WINDOW (widget));
-
-  if (section)
-    rtop_section_focus (section);
 }
 
 /* ---- the session's state ---------------------------------------------------- */
@@ -385,7 +214,18 @@ replay_changed_cb (RtopWindow *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->interval_dropdown), title == NULL);
 }
 
-static void show_error (RtopWindow *self, const char *title, const char *message);
+/* Shows an error the user can act on, in a dialog. */
+static void
+show_error (RtopWindow *self, const char *title, const char *message)
+{
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                              GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", title);
+
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", message);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
 
 /* One dialog, in the window the user is looking at. */
 static gboolean
@@ -418,47 +258,7 @@ show_message (RtopWindow *self, const char *text, const char *path, gboolean can
   gtk_revealer_set_reveal_child (self->message_revealer, TRUE);
 }
 
-static void
-dismiss_message_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  RtopWindow *self = RTOP_WINDOW (widget);
-
-  gtk_revealer_set_reveal_child (self->message_revealer, FALSE);
-  g_clear_pointer (&self->message_path, g_free);
-}
-
-static void
-open_message_folder_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  RtopWindow *self = RTOP_WINDOW (widget);
-  g_autofree char *dir = NULL;
-  g_autoptr(GFile) file = NULL;
-  g_autofree char *uri = NULL;
-
-  if (self->message_path == NULL)
-    return;
-  dir = g_path_get_dirname (self->message_path);
-  file = g_file_new_for_path (dir);
-  uri = g_file_get_uri (file);
-  gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
-}
-
 /* ---- a remote display ----------------------------------------------------- */
-
-static void
-copy_remote_command_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  RtopWindow *self = RTOP_WINDOW (widget);
-
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget),
-                          gtk_label_get_label (self->remote_command));
-}
-
-static void
-dismiss_remote_banner_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  gtk_widget_set_visible (RTOP_WINDOW (widget)->remote_banner, FALSE);
-}
 
 /* On ssh -X or a TCP display every repaint crosses the network as pixels;
  * the app on the user's own machine, connected to this host, sends only
@@ -481,24 +281,6 @@ rtop_window_get_remote_banner (RtopWindow *self, const char **command)
   if (command)
     *command = gtk_label_get_label (self->remote_command);
   return gtk_widget_get_visible (self->remote_banner);
-}
-
-static void
-copy_message_path_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  RtopWindow *self = RTOP_WINDOW (widget);
-
-  if (self->message_path)
-    gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), self->message_path);
-}
-
-static void
-repair_recording_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  RtopWindow *self = RTOP_WINDOW (widget);
-
-  gtk_widget_set_visible (self->message_repair_button, FALSE);
-  rtop_session_repair_replay (self->session);
 }
 
 static void
@@ -669,75 +451,6 @@ bind_session (RtopWindow *self)
   replay_message (self);
 }
 
-/* ---- opening recordings --------------------------------------------------- */
-
-static void
-open_response_cb (GtkNativeDialog *dialog, int response, RtopWindow *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT && self->session)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-
-      rtop_session_open_recording (self->session, file);
-    }
-  g_object_unref (dialog);
-}
-
-/* Every format the readers load, finished or cut short (a crash, power
- * loss: it loads up to its last complete interval, and can be repaired). */
-static void
-add_format_patterns (GtkFileFilter *filter)
-{
-  guint n;
-  const RtopRecordFormatInfo *formats = rtop_record_formats (&n);
-  GString *names = g_string_new (NULL);
-  g_autofree char *title = NULL;
-
-  for (guint i = 0; i < n; i++)
-    {
-      if (formats[i].reader == NULL)
-        continue;
-      for (guint j = 0; j < G_N_ELEMENTS (formats[i].patterns) && formats[i].patterns[j]; j++)
-        gtk_file_filter_add_pattern (filter, formats[i].patterns[j]);
-      if (names->len > 0)
-        g_string_append (names, ", ");
-      g_string_append (names, _(formats[i].display_name));
-    }
-  /* Translators: the Open dialog's filter; %s lists the formats */
-  title = g_strdup_printf (_("rdmatop recordings (%s; also cut short)"), names->str);
-  gtk_file_filter_set_name (filter, title);
-  g_string_free (names, TRUE);
-}
-
-static void
-open_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  RtopWindow *self = RTOP_WINDOW (widget);
-  GtkFileChooserNative *dialog;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-  dialog = gtk_file_chooser_native_new (_("Open Recording"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  add_format_patterns (filter);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_signal_connect (dialog, "response", G_CALLBACK (open_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-/* Shows an error the user can act on, in a dialog. */
-static void
-show_error (RtopWindow *self, const char *title, const char *message)
-{
-  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self),
-                                              GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", title);
-
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", message);
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
 /* ---- sampling interval ------------------------------------------------- */
 
 static char *
@@ -789,20 +502,6 @@ interval_selected_cb (RtopWindow *self)
   if (self->syncing_interval || i >= self->interval_values->len || self->settings == NULL)
     return;
   g_settings_set_double (self->settings, "interval", g_array_index (self->interval_values, double, i));
-}
-
-static void
-step_interval_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  RtopWindow *self = RTOP_WINDOW (widget);
-  guint i = gtk_drop_down_get_selected (self->interval_dropdown);
-  /* A longer interval means sampling less often. */
-  int direction = g_str_equal (name, "win.interval-slower") ? +1 : -1;
-
-  if (direction < 0 && i > 0)
-    gtk_drop_down_set_selected (self->interval_dropdown, i - 1);
-  else if (direction > 0 && i + 1 < self->interval_values->len)
-    gtk_drop_down_set_selected (self->interval_dropdown, i + 1);
 }
 
 static void
@@ -866,15 +565,6 @@ rtop_window_dump (RtopWindow *self)
       g_string_append (out, text);
     }
   return g_string_free (out, FALSE);
-}
-
-static void
-dump_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  g_autofree char *text = rtop_window_dump (RTOP_WINDOW (widget));
-
-  /* For the end-to-end test, which reads the app's output. */
-  g_print ("--- rdmatop dump begin ---\n%s--- rdmatop dump end ---\n", text);
 }
 
 /* ---- settings ------------------------------------------------------------ */
@@ -1127,54 +817,6 @@ rtop_window_set_property (GObject *object, guint prop_id, const GValue *value, G
     }
 }
 
-/* Window actions and their keys.  Application-wide ones (quit, record,
- * refresh, live/replay) are the application's. */
-static void
-install_actions (GtkWidgetClass *widget_class)
-{
-  gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
-  gtk_widget_class_install_action (widget_class, "win.show-port", "s", show_port_action);
-  gtk_widget_class_install_action (widget_class, "win.compare", NULL, compare_action);
-  gtk_widget_class_install_action (widget_class, "win.compare-with", "s", compare_action);
-  gtk_widget_class_install_action (widget_class, "win.compare-ports", "as", compare_action);
-  gtk_widget_class_install_action (widget_class, "win.show-process", "s", show_process_action);
-  gtk_widget_class_install_action (widget_class, "win.back", NULL, back_action);
-  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
-  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
-  gtk_widget_class_install_action (widget_class, "win.interval-faster", NULL, step_interval_action);
-  gtk_widget_class_install_action (widget_class, "win.interval-slower", NULL, step_interval_action);
-  gtk_widget_class_install_action (widget_class, "win.dump-state", NULL, dump_action);
-  gtk_widget_class_install_action (widget_class, "win.dismiss-message", NULL, dismiss_message_action);
-  gtk_widget_class_install_action (widget_class, "win.open-message-folder", NULL, open_message_folder_action);
-  gtk_widget_class_install_action (widget_class, "win.copy-message-path", NULL, copy_message_path_action);
-  gtk_widget_class_install_action (widget_class, "win.copy-remote-command", NULL, copy_remote_command_action);
-  gtk_widget_class_install_action (widget_class, "win.dismiss-remote-banner", NULL, dismiss_remote_banner_action);
-  gtk_widget_class_install_action (widget_class, "win.repair-recording", NULL, repair_recording_action);
-  gtk_widget_class_install_property_action (widget_class, "win.time-window", "time-window");
-  gtk_widget_class_install_property_action (widget_class, "win.shared-scale", "shared-scale");
-
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
-  /* Escape leaves the port page, like Alt+Left. */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.back", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_CONTROL_MASK, "win.show-view", "s", "overview");
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_CONTROL_MASK, "win.show-view", "s", "processes");
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_CONTROL_MASK, "win.show-view", "s", "events");
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_4, GDK_CONTROL_MASK, "win.compare", NULL);
-  /* Ctrl+Plus samples more often, Ctrl+Minus less often, as the keys read. */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "win.interval-faster", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "win.interval-faster", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "win.interval-faster", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "win.interval-slower", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "win.interval-slower", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_ALT_MASK, "win.time-window", "i", 1);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_ALT_MASK, "win.time-window", "i", 5);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_ALT_MASK, "win.time-window", "i", 15);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_4, GDK_ALT_MASK, "win.time-window", "i", 60);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.dump-state", NULL);
-}
-
 static void
 rtop_window_class_init (RtopWindowClass *klass)
 {
@@ -1231,7 +873,7 @@ rtop_window_class_init (RtopWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, port_detail);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, compare_view);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, process_page);
-  install_actions (widget_class);
+  rtop_window_class_actions_init (widget_class);
 }
 
 /* Whether the theme in use is dark: its text is light. */

@@ -1,4 +1,5 @@
-/* rtop-counter-item.c */
+/* rtop-counter-item.c: one row of a port's counters table: a counter's name,
+ * value and rate, updated in place. */
 #include "config.h"
 
 #include <math.h>

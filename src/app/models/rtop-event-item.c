@@ -1,4 +1,5 @@
-/* rtop-event-item.c */
+/* rtop-event-item.c: one health event of the log, with where it happened, for
+ * the views that list events. */
 #include "config.h"
 
 #include <glib/gi18n.h>

@@ -1,4 +1,5 @@
-/* rtop-history.c */
+/* rtop-history.c: the list models the views bind to (ports, processes, health
+ * events), kept from the snapshots ingested. */
 #include "config.h"
 
 #include <glib/gi18n.h>

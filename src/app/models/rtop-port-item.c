@@ -1,4 +1,5 @@
-/* rtop-port-item.c */
+/* rtop-port-item.c: one device port as the UI sees it, updated in place from
+ * each snapshot. */
 #include "config.h"
 
 #include <glib/gi18n.h>

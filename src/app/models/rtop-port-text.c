@@ -1,4 +1,5 @@
-/* rtop-port-text.c */
+/* rtop-port-text.c: how a port's fields read in every view: labels, CSS
+ * classes and notes from one table each. */
 #include "config.h"
 
 #include <glib/gi18n.h>

@@ -1,4 +1,5 @@
-/* rtop-process-item.c */
+/* rtop-process-item.c: one process that holds RDMA resources, updated in place
+ * from each snapshot. */
 #include "config.h"
 
 #include <string.h>

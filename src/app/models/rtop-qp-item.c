@@ -1,4 +1,4 @@
-/* rtop-qp-item.c */
+/* rtop-qp-item.c: one queue pair of a process, as a process page shows it. */
 #include "config.h"
 
 #include "rtop-qp-item.h"

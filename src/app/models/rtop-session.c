@@ -1,4 +1,5 @@
-/* rtop-session.c */
+/* rtop-session.c: what every window shows: the sources that feed the history,
+ * the recording and the replay. */
 #include "config.h"
 
 #include <errno.h>

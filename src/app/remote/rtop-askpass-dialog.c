@@ -1,4 +1,5 @@
-/* rtop-askpass-dialog.c */
+/* rtop-askpass-dialog.c: ssh's question to the user as a dialog that
+ * answers the request. */
 #include "config.h"
 
 #include <glib/gi18n.h>

@@ -1,4 +1,5 @@
-/* rtop-askpass-parse.c */
+/* rtop-askpass-parse.c: reads the message rdmatop-askpass sends for one of
+ * ssh's questions. */
 #include "config.h"
 
 #include <string.h>

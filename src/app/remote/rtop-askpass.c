@@ -1,4 +1,5 @@
-/* rtop-askpass.c
+/* rtop-askpass.c: relays ssh's questions from rdmatop-askpass to the user and
+ * their answers back.
  *
  * Everything is asynchronous on the main context: a question is read with
  * a bound on its size, and a connection waits for its answer without

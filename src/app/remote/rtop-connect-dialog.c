@@ -1,4 +1,5 @@
-/* rtop-connect-dialog.c */
+/* rtop-connect-dialog.c: the "Connect to Host…" dialog: one host name,
+ * checked, connected and maybe remembered. */
 #include "config.h"
 
 #include <glib/gi18n.h>

@@ -1,4 +1,5 @@
-/* rtop-remote.c
+/* rtop-remote.c: choices for a display that is not local, and the host
+ * names and command that reach rdmatop over ssh.
  *
  * Remote X has no hardware GL: GL renderers then render on the CPU and push
  * whole frames over the wire, while the cairo renderer sends only damaged

@@ -1,4 +1,5 @@
-/* rtop-compare-section.c */
+/* rtop-compare-section.c: several ports in one chart: the port list, the
+ * metric menu and the chart. */
 #include "config.h"
 
 #include <math.h>
@@ -6,7 +7,6 @@
 
 #include "rtop-compare-section-private.h"
 #include "rtop-format.h"
-#include "rtop-graph-private.h"
 
 /* What the chart can show: one channel of every checked port. */
 static const struct {

@@ -1,4 +1,5 @@
-/* rtop-events-section.c */
+/* rtop-events-section.c: the health event log, filtered by severity and
+ * device, following the newest events. */
 #include "config.h"
 
 #include <glib/gi18n.h>

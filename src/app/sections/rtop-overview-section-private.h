@@ -1,9 +1,49 @@
-/* rtop-overview-section-private.h: what only rtop-overview-section.c and the tests use. */
+/* rtop-overview-section-private.h: what rtop-overview-section.c,
+ * rtop-overview-section-columns.c and the tests share. */
 #pragma once
 
+#include "rtop-columns.h"
+#include "rtop-host-strip.h"
 #include "rtop-overview-section.h"
 
 G_BEGIN_DECLS
+
+struct _RtopOverviewSection {
+  RtopSection parent_instance;
+
+  GtkSortListModel *sorted;
+  GtkSliceListModel *recent;
+  double window_s;
+  gboolean shared_scale;        /* one y scale for every port's sparkline */
+  double shared_max;            /* that scale's top, 0 when off */
+  guint narrow_level;           /* index into narrow_levels */
+  guint narrow_idle;
+  double refresh_period;        /* s between refreshes; 0: at every update */
+  gboolean held;                /* updates wait: not seen, or refreshed recently */
+  gboolean held_update;         /* an update came while held */
+  guint refresh_timeout;
+
+  GtkStack *state_stack;
+  GtkSpinner *waiting_spinner;
+  GtkColumnView *ports_view;
+  GtkLabel *total_ports;
+  GtkLabel *total_ports_caption;
+  GtkLabel *total_tx;
+  GtkLabel *total_rx;
+  GtkLabel *total_pps;
+  GtkLabel *total_problems;
+  GtkLabel *total_problems_caption;
+  GtkWidget *problems_caption;  /* what shows the caption: that label, or an inscription */
+  GtkWidget *problems_card;
+  GtkWidget *vanished_banner;
+  GtkLabel *vanished_label;
+  GtkStack *events_stack;
+  GtkListBox *recent_events;
+  GtkLabel *unavailable_title;
+  GtkLabel *unavailable_message;
+  GtkLabel *sources_status;
+  RtopHostStrip *host_strip;
+};
 
 GtkWidget *rtop_overview_section_new (void);
 
@@ -15,5 +55,9 @@ const char *rtop_overview_section_get_state (RtopOverviewSection *self);
 
 /* Whether new values wait (hidden, or within the refresh period). */
 gboolean rtop_overview_section_get_held (RtopOverviewSection *self);
+
+/* The ports table's columns, n_columns of them
+ * (rtop-overview-section-columns.c). */
+const RtopColumnDef *rtop_overview_section_get_port_columns (guint *n_columns);
 
 G_END_DECLS

@@ -1,4 +1,5 @@
-/* rtop-port-section.c */
+/* rtop-port-section.c: one port's page: graphs over a time window, its
+ * counters table and the processes using its device. */
 #include "config.h"
 
 #include <math.h>

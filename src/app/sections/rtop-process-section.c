@@ -1,4 +1,5 @@
-/* rtop-process-section.c */
+/* rtop-process-section.c: one process's page: what it holds on which device
+ * and port, and its queue pairs. */
 #include "config.h"
 
 #include <glib/gi18n.h>

@@ -1,4 +1,5 @@
-/* rtop-processes-section.c */
+/* rtop-processes-section.c: every process holding RDMA resources, searched and
+ * sorted. */
 #include "config.h"
 
 #include <string.h>

@@ -1,4 +1,5 @@
-/* rtop-section.c */
+/* rtop-section.c: the base of every view in the window: the session, its
+ * history and the handlers connected to it. */
 #include "config.h"
 
 #include <glib/gi18n.h>

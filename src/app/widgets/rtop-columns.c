@@ -1,4 +1,5 @@
-/* rtop-columns.c */
+/* rtop-columns.c: GtkColumnView columns built from RtopColumnDef tables, whose
+ * cells show their items' changes a few per frame. */
 #include "config.h"
 
 #include <math.h>

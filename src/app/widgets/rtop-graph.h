@@ -33,6 +33,9 @@ void rtop_graph_add_series_channel (RtopGraph *self, RtopSeries *series, guint c
 void rtop_graph_clear_channels (RtopGraph *self);
 /* FALSE: no legend in the plot (the caller shows the channels itself). */
 void rtop_graph_set_show_legend (RtopGraph *self, gboolean show);
+/* The unit of the values, for the axis, the legend and the readout.
+ * Property "unit". */
+void rtop_graph_set_unit (RtopGraph *self, RtopUnit unit);
 void rtop_graph_set_window (RtopGraph *self, double seconds);
 /* The series time (monotonic microseconds) at the right edge; 0 follows
  * the newest sample.  Property "view-end". */
@@ -45,6 +48,13 @@ void rtop_graph_set_compact (RtopGraph *self, gboolean compact);
  * (0, the default: with every sample), so that a new sample repaints only
  * where it is drawn. */
 void rtop_graph_set_scroll_step (RtopGraph *self, double share);
+
+/* Held, new samples are not drawn (the graph is not seen, or is refreshed
+ * less often); released, it draws once if any came meanwhile.  Property
+ * "held". */
+void rtop_graph_set_held (RtopGraph *self, gboolean held);
+/* Held: draws the samples that came meanwhile, and stays held. */
+void rtop_graph_show_held (RtopGraph *self);
 
 /* What the last frame did, for tests and the benchmark. */
 typedef struct {

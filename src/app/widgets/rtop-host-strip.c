@@ -1,4 +1,5 @@
-/* rtop-host-strip.c
+/* rtop-host-strip.c: one card per source above the overview's table: its name,
+ * state and totals.
  *
  * Cards are made when the session's sources change and only their labels
  * change afterwards (GtkLabel ignores a text it already shows), so a
