@@ -8,7 +8,7 @@
  * walk here also checks that it reached the end of its payload. */
 #include "config.h"
 
-#include "rtop-nl.h"
+#include "rtop-nl-private.h"
 #include "rtop-error.h"
 #include "uapi/rdma/rdma_netlink.h"
 

@@ -90,28 +90,6 @@ struct _RtopNl {
   gsize truncated_iov;     /* the iov of the last read that cut a datagram */
 };
 
-static const char *const command_names[] = {
-  [RDMA_NLDEV_CMD_GET] = "GET",
-  [RDMA_NLDEV_CMD_PORT_GET] = "PORT_GET",
-  [RDMA_NLDEV_CMD_SYS_GET] = "SYS_GET",
-  [RDMA_NLDEV_CMD_RES_GET] = "RES_GET",
-  [RDMA_NLDEV_CMD_RES_QP_GET] = "RES_QP_GET",
-  [RDMA_NLDEV_CMD_RES_CQ_GET] = "RES_CQ_GET",
-  [RDMA_NLDEV_CMD_RES_MR_GET] = "RES_MR_GET",
-  [RDMA_NLDEV_CMD_RES_PD_GET] = "RES_PD_GET",
-  [RDMA_NLDEV_CMD_STAT_GET] = "STAT_GET",
-  [RDMA_NLDEV_CMD_RES_CTX_GET] = "RES_CTX_GET",
-  [RDMA_NLDEV_CMD_MONITOR] = "MONITOR",
-};
-
-const char *
-rtop_nl_command_name (guint16 cmd)
-{
-  if (cmd < G_N_ELEMENTS (command_names) && command_names[cmd] != NULL)
-    return command_names[cmd];
-  return "?";
-}
-
 /* ---- Sockets ---- */
 
 static gboolean
@@ -782,69 +760,6 @@ query_one (RtopNl *self, guint16 cmd, gboolean dump, guint32 dev_index, guint32 
   return FALSE;
 }
 
-/* The kernel answers these dumps for one device only (EINVAL without
- * DEV_INDEX: res_get_common_dumpit(), nldev_port_get_dumpit()). */
-static gboolean
-is_per_device_dump (guint16 cmd, gboolean dump)
-{
-  switch (cmd)
-    {
-    case RDMA_NLDEV_CMD_PORT_GET:
-    case RDMA_NLDEV_CMD_RES_QP_GET:
-    case RDMA_NLDEV_CMD_RES_CM_ID_GET:
-    case RDMA_NLDEV_CMD_RES_CQ_GET:
-    case RDMA_NLDEV_CMD_RES_MR_GET:
-    case RDMA_NLDEV_CMD_RES_PD_GET:
-    case RDMA_NLDEV_CMD_RES_CTX_GET:
-    case RDMA_NLDEV_CMD_RES_SRQ_GET:
-      return dump;
-    default:
-      return FALSE;
-    }
-}
-
-static gboolean
-collect_index_cb (const struct nlmsghdr *nlh, gpointer user_data, GError **error)
-{
-  RtopNlDevice dev;
-
-  if (!rtop_nl_parse_device (nlh, &dev, error))
-    return FALSE;
-  g_array_append_val ((GArray *) user_data, dev.index);
-  rtop_nl_device_clear (&dev);
-  return TRUE;
-}
-
-/* A per-device dump for every device.  A device that goes away between the
- * GET dump and its own dump answers with a kernel error: that device is
- * skipped; transport and parse errors still fail the whole query. */
-static gboolean
-query_all_devices (RtopNl *self, guint16 cmd, guint32 port,
-                   RtopNlMsgFunc func, gpointer user_data, GError **error)
-{
-  g_autoptr(GArray) indexes = g_array_new (FALSE, FALSE, sizeof (guint32));
-
-  if (!query_one (self, RDMA_NLDEV_CMD_GET, TRUE, RTOP_NL_NO_INDEX, 0,
-                  collect_index_cb, indexes, error))
-    return FALSE;
-  for (guint i = 0; i < indexes->len; i++)
-    {
-      g_autoptr(GError) local = NULL;
-
-      if (query_one (self, cmd, TRUE, g_array_index (indexes, guint32, i), port,
-                     func, user_data, &local))
-        continue;
-      if (local->domain != RTOP_ERROR ||
-          (local->code != RTOP_ERROR_KERNEL && local->code != RTOP_ERROR_NO_DEVICE))
-        {
-          g_propagate_error (error, g_steal_pointer (&local));
-          return FALSE;
-        }
-      g_debug ("%s", local->message);
-    }
-  return TRUE;
-}
-
 gboolean
 rtop_nl_query (RtopNl *self, guint16 cmd, gboolean dump,
                guint32 dev_index, guint32 port,
@@ -853,8 +768,6 @@ rtop_nl_query (RtopNl *self, guint16 cmd, gboolean dump,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (dev_index == RTOP_NL_NO_INDEX && is_per_device_dump (cmd, dump))
-    return query_all_devices (self, cmd, port, func, user_data, error);
   return query_one (self, cmd, dump, dev_index, port, func, user_data, error);
 }
 

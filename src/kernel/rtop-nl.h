@@ -33,12 +33,11 @@ int rtop_nl_get_fd (RtopNl *self);
 /* cmd is an RDMA_NLDEV_CMD_*; dev_index/port are added as attributes unless
  * RTOP_NL_NO_INDEX / 0.  dump=TRUE sets NLM_F_DUMP, otherwise NLM_F_ACK is set
  * so the reply ends with an ACK.  The kernel answers PORT_GET and RES_*_GET
- * dumps for one device only (EINVAL without DEV_INDEX): given
- * RTOP_NL_NO_INDEX, such a dump is run per device (a GET dump first, so one
- * extra request; a device that vanishes meanwhile is skipped).  Passing the
- * index yourself saves the GET.  Blocks at most the timeout per silent gap: a reply that
- * stops without DONE ends with RTOP_ERROR_TIMEOUT.  Replies to other (earlier,
- * timed-out) requests are ignored.  Not thread-safe: one RtopNl per thread. */
+ * dumps for one device only (EINVAL without DEV_INDEX): ask them device by
+ * device, with its index.  Blocks at most the timeout per silent gap: a reply
+ * that stops without DONE ends with RTOP_ERROR_TIMEOUT.  Replies to other
+ * (earlier, timed-out) requests are ignored.  Not thread-safe: one RtopNl per
+ * thread. */
 gboolean rtop_nl_query (RtopNl *self, guint16 cmd, gboolean dump,
                         guint32 dev_index, guint32 port,
                         RtopNlMsgFunc func, gpointer user_data, GError **error);
@@ -58,24 +57,10 @@ gboolean rtop_nl_query_message (RtopNl *self, guint16 type, gboolean dump,
 gboolean rtop_nl_read_monitor (RtopNl *self, RtopNlMsgFunc func, gpointer user_data,
                                gboolean *overrun, GError **error);
 
-/* "GET", "PORT_GET", ... for messages; "?" for commands we do not know. */
-const char *rtop_nl_command_name (guint16 cmd);
-
 /* ---- Parsed replies ---- */
 
-typedef struct {
-  guint32 index;
-  char *name;
-  guint32 port_count;        /* PORT_INDEX in a GET reply */
-  guint8 node_type;          /* 0 when absent */
-  char *fw_version;          /* NULL when absent */
-  guint64 node_guid;
-  guint64 sys_image_guid;
-  char *protocol;            /* DEV_PROTOCOL, NULL when absent */
-} RtopNlDevice;
-
-/* The same, with strings pointing into the message (for the sampling
- * pass, which keeps a device's strings from pass to pass). */
+/* A device's GET reply, with strings pointing into the message (for the
+ * sampling pass, which keeps a device's strings from pass to pass). */
 typedef struct {
   guint32 index;
   const char *name;
@@ -155,7 +140,6 @@ typedef struct {
 /* Each parser checks the message type, validates every attribute it knows
  * (size, NUL-terminated UTF-8 strings, nesting) and skips unknown ones.  On
  * failure the output is left cleared (parse_res leaves the array as it was). */
-gboolean rtop_nl_parse_device (const struct nlmsghdr *nlh, RtopNlDevice *out, GError **error);
 gboolean rtop_nl_parse_device_view (const struct nlmsghdr *nlh, RtopNlDeviceView *out,
                                     GError **error);
 gboolean rtop_nl_parse_port (const struct nlmsghdr *nlh, RtopNlPort *out, GError **error);
@@ -225,7 +209,6 @@ gboolean rtop_nl_parse_link_name (const struct nlmsghdr *nlh, guint32 *ifindex,
  * address (RTOP_NL_SOCKADDR_SIZE bytes); FALSE for other families. */
 gboolean rtop_nl_format_sockaddr (const guint8 *sockaddr, char *buf, gsize size);
 
-void rtop_nl_device_clear (RtopNlDevice *d);
 void rtop_nl_port_clear (RtopNlPort *p);
 void rtop_nl_stat_clear (RtopNlStat *s);
 void rtop_nl_res_clear (RtopNlRes *r);   /* also the GArray clear func */

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <glib.h>
-#include "rtop-nl.h"
 #include "rtop-snapshot.h"
 #include "rtop-sysfs.h"
 

@@ -220,7 +220,7 @@ monitor (guint seconds)
 }
 
 /* The kernel's own answer to a RES_QP_GET dump without DEV_INDEX, sent raw
- * on the RtopNl socket (RtopNl itself would fan it out per device). */
+ * on the RtopNl socket. */
 static void
 raw_res_without_index (RtopNl *nl)
 {
@@ -258,14 +258,20 @@ static int
 res_without_index (RtopNl *nl)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) devices = g_array_new (FALSE, TRUE, sizeof (RtopNlDevice));
   g_autoptr(GArray) res = g_array_new (FALSE, TRUE, sizeof (RtopNlRes));
-  Probe p = { FALSE, NULL, res, 0 };
+  Probe p = { FALSE, devices, res, 0 };
   ResCall call = { &p, RTOP_NL_RES_QP };
 
   raw_res_without_index (nl);
+  g_array_set_clear_func (devices, (GDestroyNotify) rtop_nl_device_clear);
   g_array_set_clear_func (res, (GDestroyNotify) rtop_nl_res_clear);
-  if (!rtop_nl_query (nl, RDMA_NLDEV_CMD_RES_QP_GET, TRUE, RTOP_NL_NO_INDEX, 0, res_cb, &call,
-                      &error))
+  /* What rdmatop asks instead: the device list, then each device's dump. */
+  if (rtop_nl_query (nl, RDMA_NLDEV_CMD_GET, TRUE, RTOP_NL_NO_INDEX, 0, device_cb, &p, &error))
+    for (guint i = 0; i < devices->len && error == NULL; i++)
+      rtop_nl_query (nl, RDMA_NLDEV_CMD_RES_QP_GET, TRUE,
+                     g_array_index (devices, RtopNlDevice, i).index, 0, res_cb, &call, &error);
+  if (error != NULL)
     {
       g_printerr ("nl-probe: %s\n", error->message);
       return 1;

@@ -104,7 +104,7 @@ def main(d):
     check("the kernel refuses a RES_QP_GET dump without DEV_INDEX (dumps are per device)",
           raw.get("ok") is False and "Invalid argument" in raw.get("message", ""), raw)
     fan = rwi.get("res_fan_out", [{}])[0]
-    check("RtopNl asks device by device when given no index: all QPs",
+    check("asked device by device, as rdmatop asks: all QPs",
           fan.get("qps") == len(rdma["res-show-qp"]), f"{fan} vs {len(rdma['res-show-qp'])}")
 
     passed, failed = RESULTS.count(True), RESULTS.count(False)
