@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "rtop-gpu.h"
-#include "rtop-providers.h"
 
 #define RETRY_ABSENT_US (60 * G_USEC_PER_SEC)
 #define RETRY_FAILED_US (10 * G_USEC_PER_SEC)
@@ -187,9 +186,9 @@ ensure_open (Loaded *l, gint64 now)
   return TRUE;
 }
 
-/* Rates over each port's own read, then the provider table. */
+/* Each port's counters in name order, read at read_time_us. */
 static void
-finish_device (RtopDevice *dev, RtopRates *rates, gint64 read_time_us)
+finish_device (RtopDevice *dev, gint64 read_time_us)
 {
   for (guint p = 0; p < dev->ports->len; p++)
     {
@@ -197,9 +196,6 @@ finish_device (RtopDevice *dev, RtopRates *rates, gint64 read_time_us)
 
       rtop_counters_sort (port->counters);
       port->read_time_us = read_time_us;
-      port->elapsed_s = rtop_rates_update (rates, dev->name, dev->index, port->index,
-                                           read_time_us, port->counters, NULL);
-      rtop_provider_apply (dev->provider, port);
     }
 }
 
@@ -237,10 +233,10 @@ device_outline (const RtopDevice *dev)
 }
 
 /* A read that fails (the driver stopped answering) is not the GPUs going
- * away: the last devices stay, their ports saying why they have no values,
- * and rates measure over the gap once reads work again. */
+ * away: the last devices stay, their ports saying why they have no values
+ * (and the sampling layer keeps their rates' baselines over the gap). */
 static void
-keep_last (Loaded *l, RtopRates *rates, GPtrArray *devices, const char *why)
+keep_last (Loaded *l, GPtrArray *devices, const char *why)
 {
   for (guint i = 0; i < l->last->len; i++)
     {
@@ -251,14 +247,13 @@ keep_last (Loaded *l, RtopRates *rates, GPtrArray *devices, const char *why)
           RtopPort *port = g_ptr_array_index (dev->ports, p);
 
           port->error = g_strdup (why);
-          rtop_rates_keep (rates, dev->name, port->index);
         }
       g_ptr_array_add (devices, dev);
     }
 }
 
 static guint
-read_library (Loaded *l, RtopRates *rates, GPtrArray *devices)
+read_library (Loaded *l, GPtrArray *devices)
 {
   g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_device_free);
   g_autoptr(GError) error = NULL;
@@ -267,7 +262,7 @@ read_library (Loaded *l, RtopRates *rates, GPtrArray *devices)
   if (!l->lib->read (l->state, found, &error))
     {
       set_message (l, error->message);
-      keep_last (l, rates, devices, error->message);
+      keep_last (l, devices, error->message);
       return 0;
     }
   read_time_us = g_get_monotonic_time ();
@@ -284,7 +279,7 @@ read_library (Loaded *l, RtopRates *rates, GPtrArray *devices)
     {
       RtopDevice *dev = g_ptr_array_index (found, i);
 
-      finish_device (dev, rates, read_time_us);
+      finish_device (dev, read_time_us);
       g_ptr_array_add (l->last, device_outline (dev));
       g_ptr_array_add (devices, dev);
       found->pdata[i] = NULL;
@@ -293,7 +288,7 @@ read_library (Loaded *l, RtopRates *rates, GPtrArray *devices)
 }
 
 char *
-rtop_gpu_source_read (RtopGpuSource *self, RtopRates *rates, GPtrArray *devices)
+rtop_gpu_source_read (RtopGpuSource *self, GPtrArray *devices)
 {
   gint64 now = g_get_monotonic_time ();
   g_autoptr(GString) why = g_string_new (NULL);
@@ -308,7 +303,7 @@ rtop_gpu_source_read (RtopGpuSource *self, RtopRates *rates, GPtrArray *devices)
       Loaded *l = &self->loaded[i];
 
       if (ensure_open (l, now))
-        n_gpus += read_library (l, rates, devices);
+        n_gpus += read_library (l, devices);
     }
   self->has_gpus = n_gpus > 0;
   if (self->has_gpus)

@@ -18,7 +18,6 @@
 #pragma once
 
 #include <glib.h>
-#include "rtop-rates.h"
 #include "rtop-snapshot.h"
 
 G_BEGIN_DECLS
@@ -61,12 +60,13 @@ RtopGpuSource *rtop_gpu_source_new (const RtopGpuOptions *options);
 void rtop_gpu_source_free (RtopGpuSource *self);
 
 /* One pass: appends the GPU devices of every library that answers to
- * devices, with rates (rates must be between begin_pass and end_pass) and
- * metrics from the provider table.  A library whose read fails this pass
- * appends the devices of its last good read, each port with error set.
+ * devices, as readings: gauges, and ports with their state, raw counters in
+ * name order and read_time_us (rates and metrics are the sampling layer's:
+ * rtop_gpu_rates_apply()).  A library whose read fails this pass appends the
+ * devices of its last good read, each port with error set and no counters.
  * Returns the translated reason why no GPU is read (free it), or NULL when
  * some library listed a GPU or the source is disabled. */
-char *rtop_gpu_source_read (RtopGpuSource *self, RtopRates *rates, GPtrArray *devices);
+char *rtop_gpu_source_read (RtopGpuSource *self, GPtrArray *devices);
 
 /* Whether any library listed a GPU in the last read. */
 gboolean rtop_gpu_source_has_gpus (RtopGpuSource *self);

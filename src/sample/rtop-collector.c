@@ -17,6 +17,7 @@
 
 #include "rtop-collector-private.h"
 #include "rtop-error.h"
+#include "rtop-gpu-rates.h"
 
 static void
 port_reply_clear (gpointer data)
@@ -94,7 +95,6 @@ new_for_gpus_only (const RtopCollectorOptions *options, GError **error)
 {
   g_autoptr(RtopCollector) self = NULL;
   g_autoptr(GPtrArray) probe = NULL;
-  g_autoptr(RtopRates) rates = NULL;
   g_autofree char *why = NULL;
 
   if (!g_error_matches (*error, RTOP_ERROR, RTOP_ERROR_NO_NETLINK) ||
@@ -102,8 +102,7 @@ new_for_gpus_only (const RtopCollectorOptions *options, GError **error)
     return NULL;
   self = rtop_collector_new_for_nl (options, NULL);
   probe = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_device_free);
-  rates = rtop_rates_new ();
-  why = rtop_gpu_source_read (self->gpu, rates, probe);
+  why = rtop_gpu_source_read (self->gpu, probe);
   if (!rtop_gpu_source_has_gpus (self->gpu))
     return NULL;
   self->no_netlink = g_strdup ((*error)->message);
@@ -218,7 +217,8 @@ collect_gpus (RtopCollector *self, RtopSnapshot *snap)
 {
   g_autoptr(GPtrArray) gpus = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_device_free);
 
-  snap->gpu_status = rtop_gpu_source_read (self->gpu, self->rates, gpus);
+  snap->gpu_status = rtop_gpu_source_read (self->gpu, gpus);
+  rtop_gpu_rates_apply (self->rates, gpus);
   for (guint i = 0; i < gpus->len; i++)
     if (rtop_collector_device_wanted (self, ((RtopDevice *) g_ptr_array_index (gpus, i))->name))
       {

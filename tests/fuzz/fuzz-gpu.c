@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "rtop-gpu.h"
+#include "rtop-gpu-rates.h"
 #include "rtop-health.h"
 #include "rtop-json.h"
 #include "rtop-rates.h"
@@ -45,7 +46,8 @@ one_pass (RtopGpuSource *source, RtopRates *rates, RtopHealth *health)
   g_autofree char *json = NULL;
 
   rtop_rates_begin_pass (rates);
-  snap->gpu_status = rtop_gpu_source_read (source, rates, snap->devices);
+  snap->gpu_status = rtop_gpu_source_read (source, snap->devices);
+  rtop_gpu_rates_apply (rates, snap->devices);
   rtop_rates_end_pass (rates);
   rtop_snapshot_seal (snap);
   rtop_health_process (health, snap);
