@@ -8,7 +8,7 @@
  * walk here also checks that it reached the end of its payload. */
 #include "config.h"
 
-#include "rtop-nl-private.h"
+#include "rtop-nl-parse-private.h"
 #include "rtop-error.h"
 #include "uapi/rdma/rdma_netlink.h"
 
@@ -97,29 +97,6 @@ typedef struct {
   const struct nlattr *tb[N_SLOTS];
 } AttrTable;
 
-static gboolean
-malformed (GError **error, const char *what)
-{
-  g_set_error (error, RTOP_ERROR, RTOP_ERROR_MALFORMED,
-               _("The kernel sent an RDMA netlink reply rdmatop cannot read (%s)."), what);
-  return FALSE;
-}
-
-/* libmnl's accessors, inline: they are one addition each, and called
- * through the PLT for every attribute of every reply they showed up in
- * profiles of a pass.  Payloads are only 4-byte aligned, hence memcpy. */
-static inline const char *
-attr_data (const struct nlattr *attr)
-{
-  return (const char *) attr + MNL_ATTR_HDRLEN;
-}
-
-static inline gsize
-attr_data_len (const struct nlattr *attr)
-{
-  return attr->nla_len - MNL_ATTR_HDRLEN;   /* nla_len >= header: checked by every walk */
-}
-
 static inline guint64
 attr_u64 (const struct nlattr *attr)
 {
@@ -142,8 +119,8 @@ attr_u32 (const struct nlattr *attr)
  * up to its first NUL, as g_utf8_validate (data, -1) judges.  Counter and
  * device names are ASCII: eight bytes at a time decide that, and only a
  * string with a byte >= 0x80 goes to the full check. */
-static gboolean
-string_is_valid (const char *data, gsize len)
+gboolean
+rtop_nl_string_is_valid (const char *data, gsize len)
 {
   guint64 high = 0;
   gsize i = 0;
@@ -184,7 +161,7 @@ attr_is_valid (const struct nlattr *attr, enum mnl_attr_data_type type)
       return len == 0 || len >= MNL_ATTR_HDRLEN;
     case MNL_TYPE_NUL_STRING:
       /* Strings end up in labels and JSON: only valid UTF-8 gets through. */
-      return string_is_valid (attr_data (attr), len);
+      return rtop_nl_string_is_valid (attr_data (attr), len);
     case MNL_TYPE_BINARY:
       /* The only binary attributes read are socket addresses, which the
        * kernel puts whole (nla_put of a struct sockaddr_storage). */
@@ -192,45 +169,6 @@ attr_is_valid (const struct nlattr *attr, enum mnl_attr_data_type type)
     default:
       return FALSE;
     }
-}
-
-/* The walk every loop here takes, libmnl's (mnl_attr_parse_payload()): an
- * attribute is whole when its header fits, its length covers the header
- * and stays inside the payload; the next one starts at the aligned end.
- * Written out, and inline, because it runs for every attribute of every
- * reply.  Bytes left over that are no whole attribute make the walk
- * incomplete: an error for the caller. */
-typedef struct {
-  const guint8 *start;
-  gsize len, off;
-  gboolean invalid;          /* walk_next_known() met an attribute of a wrong format */
-} AttrWalk;
-
-static inline __attribute__ ((always_inline)) void
-walk_init (AttrWalk *w, const void *payload, gsize len)
-{
-  w->start = payload;
-  w->len = len;
-  w->off = 0;
-  w->invalid = FALSE;
-}
-
-static inline __attribute__ ((always_inline)) const struct nlattr *
-walk_next (AttrWalk *w)
-{
-  const struct nlattr *attr = (const struct nlattr *) (gconstpointer) (w->start + w->off);
-
-  if (w->off + sizeof (struct nlattr) > w->len ||
-      attr->nla_len < sizeof (struct nlattr) || attr->nla_len > w->len - w->off)
-    return NULL;
-  w->off += MNL_ALIGN (attr->nla_len);
-  return attr;
-}
-
-static inline __attribute__ ((always_inline)) gboolean
-walk_complete (const AttrWalk *w)
-{
-  return w->off >= w->len;
 }
 
 /* Slot + 1 of an attribute type the policy knows, 0 for one it skips. */
@@ -246,7 +184,7 @@ invalid_attr (Slot slot, guint16 type, GError **error)
   g_autofree char *what = g_strdup_printf (_("attribute %s (%u) has a wrong size or format"),
                                            policy[slot].name, type);
 
-  return malformed (error, what);
+  return rtop_nl_malformed (error, what);
 }
 
 /* The next attribute the policy knows, checked against it, with its slot;
@@ -284,7 +222,7 @@ walk_finish (const AttrWalk *w, GError **error)
   if (w->invalid)
     return FALSE;
   if (!walk_complete (w))
-    return malformed (error, _("truncated attribute"));
+    return rtop_nl_malformed (error, _("truncated attribute"));
   return TRUE;
 }
 
@@ -299,7 +237,7 @@ parse_attrs (const void *payload, gsize len, AttrTable *t, GError **error)
 
   memset (t, 0, sizeof *t);
   if (len > G_MAXINT)
-    return malformed (error, _("oversized message"));
+    return rtop_nl_malformed (error, _("oversized message"));
   walk_init (&w, payload, len);
   while ((attr = walk_next_known (&w, &slot, error)) != NULL)
     t->tb[slot] = attr;
@@ -310,12 +248,12 @@ static gboolean
 parse_message (const struct nlmsghdr *nlh, guint16 cmd, AttrTable *t, GError **error)
 {
   if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN)
-    return malformed (error, _("truncated message header"));
+    return rtop_nl_malformed (error, _("truncated message header"));
   if (nlh->nlmsg_type != RDMA_NL_GET_TYPE (RDMA_NL_NLDEV, cmd))
     {
       g_autofree char *what = g_strdup_printf (_("message type %u where %s was expected"),
                                                nlh->nlmsg_type, rtop_nl_command_name (cmd));
-      return malformed (error, what);
+      return rtop_nl_malformed (error, what);
     }
   return parse_attrs ((const guint8 *) nlh + MNL_NLMSG_HDRLEN, nlh->nlmsg_len - MNL_NLMSG_HDRLEN,
                       t, error);
@@ -326,7 +264,7 @@ missing (Slot slot, GError **error)
 {
   g_autofree char *what = g_strdup_printf (_("%s is missing"), policy[slot].name);
 
-  return malformed (error, what);
+  return rtop_nl_malformed (error, what);
 }
 
 static gboolean
@@ -376,12 +314,12 @@ parse_list (const struct nlattr *list, guint16 entry_type,
       if ((attr->nla_type & NLA_TYPE_MASK) != entry_type)
         continue;
       if (!attr_is_valid (attr, MNL_TYPE_NESTED))
-        return malformed (error, _("bad list entry"));
+        return rtop_nl_malformed (error, _("bad list entry"));
       if (!func (attr, data, error))
         return FALSE;
     }
   if (!walk_complete (&w))
-    return malformed (error, _("truncated list entry"));
+    return rtop_nl_malformed (error, _("truncated list entry"));
   return TRUE;
 }
 
@@ -838,102 +776,6 @@ rtop_nl_parse_event (const struct nlmsghdr *nlh, RtopNlEvent *out, GError **erro
   out->port = get_u32 (&t, SLOT_PORT_INDEX, 0);
   out->ndev_index = get_u32 (&t, SLOT_NDEV_INDEX, 0);
   out->ndev_name = dup_str (&t, SLOT_NDEV_NAME);
-  return TRUE;
-}
-
-/* Walks the attributes after a family header of hdr_len bytes; calls
- * func for each whole one; FALSE when bytes are left that are no whole
- * attribute. */
-static gboolean
-walk_family_attrs (const struct nlmsghdr *nlh, gsize hdr_len,
-                   void (*func) (const struct nlattr *attr, gpointer data), gpointer data)
-{
-  const struct nlattr *attr;
-  AttrWalk w;
-
-  walk_init (&w, (const guint8 *) nlh + MNL_NLMSG_HDRLEN + MNL_ALIGN (hdr_len),
-             nlh->nlmsg_len - MNL_NLMSG_HDRLEN - MNL_ALIGN (hdr_len));
-  while ((attr = walk_next (&w)) != NULL)
-    func (attr, data);
-  return walk_complete (&w);
-}
-
-static void
-link_stats_attr (const struct nlattr *attr, gpointer data)
-{
-  RtopNlLinkStats *out = data;
-  guint64 first[4];
-
-  /* struct rtnl_link_stats64 starts rx_packets, tx_packets, rx_bytes,
-   * tx_bytes and has only grown since. */
-  if ((attr->nla_type & NLA_TYPE_MASK) != IFLA_STATS_LINK_64 || attr_data_len (attr) < sizeof first)
-    return;
-  memcpy (first, attr_data (attr), sizeof first);
-  out->rx_packets = first[0];
-  out->tx_packets = first[1];
-  out->rx_bytes = first[2];
-  out->tx_bytes = first[3];
-  out->has_stats = TRUE;
-}
-
-gboolean
-rtop_nl_parse_link_stats (const struct nlmsghdr *nlh, RtopNlLinkStats *out, GError **error)
-{
-  struct if_stats_msg ifsm;
-
-  memset (out, 0, sizeof *out);
-  if (nlh->nlmsg_type != RTM_NEWSTATS)
-    return malformed (error, _("not a link statistics message"));
-  if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + MNL_ALIGN (sizeof ifsm))
-    return malformed (error, _("truncated message header"));
-  memcpy (&ifsm, (const guint8 *) nlh + MNL_NLMSG_HDRLEN, sizeof ifsm);
-  out->ifindex = ifsm.ifindex;
-  if (!walk_family_attrs (nlh, sizeof ifsm, link_stats_attr, out))
-    {
-      memset (out, 0, sizeof *out);
-      return malformed (error, _("truncated attribute"));
-    }
-  return TRUE;
-}
-
-typedef struct {
-  const char *name;
-  gboolean bad;
-} LinkName;
-
-static void
-link_name_attr (const struct nlattr *attr, gpointer data)
-{
-  LinkName *ln = data;
-
-  if ((attr->nla_type & NLA_TYPE_MASK) != IFLA_IFNAME)
-    return;
-  if (string_is_valid (attr_data (attr), attr_data_len (attr)))
-    ln->name = attr_data (attr);
-  else
-    ln->bad = TRUE;
-}
-
-gboolean
-rtop_nl_parse_link_name (const struct nlmsghdr *nlh, guint32 *ifindex, const char **name,
-                         GError **error)
-{
-  struct ifinfomsg ifi;
-  LinkName ln = { NULL, FALSE };
-
-  *ifindex = 0;
-  *name = NULL;
-  if (nlh->nlmsg_type != RTM_NEWLINK)
-    return malformed (error, _("not a link message"));
-  if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + MNL_ALIGN (sizeof ifi))
-    return malformed (error, _("truncated message header"));
-  memcpy (&ifi, (const guint8 *) nlh + MNL_NLMSG_HDRLEN, sizeof ifi);
-  if (!walk_family_attrs (nlh, sizeof ifi, link_name_attr, &ln))
-    return malformed (error, _("truncated attribute"));
-  if (ln.bad || ln.name == NULL)
-    return malformed (error, _("IFLA_IFNAME is missing or not a string"));
-  *ifindex = (guint32) ifi.ifi_index;
-  *name = ln.name;
   return TRUE;
 }
 

@@ -7,6 +7,7 @@
  * bytes then go through recovery, where the format taking them has it,
  * into a file that is thrown away. */
 #include "rtop-error.h"
+#include "rtop-record-format.h"
 #include "rtop-record-reader.h"
 #include "rtop-recording-private.h"
 
@@ -76,7 +77,7 @@ fuzz_recover (GBytes *bytes)
   path = g_build_filename (scratch_dir, "recovered", NULL);
   rtop_line_source_init (&src);
   if (rtop_line_source_open_bytes (&src, bytes, NULL)
-      && (info = rtop_record_reader_detect (&src, NULL)) != NULL
+      && (info = rtop_record_format_detect (&src, NULL)) != NULL
       && info->reader->recover != NULL)
     {
       g_autoptr(RtopRecordFile) file = rtop_record_file_create (path, NULL, src.gz, &error);
