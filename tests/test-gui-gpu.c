@@ -101,7 +101,7 @@ test_overview_shows_gpu_links (void)
 
   rtop_section_set_session (RTOP_SECTION (detail), session);
   rtop_port_section_set_port (RTOP_PORT_SECTION (detail),
-                             rtop_history_find_port (history, "nvidia0", RTOP_GPU_ALL_LINKS_PORT));
+                              rtop_history_find_port (history, "nvidia0", RTOP_GPU_ALL_LINKS_PORT));
   page = rtop_section_dump (RTOP_SECTION (detail));
   g_assert_nonnull (strstr (page, "detail\tnvidia0 all links"));
   g_assert_nonnull (strstr (page, "nvlink_data_tx_kib"));

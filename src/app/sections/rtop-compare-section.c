@@ -448,7 +448,7 @@ rtop_compare_section_get_property (GObject *object, guint prop_id, GValue *value
 
 static void
 rtop_compare_section_set_property (GObject *object, guint prop_id, const GValue *value,
-                                GParamSpec *pspec)
+                                   GParamSpec *pspec)
 {
   RtopCompareSection *self = RTOP_COMPARE_SECTION (object);
 

@@ -24,6 +24,6 @@ G_DECLARE_FINAL_TYPE (RtopCompareSection, rtop_compare_section, RTOP, COMPARE_SE
 guint rtop_compare_section_set_ports (RtopCompareSection *self, const char * const *keys);
 /* Checks or unchecks one port; FALSE when the limit is reached. */
 gboolean rtop_compare_section_set_port_checked (RtopCompareSection *self, const char *key,
-                                             gboolean checked);
+                                                gboolean checked);
 
 G_END_DECLS
