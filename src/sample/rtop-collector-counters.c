@@ -323,18 +323,15 @@ adopt_stat_template (PortCache *pc)
 
 void
 rtop_collector_fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc,
-                          const PortReply *np)
+                          PortCache *pc, const PortReply *np)
 {
   const char *ndev_name = port_reply_ndev (np);
   RtopPort *port = rtop_port_new (np->port);
-  PortCache *pc = rtop_collector_port_cache_get (self, dev, dc, np->port);
-  gint64 now = self->pass_start_us;     /* port facts are re-read every few seconds */
   CounterReader r = { 0 };
 
   port->state = np->state;
   port->phys_state = np->phys_state;
   port->netdev_index = np->ndev_index;
-  rtop_collector_refresh_port_info (self, dev, pc, np->port, now);
   port->rate_gbps = pc->info.rate_gbps;
   if (np->state == 0 && pc->info.state >= 0)
     port->state = pc->info.state;     /* state fallback from sysfs */

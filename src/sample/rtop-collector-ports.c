@@ -291,9 +291,8 @@ device_cache_get (RtopCollector *self, guint32 index, const char *name)
   return dc;
 }
 
-PortCache *
-rtop_collector_port_cache_get (RtopCollector *self, const RtopDevice *dev, DeviceCache *dc,
-                               guint32 port)
+static PortCache *
+port_cache_get (RtopCollector *self, const RtopDevice *dev, DeviceCache *dc, guint32 port)
 {
   PortCache *pc = g_hash_table_lookup (dc->ports, GUINT_TO_POINTER (port));
 
@@ -312,9 +311,9 @@ rtop_collector_port_cache_get (RtopCollector *self, const RtopDevice *dev, Devic
   return pc;
 }
 
-void
-rtop_collector_refresh_port_info (RtopCollector *self, const RtopDevice *dev, PortCache *pc,
-                                  guint32 port, gint64 now)
+static void
+refresh_port_info (RtopCollector *self, const RtopDevice *dev, PortCache *pc,
+                   guint32 port, gint64 now)
 {
   RtopSysfsPortInfo info = { 0 };
 
@@ -352,8 +351,14 @@ collect_ports (RtopCollector *self, RtopDevice *dev, DeviceCache *dc, GError **e
   for (guint j = 0; j < ports->len; j++)
     {
       const PortReply *np = &g_array_index (ports, PortReply, j);
-      if (np->dev_index == dev->index && np->port > 0)
-        rtop_collector_fill_port (self, dev, dc, np);
+      PortCache *pc;
+
+      if (np->dev_index != dev->index || np->port == 0)
+        continue;
+      pc = port_cache_get (self, dev, dc, np->port);
+      /* Port facts are re-read every few seconds. */
+      refresh_port_info (self, dev, pc, np->port, self->pass_start_us);
+      rtop_collector_fill_port (self, dev, dc, pc, np);
     }
   rtop_collector_fill_device_counters (self, dev, dc);
   return TRUE;

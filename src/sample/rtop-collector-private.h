@@ -182,15 +182,11 @@ kept_message_set (KeptMessage *kept, const struct nlmsghdr *nlh)
 gboolean rtop_collector_device_wanted (RtopCollector *self, const char *name);
 gboolean rtop_collector_collect_devices (RtopCollector *self, RtopSnapshot *snap, GError **error);
 void rtop_collector_device_cache_free (gpointer data);
-PortCache *rtop_collector_port_cache_get (RtopCollector *self, const RtopDevice *dev,
-                                          DeviceCache *dc, guint32 port);
-void rtop_collector_refresh_port_info (RtopCollector *self, const RtopDevice *dev, PortCache *pc,
-                                       guint32 port, gint64 now);
 
-/* rtop-collector-counters.c: a port filled in with its counters, and the
- * device's own counters. */
+/* rtop-collector-counters.c: a port filled in with its counters (pc: its
+ * cache, its facts refreshed), and the device's own counters. */
 void rtop_collector_fill_port (RtopCollector *self, RtopDevice *dev, DeviceCache *dc,
-                               const PortReply *np);
+                               PortCache *pc, const PortReply *np);
 void rtop_collector_fill_device_counters (RtopCollector *self, RtopDevice *dev, DeviceCache *dc);
 void rtop_collector_port_layout_unref (gpointer data);
 
