@@ -23,6 +23,7 @@
 
 #include "rtop-error.h"
 #include "rtop-gpu.h"
+#include "rtop-gpu-read.h"
 
 /* Declarations mirroring AMD's public amd_smi/amdsmi.h (the ABI of
  * libamd_smi.so); only what rdmatop calls. */

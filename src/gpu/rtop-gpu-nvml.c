@@ -16,6 +16,7 @@
 
 #include "rtop-error.h"
 #include "rtop-gpu.h"
+#include "rtop-gpu-read.h"
 
 /* Declarations mirroring NVIDIA's public nvml.h (the ABI of
  * libnvidia-ml.so.1); only what rdmatop calls. */

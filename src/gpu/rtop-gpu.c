@@ -1,5 +1,5 @@
-/* rtop-gpu.c: the table of GPU libraries and what they share: loading,
- * the "why nothing is shown" sentence, rates and the provider table.
+/* rtop-gpu.c: the table of GPU libraries, loading them, reading each
+ * pass into GPU devices, and the "why nothing is shown" sentence.
  *
  * A library that is not installed is looked for again now and then (a
  * driver may be installed while rdmatop runs); one that failed to start is
@@ -322,39 +322,4 @@ gboolean
 rtop_gpu_source_has_gpus (RtopGpuSource *self)
 {
   return self != NULL && self->has_gpus;
-}
-
-char *
-rtop_gpu_string (const char *buffer, gsize size)
-{
-  const char *end;
-
-  if (buffer == NULL || size == 0)
-    return NULL;
-  end = memchr (buffer, '\0', size);
-  if (end == NULL || end == buffer || !g_utf8_validate (buffer, end - buffer, NULL))
-    return NULL;
-  return g_strndup (buffer, end - buffer);
-}
-
-guint32
-rtop_gpu_identity (const char *vendor, const char *id, guint position)
-{
-  /* Never 0, so it cannot look like "no index". */
-  if (id == NULL)
-    return (g_str_hash (vendor) ^ (position + 1)) | 1;
-  return (g_str_hash (vendor) ^ g_str_hash (id)) | 1;
-}
-
-RtopPort *
-rtop_gpu_link_port_new (guint32 link, gboolean up, const char *link_layer)
-{
-  RtopPort *port = rtop_port_new (link + 1);
-
-  /* The IB state numbers, so that state changes raise the events every
-   * port raises (ACTIVE / DOWN, LINK_UP / DISABLED). */
-  port->state = up ? 4 : 1;
-  port->phys_state = up ? 5 : 3;
-  port->link_layer = g_strdup (link_layer);
-  return port;
 }

@@ -71,17 +71,6 @@ char *rtop_gpu_source_read (RtopGpuSource *self, GPtrArray *devices);
 /* Whether any library listed a GPU in the last read. */
 gboolean rtop_gpu_source_has_gpus (RtopGpuSource *self);
 
-/* Shared by the libraries' readers. */
-
-/* A copy of a string a library wrote into a buffer of size bytes: NULL
- * unless it ends within the buffer and is UTF-8 (and is not empty). */
-char *rtop_gpu_string (const char *buffer, gsize size);
-/* A device number that follows the GPU's identity (UUID or PCI address):
- * a different GPU at the same position reads as a new device. */
-guint32 rtop_gpu_identity (const char *vendor, const char *id, guint position);
-/* A link port (index = link + 1) in the state the library reported. */
-RtopPort *rtop_gpu_link_port_new (guint32 link, gboolean up, const char *link_layer);
-
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopGpuSource, rtop_gpu_source_free)
 
 G_END_DECLS

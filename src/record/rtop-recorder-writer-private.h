@@ -26,7 +26,10 @@ typedef struct {
 typedef struct {
   GMutex lock;
   GMainContext *context;       /* the creator's; notifications go there */
-  RtopRecorder *owner;         /* caller's thread only; NULL after dispose */
+  /* Caller's thread only: called (in an idle on context) after the writer
+   * thread changed something; owner is NULL after dispose. */
+  void (*changed) (RtopRecorder *owner);
+  RtopRecorder *owner;
   gboolean notify_pending;
   /* under lock: */
   gboolean writer_exited;      /* nothing pushed from now on is taken */
@@ -52,9 +55,5 @@ Writer *rtop_recorder_writer_new (Shared *shared, GAsyncQueue *queue, RtopRecord
 /* The writer thread: takes items from the queue until the file is complete
  * or discarded, then frees its state. */
 gpointer rtop_recorder_writer_thread (gpointer data);
-
-/* Caller's thread: compare the shared block with what was notified last
- * (the writer thread's changes arrive here through an idle). */
-void rtop_recorder_publish (RtopRecorder *self);
 
 G_END_DECLS

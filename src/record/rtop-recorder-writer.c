@@ -61,7 +61,7 @@ notify_idle_cb (gpointer data)
   shared->notify_pending = FALSE;
   g_mutex_unlock (&shared->lock);
   if (shared->owner != NULL)
-    rtop_recorder_publish (shared->owner);
+    shared->changed (shared->owner);
   return G_SOURCE_REMOVE;
 }
 

@@ -90,9 +90,10 @@ push_item (RtopRecorder *self, ItemKind kind, RtopSnapshot *snapshot,
   return TRUE;
 }
 
-/* Caller's thread: compare the shared block with what was notified last. */
-void
-rtop_recorder_publish (RtopRecorder *self)
+/* Caller's thread: compare the shared block with what was notified last
+ * (the writer thread's changes arrive here through an idle). */
+static void
+publish (RtopRecorder *self)
 {
   Shared *shared = self->shared;
   guint64 bytes, dropped;
@@ -272,6 +273,7 @@ rtop_recorder_new (const char *path, RtopRecordFormat format, GError **error)
   self->format = format;
   self->shared = rtop_recorder_shared_new (g_main_context_ref_thread_default ());
   g_main_context_unref (self->shared->context);   /* rtop_recorder_shared_new took its own */
+  self->shared->changed = publish;
   self->shared->owner = self;
   self->shared->path = g_strdup (path);
   self->shared->partial_path = g_strdup (rtop_record_file_get_partial_path (file));
@@ -356,7 +358,7 @@ finish_task (RtopRecorder *self, GAsyncResult *result, GError **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
-  rtop_recorder_publish (self);
+  publish (self);
   if (rtop_recorder_get_state (self) != RTOP_RECORDER_STATE_RECORDING)
     self->thread_done = TRUE;
   return g_task_propagate_boolean (G_TASK (result), error);
