@@ -571,6 +571,428 @@ test_qp_error_names_process (void)
   g_assert_cmpuint (n, ==, 1);
 }
 
+/* ---- Verdicts generated from the kernel's tables and the rule tables ---- */
+
+/* The IB port states the kernel reports, and which are Active: a port is
+ * up when it is ACTIVE or ACTIVE_DEFER (still passing traffic) and its
+ * physical link is up or not reported. */
+static const struct {
+  guint8 value;
+  const char *name;
+  gboolean active;
+} port_states[] = {
+  { 0, "NOP", FALSE },
+  { 1, "DOWN", FALSE },
+  { 2, "INIT", FALSE },
+  { 3, "ARMED", FALSE },
+  { 4, "ACTIVE", TRUE },
+  { 5, "ACTIVE_DEFER", TRUE },
+  /* Past the table: not a state that is Active. */
+  { 6, "UNKNOWN", FALSE },
+  { 255, "UNKNOWN", FALSE },
+};
+
+/* The physical states, and which say the link is up. */
+static const struct {
+  guint8 value;
+  const char *name;
+  gboolean link_up;
+} phys_states[] = {
+  { 0, "not reported", TRUE },
+  { 1, "SLEEP", FALSE },
+  { 2, "POLLING", FALSE },
+  { 3, "DISABLED", FALSE },
+  { 4, "PORT_CONFIGURATION_TRAINING", FALSE },
+  { 5, "LINKUP", TRUE },
+  { 6, "LINK_ERROR_RECOVERY", FALSE },
+  { 7, "PHY_TEST", FALSE },
+  /* Past the table (OPA's offline and test states among them). */
+  { 8, "8", FALSE },
+  { 9, "OPA_OFFLINE", FALSE },
+  { 11, "OPA_TEST", FALSE },
+  { 255, "255", FALSE },
+};
+
+/* Counts the events of kind in snap; *last is the last of them. */
+static guint
+count_events (const RtopSnapshot *snap, RtopEventKind kind, const RtopEvent **last)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < snap->events->len; i++)
+    {
+      const RtopEvent *ev = g_ptr_array_index (snap->events, i);
+
+      if (ev->kind != kind)
+        continue;
+      n++;
+      if (last != NULL)
+        *last = ev;
+    }
+  return n;
+}
+
+/* Every state with every physical state: the port's verdict alone, with
+ * its counters, and with its read failed. */
+static void
+test_verdict_every_state (void)
+{
+  for (guint s = 0; s < G_N_ELEMENTS (port_states); s++)
+    for (guint p = 0; p < G_N_ELEMENTS (phys_states); p++)
+      {
+        g_autoptr(RtopPort) port = rtop_port_new (1);
+        gboolean up = port_states[s].active && phys_states[p].link_up;
+        RtopPortHealth want = up ? RTOP_PORT_HEALTH_OK : RTOP_PORT_HEALTH_ERROR;
+        /* What is not Active says so, whatever the physical link. */
+        const char *want_reason = up ? NULL
+                                     : !port_states[s].active ? "Port not active" : "Link down";
+        const char *reason = "unset";
+
+        g_test_message ("state %s, physical state %s", port_states[s].name, phys_states[p].name);
+        port->state = port_states[s].value;
+        port->phys_state = phys_states[p].value;
+        g_assert_cmpint (rtop_health_port_is_up (port), ==, up);
+        g_assert_cmpint (rtop_health_port_verdict ("mlx5", port, FALSE, &reason), ==, want);
+        g_assert_cmpstr (reason, ==, want_reason);
+        reason = "unset";
+        g_assert_cmpint (rtop_health_port_verdict ("mlx5", port, TRUE, &reason), ==, want);
+        g_assert_cmpstr (reason, ==, want_reason);
+        /* A failed read is an Error whatever the state it left behind. */
+        port->error = g_strdup ("No such device");
+        g_assert_cmpint (rtop_health_port_verdict ("mlx5", port, FALSE, &reason), ==,
+                         RTOP_PORT_HEALTH_ERROR);
+        g_assert_cmpstr (reason, ==, "Read failed");
+      }
+}
+
+/* From Active with the link up to every state and back: a port that is
+ * no longer up is one Error episode, opened once and completed once when
+ * it is up again; a port that stays up (ACTIVE_DEFER, a physical state
+ * not reported) opens none.  And from every state to Active: no episode. */
+static void
+test_transitions_every_state (void)
+{
+  for (guint s = 0; s < G_N_ELEMENTS (port_states); s++)
+    for (guint p = 0; p < G_N_ELEMENTS (phys_states); p++)
+      {
+        g_autoptr(RtopHealth) h = rtop_health_new ();
+        g_autoptr(RtopHealth) h2 = rtop_health_new ();
+        const guint8 state = port_states[s].value, phys = phys_states[p].value;
+        gboolean up = port_states[s].active && phys_states[p].link_up;
+        RtopPortHealth want = up ? RTOP_PORT_HEALTH_OK : RTOP_PORT_HEALTH_ERROR;
+        const RtopEvent *ev = NULL;
+        guint64 episode = 0;
+
+        g_test_message ("state %s, physical state %s", port_states[s].name, phys_states[p].name);
+        {
+          g_autoptr(RtopSnapshot) snap = make_port ("mlx5", "x", RTOP_COUNTER_CLASS_DATA,
+                                                    4, 5, NULL, 0, 0);
+
+          rtop_health_process (h, snap);
+          g_assert_cmpuint (snap->events->len, ==, 0);
+          g_assert_cmpint (only_port (snap)->health, ==, RTOP_PORT_HEALTH_OK);
+        }
+        for (gint64 t = 1; t <= 2; t++)
+          {
+            g_autoptr(RtopSnapshot) snap = make_port ("mlx5", "x", RTOP_COUNTER_CLASS_DATA,
+                                                      state, phys, NULL, 0, t * G_USEC_PER_SEC);
+
+            rtop_health_process (h, snap);
+            g_assert_cmpint (only_port (snap)->health, ==, want);
+            g_assert_cmpuint (count_events (snap, RTOP_EVENT_PORT_DOWN, &ev), ==, !up && t == 1);
+            if (!up && t == 1)
+              {
+                g_assert_cmpint (ev->severity, ==, RTOP_SEVERITY_ERROR);
+                g_assert_cmpint (ev->ongoing, ==, TRUE);
+                g_assert_cmpstr (ev->old_value, ==, "ACTIVE");
+                if (state <= 5)
+                  g_assert_cmpstr (ev->new_value, ==, port_states[s].name);
+                episode = ev->episode;
+                g_assert_cmpuint (episode, !=, 0);
+              }
+          }
+        {
+          g_autoptr(RtopSnapshot) snap = make_port ("mlx5", "x", RTOP_COUNTER_CLASS_DATA,
+                                                    4, 5, NULL, 0, 3 * G_USEC_PER_SEC);
+
+          rtop_health_process (h, snap);
+          g_assert_cmpint (only_port (snap)->health, ==, RTOP_PORT_HEALTH_OK);
+          g_assert_cmpuint (count_events (snap, RTOP_EVENT_PORT_DOWN, &ev), ==, !up);
+          if (!up)
+            {
+              g_assert_cmpint (ev->severity, ==, RTOP_SEVERITY_ERROR);
+              g_assert_cmpint (ev->ongoing, ==, FALSE);
+              g_assert_cmpuint (ev->episode, ==, episode);
+              g_assert_cmpint (ev->duration_us, ==, 2 * G_USEC_PER_SEC);
+            }
+        }
+
+        /* Seen first in this state, then Active: nothing went down. */
+        for (gint64 t = 0; t <= 1; t++)
+          {
+            g_autoptr(RtopSnapshot) snap = make_port ("mlx5", "x", RTOP_COUNTER_CLASS_DATA,
+                                                      t == 0 ? state : 4, t == 0 ? phys : 5,
+                                                      NULL, 0, t * G_USEC_PER_SEC);
+
+            rtop_health_process (h2, snap);
+            g_assert_cmpint (only_port (snap)->health, ==, t == 0 ? want : RTOP_PORT_HEALTH_OK);
+            g_assert_cmpuint (count_events (snap, RTOP_EVENT_PORT_DOWN, NULL), ==, 0);
+          }
+      }
+}
+
+/* Every row of the counter class table, written out from what each class
+ * means: loss (drops, retransmits, transport errors) is a Warning, link
+ * and operation errors are Errors, congestion is news (an Info episode,
+ * the port stays OK), traffic and other counts are not watched. */
+static const struct {
+  RtopCounterClass klass;
+  gboolean watched;
+  RtopSeverity severity;
+  RtopPortHealth verdict;
+} class_table[] = {
+  { RTOP_COUNTER_CLASS_INFO, FALSE, RTOP_SEVERITY_INFO, RTOP_PORT_HEALTH_OK },
+  { RTOP_COUNTER_CLASS_DATA, FALSE, RTOP_SEVERITY_INFO, RTOP_PORT_HEALTH_OK },
+  { RTOP_COUNTER_CLASS_DROP, TRUE, RTOP_SEVERITY_WARNING, RTOP_PORT_HEALTH_WARNING },
+  { RTOP_COUNTER_CLASS_RETRANSMIT, TRUE, RTOP_SEVERITY_WARNING, RTOP_PORT_HEALTH_WARNING },
+  { RTOP_COUNTER_CLASS_LINK_ERROR, TRUE, RTOP_SEVERITY_ERROR, RTOP_PORT_HEALTH_ERROR },
+  { RTOP_COUNTER_CLASS_TRANSPORT_ERROR, TRUE, RTOP_SEVERITY_WARNING, RTOP_PORT_HEALTH_WARNING },
+  { RTOP_COUNTER_CLASS_OPERATION_ERROR, TRUE, RTOP_SEVERITY_ERROR, RTOP_PORT_HEALTH_ERROR },
+  { RTOP_COUNTER_CLASS_CONGESTION, TRUE, RTOP_SEVERITY_INFO, RTOP_PORT_HEALTH_OK },
+};
+
+/* An Active port with counters of the given classes that rose by the
+ * given deltas (with a rate when has_rate). */
+static RtopSnapshot *
+make_rises (guint n, const RtopCounterClass *klass, const guint64 *delta, gboolean has_rate,
+            gint64 t_us)
+{
+  RtopSnapshot *snap = rtop_snapshot_new ();
+  RtopDevice *dev = rtop_device_new (1, "mlx5_0");
+  RtopPort *port = rtop_port_new (1);
+
+  dev->provider = g_strdup ("mlx5");
+  snap->monotonic_us = t_us;
+  port->state = 4;
+  port->phys_state = 5;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("counter_%u", i);
+      RtopCounter *c = rtop_counter_new (name, 1000 + delta[i], RTOP_COUNTER_SOURCE_NETLINK);
+
+      c->klass = klass[i];
+      c->delta = delta[i];
+      c->rate = delta[i];
+      c->has_rate = has_rate;
+      g_ptr_array_add (port->counters, c);
+    }
+  g_ptr_array_add (dev->ports, port);
+  g_ptr_array_add (snap->devices, dev);
+  rtop_snapshot_seal (snap);
+  return snap;
+}
+
+/* Each row's threshold in a port's verdict: no rise (or no rate yet) does
+ * not fire, a rise of one fires with the row's verdict, and so does a
+ * large one. */
+static void
+test_class_table_verdicts (void)
+{
+  static const guint64 deltas[] = { 0, 1, G_MAXUINT32 };
+
+  g_assert_cmpuint (G_N_ELEMENTS (class_table), ==, RTOP_COUNTER_CLASS_N);
+  for (guint r = 0; r < G_N_ELEMENTS (class_table); r++)
+    for (guint d = 0; d < G_N_ELEMENTS (deltas); d++)
+      for (guint has_rate = 0; has_rate <= 1; has_rate++)
+        {
+          g_autoptr(RtopSnapshot) snap = make_rises (1, &class_table[r].klass, &deltas[d],
+                                                     has_rate, G_USEC_PER_SEC);
+          gboolean fires = deltas[d] > 0 && has_rate;
+          RtopPortHealth want = fires ? class_table[r].verdict : RTOP_PORT_HEALTH_OK;
+          const char *reason = "unset";
+
+          g_test_message ("class %u, delta %" G_GUINT64_FORMAT ", rate %u", r, deltas[d], has_rate);
+          g_assert_cmpint (class_table[r].klass, ==, r);
+          g_assert_cmpint (rtop_health_port_verdict ("mlx5", only_port (snap), TRUE, &reason), ==,
+                           want);
+          g_assert_cmpint (reason != NULL, ==, want != RTOP_PORT_HEALTH_OK);
+          /* Without the counters, the state alone: OK. */
+          g_assert_cmpint (rtop_health_port_verdict ("mlx5", only_port (snap), FALSE, &reason), ==,
+                           RTOP_PORT_HEALTH_OK);
+          g_assert_null (reason);
+        }
+  /* Two classes rising at once: the worse verdict, in either order. */
+  for (guint a = 0; a < G_N_ELEMENTS (class_table); a++)
+    for (guint b = 0; b < G_N_ELEMENTS (class_table); b++)
+      {
+        const RtopCounterClass klass[] = { class_table[a].klass, class_table[b].klass };
+        const guint64 delta[] = { 1, 1 };
+        g_autoptr(RtopSnapshot) snap = make_rises (2, klass, delta, TRUE, G_USEC_PER_SEC);
+
+        g_test_message ("classes %u and %u", a, b);
+        g_assert_cmpint (rtop_health_port_verdict ("mlx5", only_port (snap), TRUE, NULL), ==,
+                         MAX (class_table[a].verdict, class_table[b].verdict));
+      }
+}
+
+/* Each row's episodes over time: a lone rise of an error class is raised
+ * at once, of another watched class on the second pass that rises; with
+ * the row's severity; the port carries the row's verdict until the
+ * counters have been quiet for the settle time (10 s), one microsecond
+ * less is not enough. */
+static void
+test_class_table_episodes (void)
+{
+  static const struct {
+    gint64 t_us;
+    guint64 delta;
+  } passes[] = {
+    { 0, 0 },
+    { 1 * G_USEC_PER_SEC, 1 },
+    { 2 * G_USEC_PER_SEC, 1 },
+    { 3 * G_USEC_PER_SEC, 0 },
+    { 12 * G_USEC_PER_SEC - 1, 0 },
+    { 12 * G_USEC_PER_SEC, 0 },
+    { 13 * G_USEC_PER_SEC, 0 },
+  };
+
+  for (guint r = 0; r < G_N_ELEMENTS (class_table); r++)
+    {
+      g_autoptr(RtopHealth) h = rtop_health_new ();
+      gboolean at_once = class_table[r].severity == RTOP_SEVERITY_ERROR;
+      guint64 episode = 0;
+
+      for (guint i = 0; i < G_N_ELEMENTS (passes); i++)
+        {
+          g_autoptr(RtopSnapshot) snap = make_rises (1, &class_table[r].klass, &passes[i].delta,
+                                                     i > 0, passes[i].t_us);
+          const RtopEvent *ev = NULL;
+          /* Raised on the first rise (errors) or the second; settled
+           * 10 s after the last. */
+          guint raised_at = at_once ? 1 : 2;
+          gboolean raised = class_table[r].watched && i == raised_at;
+          gboolean settled = class_table[r].watched && i == 5;
+          gboolean ongoing = class_table[r].watched && i >= raised_at && i < 5;
+
+          g_test_message ("class %u, pass %u", r, i);
+          rtop_health_process (h, snap);
+          g_assert_cmpuint (snap->events->len, ==, raised + settled);
+          g_assert_cmpuint (count_events (snap, RTOP_EVENT_COUNTER_RISING, &ev), ==, raised);
+          if (raised)
+            {
+              g_assert_cmpint (ev->severity, ==, class_table[r].severity);
+              g_assert_cmpint (ev->ongoing, ==, TRUE);
+              episode = ev->episode;
+            }
+          g_assert_cmpuint (count_events (snap, RTOP_EVENT_COUNTER_SETTLED, &ev), ==, settled);
+          if (settled)
+            {
+              g_assert_cmpint (ev->severity, ==, class_table[r].severity);
+              g_assert_cmpuint (ev->episode, ==, episode);
+              g_assert_cmpuint (ev->total, ==, 2);
+              g_assert_cmpint (ev->duration_us, ==, G_USEC_PER_SEC);
+            }
+          g_assert_cmpint (only_port (snap)->health, ==,
+                           ongoing ? class_table[r].verdict : RTOP_PORT_HEALTH_OK);
+        }
+    }
+}
+
+/* Every metric, with what each says of a port when it rises: link and
+ * operation errors are Errors, retransmits, drops and transport errors
+ * Warnings; traffic, congestion and the sum of the error classes (judged
+ * by its parts) say nothing. */
+static const struct {
+  RtopMetricId metric;
+  RtopPortHealth verdict;
+} metric_table[] = {
+  { RTOP_METRIC_TX_BYTES, RTOP_PORT_HEALTH_OK },
+  { RTOP_METRIC_RX_BYTES, RTOP_PORT_HEALTH_OK },
+  { RTOP_METRIC_TX_PACKETS, RTOP_PORT_HEALTH_OK },
+  { RTOP_METRIC_RX_PACKETS, RTOP_PORT_HEALTH_OK },
+  { RTOP_METRIC_DROPS, RTOP_PORT_HEALTH_WARNING },
+  { RTOP_METRIC_RDMA_READ_BYTES, RTOP_PORT_HEALTH_OK },
+  { RTOP_METRIC_RDMA_WRITE_BYTES, RTOP_PORT_HEALTH_OK },
+  { RTOP_METRIC_RETRANSMITS, RTOP_PORT_HEALTH_WARNING },
+  { RTOP_METRIC_ERRORS, RTOP_PORT_HEALTH_OK },
+  { RTOP_METRIC_LINK_ERRORS, RTOP_PORT_HEALTH_ERROR },
+  { RTOP_METRIC_TRANSPORT_ERRORS, RTOP_PORT_HEALTH_WARNING },
+  { RTOP_METRIC_OPERATION_ERRORS, RTOP_PORT_HEALTH_ERROR },
+  { RTOP_METRIC_CONGESTION, RTOP_PORT_HEALTH_OK },
+};
+
+/* An Active port whose metric m has the given rate. */
+static RtopPort *
+port_with_metric (guint m, gboolean present, gboolean has_rate, double rate)
+{
+  RtopPort *port = rtop_port_new (1);
+
+  port->state = 4;
+  port->phys_state = 5;
+  port->metrics[m].present = present;
+  port->metrics[m].has_rate = has_rate;
+  port->metrics[m].rate = rate;
+  return port;
+}
+
+/* Each metric rule's threshold: a rate of 0 (or none, or no metric) does
+ * not fire; the least rate over 0 fires with the row's verdict, and so
+ * does a large one. */
+static void
+test_metric_table_verdicts (void)
+{
+  static const struct {
+    gboolean present, has_rate;
+    double rate;
+    gboolean fires;
+  } cases[] = {
+    { TRUE, TRUE, 0.0, FALSE },
+    { TRUE, TRUE, -1.0, FALSE },
+    { TRUE, TRUE, 4.9e-324, TRUE },  /* the least double over 0 */
+    { TRUE, TRUE, 1e-9, TRUE },
+    { TRUE, TRUE, 1.0, TRUE },
+    { TRUE, TRUE, 1e12, TRUE },
+    { TRUE, FALSE, 5.0, FALSE },
+    { FALSE, TRUE, 5.0, FALSE },
+  };
+
+  g_assert_cmpuint (G_N_ELEMENTS (metric_table), ==, RTOP_METRIC_N);
+  for (guint m = 0; m < G_N_ELEMENTS (metric_table); m++)
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autoptr(RtopPort) port = port_with_metric (m, cases[i].present, cases[i].has_rate,
+                                                     cases[i].rate);
+        RtopPortHealth want = cases[i].fires ? metric_table[m].verdict : RTOP_PORT_HEALTH_OK;
+        const char *reason = "unset";
+
+        g_test_message ("metric %s, case %u", rtop_metric_id_to_string (m), i);
+        g_assert_cmpint (metric_table[m].metric, ==, m);
+        g_assert_cmpint (rtop_health_port_verdict ("mlx5", port, TRUE, &reason), ==, want);
+        g_assert_cmpint (reason != NULL, ==, want != RTOP_PORT_HEALTH_OK);
+        /* The metrics count only with the counters. */
+        g_assert_cmpint (rtop_health_port_verdict ("mlx5", port, FALSE, &reason), ==,
+                         RTOP_PORT_HEALTH_OK);
+        /* A port that is down is an Error for that, whatever its metrics. */
+        port->state = 1;
+        g_assert_cmpint (rtop_health_port_verdict ("mlx5", port, TRUE, &reason), ==,
+                         RTOP_PORT_HEALTH_ERROR);
+        g_assert_cmpstr (reason, ==, "Port not active");
+      }
+  /* Two metrics rising at once: the worse verdict, in either order. */
+  for (guint a = 0; a < G_N_ELEMENTS (metric_table); a++)
+    for (guint b = 0; b < G_N_ELEMENTS (metric_table); b++)
+      {
+        g_autoptr(RtopPort) port = port_with_metric (a, TRUE, TRUE, 1.0);
+
+        port->metrics[b].present = TRUE;
+        port->metrics[b].has_rate = TRUE;
+        port->metrics[b].rate = 1.0;
+        g_test_message ("metrics %u and %u", a, b);
+        g_assert_cmpint (rtop_health_port_verdict ("mlx5", port, TRUE, NULL), ==,
+                         MAX (metric_table[a].verdict, metric_table[b].verdict));
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -589,5 +1011,10 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/health/verdict/peer-loss", test_peer_loss_does_not_flag_receiver);
   g_test_add_func ("/collector/health/link-down-folded", test_link_down_is_one_error);
   g_test_add_func ("/collector/health/qp-error", test_qp_error_names_process);
+  g_test_add_func ("/collector/health/verdict/every-state", test_verdict_every_state);
+  g_test_add_func ("/collector/health/verdict/class-table", test_class_table_verdicts);
+  g_test_add_func ("/collector/health/verdict/metric-table", test_metric_table_verdicts);
+  g_test_add_func ("/collector/health/episode/every-state", test_transitions_every_state);
+  g_test_add_func ("/collector/health/episode/class-table", test_class_table_episodes);
   return g_test_run ();
 }

@@ -1,6 +1,8 @@
 /* test-rates.c: deltas and rates on counter sequences. */
 #include "config.h"
 
+#include <math.h>
+
 #include "rtop-rates-private.h"
 
 static GPtrArray *
@@ -348,6 +350,117 @@ test_saturated_needs_pma_width (void)
   g_assert_cmpfloat (c->rate, ==, 0);
 }
 
+/* Feeds one counter value read at t_us, by name or by layout, and returns
+ * the counter; *elapsed is what the update returned. */
+static RtopCounter *
+feed_at (RtopRates *rates, GPtrArray **keep, guint64 layout, gint64 t_us, guint64 value,
+         double *elapsed)
+{
+  g_clear_pointer (keep, g_ptr_array_unref);
+  *keep = counters_of ("sent_pkts", value);
+  rtop_rates_begin_pass (rates);
+  *elapsed = rtop_rates_update_layout (rates, "rxe0", 1, 1, t_us, layout, *keep, NULL);
+  rtop_rates_end_pass (rates);
+  return g_ptr_array_index (*keep, 0);
+}
+
+/* What a read that is not later than the one before gives: no rate (a
+ * rate of 0, never a division by zero, an infinite or a negative one),
+ * no reset, the increase as its delta, and 0 s elapsed. */
+static void
+assert_no_rate (const RtopCounter *c, double elapsed, guint64 delta)
+{
+  g_assert_cmpint (c->has_rate, ==, FALSE);
+  g_assert_cmpfloat (c->rate, ==, 0.0);
+  g_assert_cmpint (isfinite (c->rate), ==, TRUE);
+  g_assert_cmpint (c->reset, ==, FALSE);
+  g_assert_cmpuint (c->delta, ==, delta);
+  g_assert_cmpfloat (elapsed, ==, 0.0);
+}
+
+/* Two reads with the same time have no rate; the second is the baseline
+ * of the next, which measures from it. */
+static void
+test_same_time (void)
+{
+  for (guint64 layout = 0; layout <= 5; layout += 5)
+    {
+      g_autoptr(RtopRates) rates = rtop_rates_new ();
+      g_autoptr(GPtrArray) keep = NULL;
+      RtopCounter *c;
+      double elapsed;
+
+      g_test_message ("layout %" G_GUINT64_FORMAT, layout);
+      feed_at (rates, &keep, layout, 10 * G_USEC_PER_SEC, 1000, &elapsed);
+      c = feed_at (rates, &keep, layout, 10 * G_USEC_PER_SEC, 1000, &elapsed);
+      assert_no_rate (c, elapsed, 0);
+      c = feed_at (rates, &keep, layout, 10 * G_USEC_PER_SEC, 1500, &elapsed);
+      assert_no_rate (c, elapsed, 500);
+      c = feed_at (rates, &keep, layout, 12 * G_USEC_PER_SEC, 3500, &elapsed);
+      g_assert_cmpint (c->has_rate, ==, TRUE);
+      g_assert_cmpuint (c->delta, ==, 2000);
+      g_assert_cmpfloat_with_epsilon (c->rate, 1000.0, 1e-9);
+      g_assert_cmpfloat_with_epsilon (elapsed, 2.0, 1e-9);
+    }
+}
+
+/* A clock that went back (a recording's, a remote host's): the read has
+ * no rate, and the next one measures from it, on the new clock. */
+static void
+test_clock_went_back (void)
+{
+  for (guint64 layout = 0; layout <= 5; layout += 5)
+    {
+      g_autoptr(RtopRates) rates = rtop_rates_new ();
+      g_autoptr(GPtrArray) keep = NULL;
+      RtopCounter *c;
+      double elapsed;
+
+      g_test_message ("layout %" G_GUINT64_FORMAT, layout);
+      feed_at (rates, &keep, layout, 10 * G_USEC_PER_SEC, 1000, &elapsed);
+      c = feed_at (rates, &keep, layout, 12 * G_USEC_PER_SEC, 3000, &elapsed);
+      g_assert_cmpfloat_with_epsilon (c->rate, 1000.0, 1e-9);
+      /* Five seconds back. */
+      c = feed_at (rates, &keep, layout, 7 * G_USEC_PER_SEC, 3200, &elapsed);
+      assert_no_rate (c, elapsed, 200);
+      /* One second after that read. */
+      c = feed_at (rates, &keep, layout, 8 * G_USEC_PER_SEC, 3300, &elapsed);
+      g_assert_cmpint (c->has_rate, ==, TRUE);
+      g_assert_cmpint (c->reset, ==, FALSE);
+      g_assert_cmpuint (c->delta, ==, 100);
+      g_assert_cmpfloat_with_epsilon (c->rate, 100.0, 1e-9);
+      g_assert_cmpfloat_with_epsilon (elapsed, 1.0, 1e-9);
+      /* Back by one microsecond only. */
+      c = feed_at (rates, &keep, layout, 8 * G_USEC_PER_SEC - 1, 3300, &elapsed);
+      assert_no_rate (c, elapsed, 0);
+      c = feed_at (rates, &keep, layout, 10 * G_USEC_PER_SEC - 1, 3500, &elapsed);
+      g_assert_cmpfloat_with_epsilon (c->rate, 100.0, 1e-9);
+    }
+}
+
+/* Read times from a recording can be anything: from the latest time there
+ * is to the earliest, and forward again, nothing overflows and no rate is
+ * negative or infinite. */
+static void
+test_clock_extremes (void)
+{
+  g_autoptr(RtopRates) rates = rtop_rates_new ();
+  g_autoptr(GPtrArray) keep = NULL;
+  RtopCounter *c;
+  double elapsed;
+
+  feed_at (rates, &keep, 0, G_MAXINT64, 10, &elapsed);
+  c = feed_at (rates, &keep, 0, G_MININT64, 20, &elapsed);
+  assert_no_rate (c, elapsed, 10);
+  c = feed_at (rates, &keep, 0, G_MININT64 + 2 * G_USEC_PER_SEC, 30, &elapsed);
+  g_assert_cmpfloat_with_epsilon (c->rate, 5.0, 1e-9);
+  c = feed_at (rates, &keep, 0, G_MAXINT64, 40, &elapsed);
+  g_assert_cmpint (c->has_rate, ==, TRUE);
+  g_assert_cmpint (isfinite (c->rate), ==, TRUE);
+  g_assert_cmpfloat (c->rate, >, 0.0);
+  g_assert_cmpfloat (elapsed, >, 9.2e12);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -365,5 +478,8 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/rates/kept-port", test_kept_port_measures_whole_gap);
   g_test_add_func ("/collector/rates/layout-change", test_layout_change);
   g_test_add_func ("/collector/rates/delta-table", test_delta_table);
+  g_test_add_func ("/collector/rates/elapsed/same-time", test_same_time);
+  g_test_add_func ("/collector/rates/elapsed/clock-went-back", test_clock_went_back);
+  g_test_add_func ("/collector/rates/elapsed/clock-extremes", test_clock_extremes);
   return g_test_run ();
 }
