@@ -1,7 +1,7 @@
 /* rtop-record-reader.h: how a format is read back.  Each format's reader
- * (rtop-trace-reader.c, rtop-csv-reader.c) implements this vtable; the
- * loader (rtop-recording.c) and recovery (rtop-recovery.c) pick the reader
- * from the format table by the file's first line.
+ * (rtop-trace-reader.c, rtop-csv-reader.c) implements this vtable; loading
+ * and recovery (rtop-recording.c) pick the reader from the format table by
+ * the file's first line (rtop_record_format_detect()).
  *
  * A reader works on a bounded line source (rtop-line-source.h) and fills an
  * RtopRecordLoad; everything it reads is untrusted and bounded. */
