@@ -147,7 +147,7 @@ if [ -n "$app_pid" ]; then
     bash -c "! grep -E -- '-WARNING|-CRITICAL|runtime error|Sanitizer' '$O/app.log'"
 fi
 sanitizer=()
-ldd "$VM_CLI" 2>/dev/null | grep -q libasan && sanitizer=(--sanitizer)
+[ "$VM_SANITIZER" = 1 ] && sanitizer=(--sanitizer)
 app_log=()
 [ -n "$app_pid" ] && app_log=(--app-log "$O/app.log" --app-reports "$reports_from:$reports_to")
 vm_pycheck soak --watch "$O/watch.json" --rss "$O/rss.txt" --churn "$O/churn.log" "${app_log[@]}" \
