@@ -901,35 +901,63 @@ def load_trace(path):
     return data["traceEvents"] if isinstance(data, dict) else data
 
 
-def cmd_soak(a):
-    passes = load_watch(a.watch)
-    check_watch_stream(passes, None, "watch")
-    rc = open(a.watch + ".rc").read().strip() if os.path.exists(a.watch + ".rc") else None
-    ok(rc == "0", "watch exited 0 after the whole soak", rc)
-    churn = open(a.churn).read().split("\n")
-    deletes = sum(1 for line in churn if line.endswith("delete " + a.device))
-    readds = sum(1 for line in churn if line.endswith("readd " + a.device))
-    run_s = float(churn[-2].split()[0]) if len(churn) > 1 and churn[-2] else 0.0
-    print(f"# {LABEL}soak: {len(passes)} passes, {deletes} delete/re-add cycles, "
-          f"{run_s:.0f} s of churn")
+# What the soak scenario does, which bounds what a good run shows.  A churn
+# cycle is 7 s of sleeps plus five commands (rdma link delete and add, two
+# ip link, tc) and the wait for the re-added device to be ACTIVE: a few
+# seconds more under TCG, well under 30 in all.  The RSS sampler reads
+# /proc three times and sleeps 2 s: a sample every 10 s at the slowest.
+# The app reports its memory every 2 s (RDMATOP_REPORT_MEMORY=2) from a
+# thread of its own: at least half of those.  watch and record sample every
+# second and are held to no more than one missed period in a row, so a
+# pass every 3 s at least.
+SOAK_CYCLE_MAX_S = 30
+SOAK_RSS_EVERY_MAX_S = 10
+SOAK_APP_REPORT_EVERY_MAX_S = 4
+SOAK_PASS_EVERY_MAX_S = 3
+SOAK_STEADY = ("rxe0", "rxe1")
 
-    # Every removal and every re-add raised its event.
-    rm = events(passes, "device-removed", a.device)
-    add = events(passes, "device-added", a.device)
-    ok(len(rm) == deletes, f"one device-removed per delete of {a.device}",
-       (len(rm), deletes))
-    ok(len(add) >= readds, f"a device-added for every re-add of {a.device}",
-       (len(add), readds))
-    print(f"# {LABEL}soak: events expected {deletes} removed + {readds} added, "
-          f"seen {len(rm)} + {len(add)}")
 
-    # No negative rate, no spike a counter that restarted cannot explain.
-    bad = [b for b in (negative_rates(p) for p in passes) if b]
-    ok(not bad, "no negative rate in any pass", bad[:3])
-    sp = []
-    for dev in ("rxe0", "rxe1", a.device):
-        sp += [(dev,) + x for x in spikes(passes, dev, 0)]
-    ok(not sp, "no rate spike on any device", sp[:5])
+def read_churn(a):
+    """The churn log: one "T cycle N delete DEV" and one "T cycle N readd
+    DEV" line per cycle, then "T end cycles=N".  Returns (cycles, run_s),
+    each None when the log does not say."""
+    lines = [line.split() for line in open(a.churn) if line.strip()]
+    cycles = run_s = None
+    if lines and len(lines[-1]) == 3 and lines[-1][1] == "end" and \
+       lines[-1][2].startswith("cycles=") and lines[-1][0].isdigit():
+        run_s = float(lines[-1][0])
+        cycles = int(lines[-1][2][len("cycles="):])
+    ok(cycles is not None, "the churn log ends with its summary line",
+       " ".join(lines[-1]) if lines else "empty")
+    steps = [(f[3], f[2]) for f in lines[:-1] if len(f) == 5 and f[1] == "cycle"
+             and f[4] == a.device]
+    deletes = [n for step, n in steps if step == "delete"]
+    readds = [n for step, n in steps if step == "readd"]
+    want = [str(n) for n in range(1, (cycles or 0) + 1)]
+    ok(cycles and deletes == want and readds == want,
+       f"each churn cycle deleted and re-added {a.device}, once",
+       f"cycles {cycles}: deletes {deletes[:5]}, re-adds {readds[:5]}")
+    min_cycles = max(1, int(a.seconds // SOAK_CYCLE_MAX_S))
+    ok(cycles is not None and cycles >= min_cycles,
+       f"at least {min_cycles} churn cycles in {a.seconds:.0f} s", cycles)
+    ok(run_s is not None and run_s >= a.seconds, f"the churn ran its {a.seconds:.0f} s", run_s)
+    return cycles, run_s
+
+
+def check_soak_passes(passes, a, length):
+    """The watch: its passes say when they ran, cover the run, and keep the
+    devices that are never deleted."""
+    missing = [p.get("sequence") for p in passes
+               if not isinstance(p.get("monotonic_us"), int) or
+               not isinstance(p.get("interval_s"), (int, float)) or not p["interval_s"] > 0]
+    ok(not missing, "every pass says when it ran and its interval", missing[:5])
+    timed = [p for p in passes if p.get("sequence") not in missing]
+    span = (timed[-1]["monotonic_us"] - timed[0]["monotonic_us"]) / 1e6 if timed else 0.0
+    ok(span >= 0.9 * length, "the watch ran through the whole churn",
+       f"{span:.0f} s of {length:.0f} s")
+    absent = [(p.get("sequence"), dev) for p in passes for dev in SOAK_STEADY
+              if dev not in devices_by_name(p)]
+    ok(passes and not absent, f"{' and '.join(SOAK_STEADY)} are in every pass", absent[:5])
 
     # The sampler never missed more than one period in a row.  A pass
     # starts at its deadline plus the time the guest took to schedule the
@@ -938,12 +966,93 @@ def cmd_soak(a):
     # more than 3 periods proves two deadlines missed in a row (both delays
     # are under a period).
     gaps = []
-    for prev, cur in zip(passes, passes[1:]):
-        dt = (cur.get("monotonic_us", 0) - prev.get("monotonic_us", 0)) / 1e6
-        interval = cur.get("interval_s") or 1.0
-        if dt > 3.0 * interval:
+    for prev, cur in zip(timed, timed[1:]):
+        dt = (cur["monotonic_us"] - prev["monotonic_us"]) / 1e6
+        if dt > SOAK_PASS_EVERY_MAX_S * cur["interval_s"]:
             gaps.append((cur.get("sequence"), round(dt, 2)))
     ok(not gaps, "never more than one missed period in a row", gaps[:5])
+
+    # No negative rate, no spike a counter that restarted cannot explain;
+    # the devices that stay have rates in most passes to judge.
+    bad = [b for b in (negative_rates(p) for p in passes) if b]
+    ok(not bad, "no negative rate in any pass", bad[:3])
+    sp = []
+    for dev in SOAK_STEADY + (a.device,):
+        sp += [(dev,) + x for x in spikes(passes, dev, 0)]
+    ok(not sp, "no rate spike on any device", sp[:5])
+    rated = {dev: sum(1 for p in passes if any(
+        v is not None for v in ((port_of(p, dev) or {}).get("rates") or {}).values()))
+        for dev in SOAK_STEADY}
+    ok(all(n >= (len(passes) - 1) / 2 for n in rated.values()),
+       "the devices that stay have rates in most passes", (rated, len(passes)))
+
+
+def read_rss(a, length):
+    """The RSS samples, "T WHO KB" lines, of each process the scenario
+    watched: watch and record, and the app when it ran (then --app-log
+    names its log)."""
+    series, bad = {}, []
+    for n, line in enumerate(open(a.rss), 1):
+        f = line.split()
+        if len(f) == 3 and f[0].isdigit() and f[2].isdigit():
+            series.setdefault(f[1], []).append((float(f[0]), int(f[2])))
+        elif f:
+            bad.append((n, line.strip()[:40]))
+    ok(not bad, "every RSS sample has its time, process and value", bad[:3])
+    want = {"watch", "record"} | ({"app"} if a.app_log else set())
+    ok(set(series) == want, f"RSS sampled for {', '.join(sorted(want))}", sorted(series))
+    need = max(8, int(length // SOAK_RSS_EVERY_MAX_S))
+    for who in sorted(want):
+        pts = series.get(who, [])
+        ok(len(pts) >= need and pts[0][0] <= SOAK_RSS_EVERY_MAX_S and
+           pts[-1][0] >= length - SOAK_RSS_EVERY_MAX_S,
+           f"{who}: at least {need} RSS samples across the {length:.0f} s",
+           f"{len(pts)} from {pts[0][0] if pts else None} s to {pts[-1][0] if pts else None} s")
+    return series
+
+
+def read_app_reports(a, length):
+    """The app's own memory reports (RDMATOP_REPORT_MEMORY) printed during
+    the churn: (s, rss-kb, heap-used-kb, heap-free-kb)."""
+    report = []
+    pat = re.compile(r"^rdmatop: memory s=([0-9.]+) rss-kb=([0-9]+) "
+                     r"heap-used-kb=([0-9]+) heap-free-kb=([0-9]+)$")
+    for line in open(a.app_log, errors="replace"):
+        m = pat.match(line.strip())
+        if m:
+            report.append(tuple(float(x) if i == 0 else int(x)
+                                for i, x in enumerate(m.groups())))
+    # Those the app printed during the churn, as the RSS samples are.
+    lo, _, hi = (a.app_reports or "0:").partition(":")
+    report = report[int(lo or 0):int(hi) if hi else None]
+    need = max(10, int(length // SOAK_APP_REPORT_EVERY_MAX_S))
+    ok(len(report) >= need, f"the app reports its memory at least {need} times during the churn",
+       len(report))
+    return report
+
+
+def cmd_soak(a):
+    passes = load_watch(a.watch)
+    check_watch_stream(passes, None, "watch")
+    rc = open(a.watch + ".rc").read().strip() if os.path.exists(a.watch + ".rc") else None
+    ok(rc == "0", "watch exited 0 after the whole soak", rc)
+    cycles, run_s = read_churn(a)
+    # How long the run was: what the churn log says, and never less than
+    # the scenario asked for.
+    length = max(run_s or 0.0, a.seconds)
+    print(f"# {LABEL}soak: {len(passes)} passes, {cycles} delete/re-add cycles, "
+          f"{run_s} s of churn")
+    check_soak_passes(passes, a, length)
+
+    # Every removal and every re-add raised its event.
+    rm = events(passes, "device-removed", a.device)
+    add = events(passes, "device-added", a.device)
+    ok(cycles and len(rm) == cycles, f"one device-removed per delete of {a.device}",
+       (len(rm), cycles))
+    ok(cycles and len(add) >= cycles, f"a device-added for every re-add of {a.device}",
+       (len(add), cycles))
+    print(f"# {LABEL}soak: events expected {cycles} removed + {cycles} added, "
+          f"seen {len(rm)} + {len(add)}")
 
     # Hostile names: shown escaped, never as they are.
     raw = [(p.get("sequence"), x[:40]) for p in passes for x in strings(p) if UNSAFE.search(x)]
@@ -977,31 +1086,15 @@ def cmd_soak(a):
            f"{who}: {what} flat after warm-up",
            f"{growth:.0f} kB over {span_h * 3600:.0f} s ({slope:.0f} kB/h, {len(warm)} samples)")
 
-    series = {}
-    for line in open(a.rss):
-        f = line.split()
-        if len(f) == 3 and f[2].isdigit():
-            series.setdefault(f[1], []).append((float(f[0]), int(f[2])))
+    series = read_rss(a, length)
     # The app says what malloc holds (RDMATOP_REPORT_MEMORY): its resident
     # memory also moves in steps when glibc keeps a freed frame-sized buffer
     # at the top of its heap instead of giving it back, which is no memory
     # of the app's.  So the app is judged by its heap in use and by its
     # resident memory less malloc's free bytes; its plain RSS is printed.
-    report = []
-    if a.app_log:
-        pat = re.compile(r"^rdmatop: memory s=([0-9.]+) rss-kb=([0-9]+) "
-                         r"heap-used-kb=([0-9]+) heap-free-kb=([0-9]+)$")
-        for line in open(a.app_log, errors="replace"):
-            m = pat.match(line.strip())
-            if m:
-                report.append(tuple(float(x) if i == 0 else int(x)
-                                    for i, x in enumerate(m.groups())))
-        # Those the app printed during the churn, as the RSS samples are.
-        lo, _, hi = (a.app_reports or "0:").partition(":")
-        report = report[int(lo or 0):int(hi) if hi else None]
+    report = read_app_reports(a, length) if a.app_log else []
     for who, pts in sorted(series.items()):
         if who == "app" and a.app_log:
-            ok(len(report) >= 10, "the app reports its memory", len(report))
             if len(report) < 10:
                 continue
             t0 = report[0][0]
@@ -1018,12 +1111,17 @@ def cmd_soak(a):
             continue
         flat(who, "resident memory", pts)
 
-    # The recording loads and covers the whole run.
+    # The recording loads and covers the whole run, a pass at least every
+    # few seconds (each interval ends with the "rdmatop" counter event).
     evs = load_trace(a.recording)
     ts = [e["ts"] for e in evs if isinstance(e, dict) and isinstance(e.get("ts"), (int, float))]
     span = (max(ts) - min(ts)) / 1e6 if ts else 0.0
-    ok(ts and span >= 0.9 * run_s, "the recording loads and covers the whole run",
-       f"{span:.0f} s of {run_s:.0f} s, {len(evs)} events")
+    ok(ts and span >= 0.9 * length, "the recording loads and covers the whole run",
+       f"{span:.0f} s of {length:.0f} s, {len(evs)} events")
+    intervals = sum(1 for e in evs if isinstance(e, dict) and e.get("ph") == "C"
+                    and e.get("name") == "rdmatop")
+    need = max(3, int(length // SOAK_PASS_EVERY_MAX_S))
+    ok(intervals >= need, f"the recording holds at least {need} passes", intervals)
 
 
 def main():
@@ -1116,7 +1214,8 @@ def main():
     s.add_argument("--app-reports", help="FROM:TO, the app's memory reports within the churn")
     s.add_argument("--churn", required=True)
     s.add_argument("--recording", required=True)
-    s.add_argument("--device", required=True)
+    s.add_argument("--device", required=True, help="the device the churn deletes and re-adds")
+    s.add_argument("--seconds", type=float, required=True, help="the churn's length asked for")
     s.add_argument("--sanitizer", action="store_true", help="the binaries are an ASan build")
     s.set_defaults(func=cmd_soak)
 
