@@ -217,6 +217,132 @@ SOAK_BAD = [
 ]
 
 
+# --- librdmatop captures ------------------------------------------------------
+
+# 0.2 s at 1 ms: 200 deadlines, every one taken, rxe0 busy, rxe2 idle.
+CAP_SECONDS, CAP_INTERVAL_MS, CAP_PASSES = 0.2, 1, 200
+MSG_INTERVAL = "The interval must be a number of seconds from 0.001 to 60, not 0.0001"
+MSG_DEVICE = "No RDMA device is named nosuchdev0"
+
+
+def c_capture(passes=CAP_PASSES):
+    times = [1000000000 + k * 1000000 for k in range(passes)]
+    series = [{"device": dev, "port": 1, "counter": c, "n": passes, "first": 100,
+               "last": 100 + (passes if dev == "rxe0" else 0), "decreases": 0}
+              for dev in ("rxe0", "rxe2") for c in ("sent_pkts", "rcvd_pkts")]
+    return {"read": 4 * passes, "wall_ns": int(CAP_SECONDS * 1e9),
+            "stats": {"taken": passes, "missed": 0, "dropped": 0, "dropped_samples": 0,
+                      "samples": 4 * passes, "read_errors": 0, "interval_median_ns": 1000000,
+                      "interval_p99_ns": 1000000},
+            "series": series,
+            "reads": [{"device": dev, "port": 1, "monotonic_ns": times} for dev in ("rxe0", "rxe2")]}
+
+
+def py_capture(passes=CAP_PASSES):
+    rates = {f"{dev}/1/{c}": {"n": passes - 1, "delta": passes if dev == "rxe0" else 0}
+             for dev in ("rxe0", "rxe2") for c in ("sent_pkts", "rcvd_pkts")}
+    return {"stats": {"taken": passes, "missed": 0, "dropped": 0, "read_errors": 0,
+                      "interval_median_ns": 1000000, "interval_p99_ns": 1100000},
+            "rates": rates,
+            "snapshot": {"rxe0": {"1": {"state": "ACTIVE"}}, "rxe2": {"1": {"state": "ACTIVE"}}},
+            "errors": {"interval": {"type": "IntervalError", "value_error": True,
+                                    "message": MSG_INTERVAL},
+                       "device": {"type": "UnknownDeviceError", "value_error": False,
+                                  "message": MSG_DEVICE},
+                       "counter": {"type": "UnknownDeviceError", "value_error": False,
+                                   "message": "No counter is named no_such_counter"}}}
+
+
+def capture_good():
+    snap_port = {"rxe0": {"sent_pkts": 500, "rcvd_pkts": 300},
+                 "rxe2": {"sent_pkts": 7, "rcvd_pkts": 7}}
+    files = {
+        "c.json": c_capture(), "c-user.json": c_capture(),
+        "c-some.json": {"read": 200, "stats": {"taken": 100, "samples": 200},
+                        "series": [{"device": "rxe0", "port": 1, "counter": c}
+                                   for c in ("sent_pkts", "rcvd_pkts")]},
+        "c-snapshot.json": {"devices": [
+            {"name": dev, "ports": [{"port": 1, "state": "ACTIVE", "counters": counters}]}
+            for dev, counters in snap_port.items()]},
+        "rdma-stat.json": [{"ifname": "rxe0", "port": 1, "ifindex": 3, "sent_pkts": 510,
+                            "rcvd_pkts": 310},
+                           {"ifname": "rxe2", "port": 1, "ifindex": 5, "sent_pkts": 7,
+                            "rcvd_pkts": 7}],
+        "c-error-interval.json": {"status": 5, "message": MSG_INTERVAL},
+        "c-error-device.json": {"status": 4, "message": MSG_DEVICE},
+        "c-error-counter.json": {"status": 4, "message": "No counter is named no_such_counter"},
+        "c-error-port.json": {"status": 4, "message": "No device has a port 99"},
+        "cli-interval.err": "rdmatop-cli: " + MSG_INTERVAL + "\n",
+        "cli-nodev.err": "rdmatop-cli: " + MSG_DEVICE + "\n",
+        "py.json": py_capture(),
+    }
+    args = ["capture", "--c", "c.json", "--c-user", "c-user.json", "--c-some", "c-some.json",
+            "--c-snapshot", "c-snapshot.json", "--rdma", "rdma-stat.json", "--errors", ".",
+            "--py", "py.json", "--busy", "rxe0", "--idle", "rxe2",
+            "--seconds", str(CAP_SECONDS), "--interval-ms", str(CAP_INTERVAL_MS)]
+    return files, args
+
+
+def empty_capture(files, args):
+    c = c_capture(0)
+    c["series"], c["reads"] = [], []
+    files["c.json"] = c
+
+
+def capture_without_reads(files, args):
+    files["c.json"]["reads"] = []
+
+
+def snapshot_without_devices(files, args):
+    files["c-snapshot.json"] = {"devices": []}
+
+
+CAPTURE_BAD = [
+    ("a C capture of two passes", set_file("c.json", c_capture(2)), "span the capture's"),
+    ("an empty C capture", empty_capture, "both devices captured"),
+    ("a C capture without its read times", capture_without_reads, "read times of both devices"),
+    ("a C snapshot without devices", snapshot_without_devices, "C snapshot: both devices"),
+    ("no rdma statistic to compare with", set_file("rdma-stat.json", []),
+     "rdma statistic shows"),
+    ("a Python capture of two passes", set_file("py.json", py_capture(2)),
+     "Python: the capture's deadlines span"),
+]
+
+
+# rdmatop-cli record --counters-only at 1 ms for 0.2 s: CSV rows and trace
+# counter events for both ports, one per pass.
+def capture_record_good(spacing_us=1000):
+    rows = ["monotonic_us,device,port,tx_packets"]
+    trace = [{"ph": "M", "pid": 2, "name": "process_name", "args": {"name": "rxe0/1"}},
+             {"ph": "M", "pid": 3, "name": "process_name", "args": {"name": "rxe2/1"}}]
+    for k in range(CAP_PASSES):
+        t = 5000000 + k * spacing_us
+        rows.append(f"{t},rxe0,1,{1000 + 10 * k}")
+        rows.append(f"{t},rxe2,1,7")
+        trace.append({"ph": "C", "pid": 2, "ts": t - 5000000, "name": "tx",
+                      "args": {"packets/s": 10000}})
+        trace.append({"ph": "C", "pid": 3, "ts": t - 5000000, "name": "tx",
+                      "args": {"packets/s": 0}})
+    files = {"cap.csv": "\n".join(rows) + "\n", "cap.json": {"traceEvents": trace}}
+    args = ["capture-record", "--csv", "cap.csv", "--trace", "cap.json", "--busy", "rxe0",
+            "--idle", "rxe2", "--seconds", str(CAP_SECONDS)]
+    return files, args
+
+
+def record_in_a_moment(name):
+    def edit(files, args):
+        short, _ = capture_record_good(spacing_us=1)
+        files[name] = short[name]
+    return edit
+
+
+CAPTURE_RECORD_BAD = [
+    ("an empty CSV", set_file("cap.csv", "monotonic_us,device,port,tx_packets\n"), "both devices"),
+    ("CSV rows within 200 us", record_in_a_moment("cap.csv"), "rows span the recording's"),
+    ("a trace within 200 us", record_in_a_moment("cap.json"), "spans the recording's"),
+]
+
+
 # --- the runner --------------------------------------------------------------
 
 def run_check(vmcheck, files, args, verbose):
@@ -259,7 +385,8 @@ def main():
     ap.add_argument("--vmcheck", default=os.path.join(HERE, "vmcheck.py"))
     ap.add_argument("--verbose", action="store_true", help="print each check's output")
     a = ap.parse_args()
-    for good, bad in ((soak_good, SOAK_BAD),):
+    for good, bad in ((soak_good, SOAK_BAD), (capture_good, CAPTURE_BAD),
+                      (capture_record_good, CAPTURE_RECORD_BAD)):
         check_one(a.vmcheck, good, bad, a.verbose)
     print("1..%d" % len(results))
     return 0 if all(results) else 1

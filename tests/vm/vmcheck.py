@@ -685,10 +685,17 @@ def quantile(values, q):
     return v[int(q * (len(v) - 1))] if v else None
 
 
+# A capture's passes span at least this share of its seconds: start only
+# spawns its thread (the counter files are open by then), which takes well
+# under a quarter of them, even under TCG.
+CAPTURE_COVERED = 0.75
+
+
 def check_c_capture(c, a, what):
     """A capture of busy and idle, every port, every counter."""
     st = c["stats"]
     interval_ns = a.interval_ms * 1e6
+    deadlines = a.seconds * 1e9 / interval_ns
     # Every deadline from the first pass to the last is either taken or
     # counted as missed (a burst would take them late instead); the last
     # pass may also have run past a few.
@@ -698,6 +705,9 @@ def check_c_capture(c, a, what):
     ok(t and span - 1 <= st["taken"] + st["missed"] <= span + late,
        f"{what}: passes taken + deadlines missed = the deadlines from the first pass to the last",
        f"taken {st['taken']} + missed {st['missed']} vs {span:.0f} (+ up to {late:.0f})")
+    ok(span >= CAPTURE_COVERED * deadlines,
+       f"{what}: the passes span the capture's {a.seconds:g} s",
+       f"{span:.0f} deadlines of {deadlines:.0f}")
     # How many are kept depends on the guest's load (TCG on a shared host):
     # reported, not asserted.
     ok(st["taken"] >= 2, f"{what}: deadlines kept {st['taken']}, missed {st['missed']}", st)
@@ -721,6 +731,8 @@ def check_c_capture(c, a, what):
     for name in ("sent_pkts", "rcvd_pkts"):
         idle = series.get((a.idle, name))
         ok(idle and idle["last"] == idle["first"], f"{what}: {name} flat on idle {a.idle}", idle)
+    ok(sorted(r["device"] for r in c["reads"]) == sorted([a.busy, a.idle]),
+       f"{what}: the read times of both devices, once each", [r["device"] for r in c["reads"]])
     for r in c["reads"]:
         t = r["monotonic_ns"]
         gaps = [y - x for x, y in zip(t, t[1:])]
@@ -753,10 +765,17 @@ def cmd_capture(a):
 
     snap = load_json(a.c_snapshot)
     rdma = {(e["ifname"], e["port"]): e for e in load_json(a.rdma)}
+    ports = [(d["name"], p["port"]) for d in snap["devices"] for p in d["ports"]]
+    ok(sorted(d["name"] for d in snap["devices"]) == sorted([a.busy, a.idle]) and
+       sorted(n for n, _ in ports) == sorted([a.busy, a.idle]),
+       "C snapshot: both devices, port 1 of each", ports)
     for dev in snap["devices"]:
         for port in dev["ports"]:
             kernel = rdma.get((dev["name"], port["port"]), {})
             hw = {k: v for k, v in kernel.items() if isinstance(v, int) and k not in ("ifindex", "port")}
+            if not ok(hw, f"C snapshot: rdma statistic shows {dev['name']}/{port['port']}'s counters",
+                      sorted(rdma)):
+                continue
             mine = {k: v for k, v in port["counters"].items() if k in hw}
             ok(set(mine) == set(hw), f"C snapshot: {dev['name']} has rdma's counters", sorted(set(hw) - set(mine)))
             if dev["name"] == a.idle:
@@ -783,6 +802,10 @@ def cmd_capture(a):
     ok(st["taken"] > 0 and st["dropped"] == 0 and st["read_errors"] == 0,
        f"Python: capture ran, nothing dropped (taken {st['taken']}, missed {st['missed']}, "
        f"median {st['interval_median_ns'] / 1e6:.3f} ms, p99 {st['interval_p99_ns'] / 1e6:.3f} ms)", st)
+    deadlines = a.seconds * 1000 / a.interval_ms
+    ok(st["taken"] + st["missed"] >= CAPTURE_COVERED * deadlines,
+       f"Python: the capture's deadlines span its {a.seconds:g} s",
+       f"taken {st['taken']} + missed {st['missed']} of {deadlines:.0f}")
     rates = py["rates"]
     busy = rates.get(f"{a.busy}/1/sent_pkts")
     ok(busy and busy["delta"] > 0, f"Python: sent_pkts rate non-zero on busy {a.busy}", busy)
@@ -823,6 +846,9 @@ def cmd_capture_record(a):
     idle = [int(r["tx_packets"]) for r in by[a.idle]]
     ok(idle[-1] == idle[0], f"counters-only CSV: {a.idle} tx_packets stays")
     mono = [int(r["monotonic_us"]) for r in by[a.busy]]
+    ok((mono[-1] - mono[0]) / 1e6 >= CAPTURE_COVERED * a.seconds,
+       f"counters-only CSV: the rows span the recording's {a.seconds:g} s",
+       f"{(mono[-1] - mono[0]) / 1e6:.3f} s")
     gaps = [y - x for x, y in zip(mono, mono[1:])]
     ok(gaps and min(gaps) > 0,
        f"counters-only CSV: rows in time order (median interval {quantile(gaps, 0.5) / 1e3:.3f} ms, "
@@ -847,7 +873,10 @@ def cmd_capture_record(a):
     idle = series(a.idle + "/1", "tx", "packets/s")
     ok(idle and all(v == 0 for v in idle), f"counters-only trace: {a.idle}/1 tx packets/s zero")
     ts = [e["ts"] for e in events if e["ph"] == "C" and e["pid"] == pid.get(a.busy + "/1")]
-    ok(ts == sorted(ts), "counters-only trace: in time order")
+    ok(ts and ts == sorted(ts), "counters-only trace: in time order")
+    ok(ts and (max(ts) - min(ts)) / 1e6 >= CAPTURE_COVERED * a.seconds,
+       f"counters-only trace: {a.busy}/1 spans the recording's {a.seconds:g} s",
+       f"{(max(ts) - min(ts)) / 1e6 if ts else 0:.3f} s")
 # --- the soak -----------------------------------------------------------
 
 UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
@@ -1235,6 +1264,7 @@ def main():
     s = sub.add_parser("capture-record")
     for opt in ("--csv", "--trace", "--busy", "--idle"):
         s.add_argument(opt, required=True)
+    s.add_argument("--seconds", type=float, required=True, help="the recording's --duration")
     s.set_defaults(func=cmd_capture_record)
 
     # The guest queued these arguments with its own paths: map its results
