@@ -343,6 +343,82 @@ CAPTURE_RECORD_BAD = [
 ]
 
 
+# --- health at a glance -----------------------------------------------------
+
+def health_passes():
+    """12 passes: rxe2/1 down from pass 3 to 10, rxe0 retransmitting in
+    passes 4 to 8 (one episode), qp-holder's QPs in error from pass 10."""
+    passes = []
+    for n in range(1, 13):
+        down = 3 <= n <= 10
+        rate = None if n == 1 else (5.0 if 4 <= n <= 8 else 0.0)
+        evs = []
+        if n == 3:
+            evs.append({"kind": "port-down", "device": "rxe2", "port": 1, "ongoing": True,
+                        "episode": 1, "severity": "error", "message": "rxe2/1 went down"})
+        if n == 11:
+            evs.append({"kind": "port-down", "device": "rxe2", "port": 1, "ongoing": False,
+                        "episode": 1, "severity": "error", "message": "rxe2/1 is up again"})
+        if n == 5:
+            evs.append({"kind": "counter-rising", "device": "rxe0", "port": 1,
+                        "counter": "completer_retry_err", "ongoing": True, "episode": 2,
+                        "severity": "warning", "message": "rxe0/1 is resending packets"})
+        if n == 9:
+            evs.append({"kind": "counter-settled", "device": "rxe0", "port": 1,
+                        "counter": "completer_retry_err", "ongoing": False, "episode": 2,
+                        "severity": "warning", "message": "rxe0/1 stopped resending"})
+        if n == 10:
+            evs.append({"kind": "qp-error", "device": "rxe3", "pid": 77, "process": "qp-holder",
+                        "severity": "error", "message": "qp-holder (pid 77): a QP failed"})
+        passes.append({
+            "sequence": n, "status": "ok", "events": evs,
+            "devices": [
+                {"name": "rxe0", "ports": [{"port": 1, "health": "ok", "metrics": {
+                    "retransmits": {"value": n, "rate": rate}}}]},
+                {"name": "rxe1", "ports": [{"port": 1, "health": "ok"}]},
+                {"name": "rxe2", "ports": [{"port": 1, "state": "DOWN" if down else "ACTIVE",
+                                            "health": "error" if down else "ok",
+                                            "link_up": not down}]}],
+            "processes": [{"pid": 77, "qps_in_error": 2 if n >= 10 else 0, "qp_list": [
+                {"state": "ERR" if n >= 10 else "RTS", "type": "RC"}] * 2}]})
+    return passes
+
+
+def health_probe(n_events=3):
+    line = {"recent": [{"kind": "port-down", "location": "rxe2/1", "severity": "error"},
+                       {"kind": "counter-rising", "location": "rxe0/1", "severity": "warning"}],
+            "problems": "rxe2/1 is down", "ports": [{"key": "rxe2/1", "health": "error",
+                                                     "link": "Down"}]}
+    if n_events is not None:
+        line["n_events"] = n_events
+    return [dict(line, sequence=n) for n in range(1, 8)]
+
+
+def health_good():
+    files = {"watch.json": json_lines(health_passes()), "probe.json": json_lines(health_probe())}
+    args = ["health", "--watch", "watch.json", "--probe", "probe.json", "--probe-at", "5",
+            "--watch-at", "9", "--down", "rxe2", "--sender", "rxe0", "--receiver", "rxe1",
+            "--holder-pid", "77", "--holder-device", "rxe3"]
+    return files, args
+
+
+def no_retransmit_rates(files, args):
+    def strip(passes):
+        for p in passes:
+            p["devices"][0]["ports"][0]["metrics"]["retransmits"]["rate"] = None
+    edit_passes(files, strip)
+
+
+HEALTH_BAD = [
+    ("a probe line without its event count", set_file("probe.json", json_lines(health_probe(None))),
+     "the event log holds a handful"),
+    ("a probe line with no event", set_file("probe.json", json_lines(health_probe(0))),
+     "the event log holds a handful"),
+    ("the probe's pass 0", set_arg("--probe-at", "0"), "the probe wrote"),
+    ("an episode without retransmits", no_retransmit_rates, "raised an episode"),
+]
+
+
 # --- the runner --------------------------------------------------------------
 
 def run_check(vmcheck, files, args, verbose):
@@ -386,7 +462,7 @@ def main():
     ap.add_argument("--verbose", action="store_true", help="print each check's output")
     a = ap.parse_args()
     for good, bad in ((soak_good, SOAK_BAD), (capture_good, CAPTURE_BAD),
-                      (capture_record_good, CAPTURE_RECORD_BAD)):
+                      (capture_record_good, CAPTURE_RECORD_BAD), (health_good, HEALTH_BAD)):
         check_one(a.vmcheck, good, bad, a.verbose)
     print("1..%d" % len(results))
     return 0 if all(results) else 1
