@@ -5,7 +5,11 @@ Runs the real RtopMetricsServer (tests/metrics-fixture serve: 16 synthetic
 ports, a new pass every 0.5 s) with small limits, then: scrapes in both
 formats; malformed requests, oversized headers, a large body and floods
 of idle and half-sent connections; after each, a scrape must still be
-answered, and the server's resident memory must not keep growing.
+answered, and the server's resident memory must not keep growing.  The
+server must end what it refuses and what idles itself: a client that
+gives up waiting proves nothing, so a connection still open at the
+client's deadline is a failure, except where silence is expected, and
+there the same connection must still get its answer.
 
 Then `rdmatop-cli serve` itself: its argument errors, and a scrape of the
 real collector, which on a machine without RDMA answers at once with
@@ -20,7 +24,12 @@ import subprocess
 import sys
 import time
 
-MAX_CONN, IDLE_S, LIFETIME_S = 8, 2, 4
+# The server's limits here.  The lifetime is well past the idle limit plus
+# the margin, so that an idle client closed only at the end of its lifetime
+# fails the idle check.
+MAX_CONN, IDLE_S, LIFETIME_S = 8, 2, 8
+# How late, at most, the server may act on a limit on a loaded machine.
+MARGIN_S = 3
 RSS_GROWTH_LIMIT_KIB = 16 * 1024
 results = []
 
@@ -34,20 +43,43 @@ def tap(ok, name, detail=""):
     sys.stdout.flush()
 
 
+def read_until_closed(s, deadline):
+    """Reads until the peer ends the connection or DEADLINE (monotonic)
+    passes.  Returns (data, end, seconds): end is "eof" or "reset" when the
+    peer closed the connection, "timeout" when it was still open, silent, at
+    the deadline; seconds is when it ended, from the call."""
+    t0 = time.monotonic()
+    chunks = []
+    while True:
+        s.settimeout(max(0.001, deadline - time.monotonic()))
+        try:
+            data = s.recv(65536)
+        except ConnectionResetError:
+            end = "reset"
+            break
+        except socket.timeout:
+            end = "timeout"
+            break
+        if not data:
+            end = "eof"
+            break
+        chunks.append(data)
+    return b"".join(chunks), end, time.monotonic() - t0
+
+
 def request(port, raw, timeout=10.0):
-    """Sends raw bytes, returns everything the server sends until it closes."""
+    """Sends raw bytes and returns (reply, end, seconds): everything the
+    server sent, how the connection ended (see read_until_closed) and when.
+    A server may close the connection while the request is still being
+    sent (oversized requests): that ends it too."""
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-        s.sendall(raw)
-        chunks = []
-        while True:
-            try:
-                data = s.recv(65536)
-            except (ConnectionResetError, socket.timeout):
-                break
-            if not data:
-                break
-            chunks.append(data)
-        return b"".join(chunks)
+        t0 = time.monotonic()
+        try:
+            s.sendall(raw)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        reply, end, _ = read_until_closed(s, t0 + timeout)
+        return reply, end, time.monotonic() - t0
 
 
 def status_of(reply):
@@ -58,12 +90,28 @@ def status_of(reply):
 
 
 def scrape(port, accept=None, method="GET", path="/metrics", extra=""):
+    """A request with Connection: close.  Its status is None unless the
+    server also closed the connection after its reply: a reply on a
+    connection that stays open is no answer to that request."""
     headers = "Host: 127.0.0.1\r\nConnection: close\r\n" + extra
     if accept is not None:
         headers += "Accept: %s\r\n" % accept
-    reply = request(port, ("%s %s HTTP/1.1\r\n%s\r\n" % (method, path, headers)).encode())
+    reply, end, _ = request(port, ("%s %s HTTP/1.1\r\n%s\r\n" % (method, path, headers)).encode())
     head, _, body = reply.partition(b"\r\n\r\n")
-    return status_of(reply), head.decode("latin-1"), body
+    return status_of(reply) if end == "eof" else None, head.decode("latin-1"), body
+
+
+def refused(reply, end, seconds):
+    """A request the server must turn down: an error status, or the
+    connection closed by the server at once (before its idle limit, so the
+    close is the refusal and not the idle timer).  A connection still open
+    when the client gives up is no refusal, with or without a reply."""
+    status = status_of(reply)
+    if end == "timeout":
+        return False
+    if status is not None:
+        return status >= 400
+    return reply == b"" and seconds < IDLE_S
 
 
 def scrape_ok(port):
@@ -92,15 +140,13 @@ def attack_round(port):
     ok = scrape_ok(port)
     for s in socks:
         s.close()
-    # Oversized headers, a body nobody asked for, and junk.
-    request(port, b"GET /metrics HTTP/1.1\r\nX-Big: " + b"a" * (200 * 1024) + b"\r\n\r\n")
+    # Oversized headers, a body nobody asked for, and junk: each refused.
     big_body = b"x" * (2 * 1024 * 1024)
-    try:
-        request(port, b"POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n"
-                % len(big_body) + big_body)
-    except (BrokenPipeError, ConnectionResetError):
-        pass
-    request(port, bytes(range(256)) * 64 + b"\r\n\r\n")
+    for raw in (b"GET /metrics HTTP/1.1\r\nX-Big: " + b"a" * (200 * 1024) + b"\r\n\r\n",
+                b"POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n"
+                % len(big_body) + big_body,
+                bytes(range(256)) * 64 + b"\r\n\r\n"):
+        ok = refused(*request(port, raw)) and ok
     return ok and scrape_ok(port)
 
 
@@ -186,31 +232,77 @@ def run(proc, port):
         b"GET /metrics HTTP/1.1\r\nTransfer-Encoding: gzip, chunked, bogus\r\n\r\n",
         b"GET /metrics HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
         b"GET /metrics HTTP/1.1\r\nAccept: " + b"\xff\xfe" * 1000 + b"\r\n\r\n",
-        b"\x00" * 1000,
-        b"GET " + b"/a" * 40000 + b" HTTP/1.1\r\n\r\n",
     ]
-    answers = [status_of(request(port, m)) for m in malformed]
-    tap(all(a is None or a >= 400 for a in answers) and scrape_ok(port),
-        "malformed requests are refused and scrapes go on", repr(answers))
+    # Each is a whole request (its headers end): it gets an error status.
+    answers = [request(port, m) for m in malformed]
+    tap(all(end != "timeout" and (status_of(reply) or 0) >= 400 for reply, end, _ in answers)
+        and scrape_ok(port), "malformed requests are refused and scrapes go on",
+        repr([(status_of(reply), end) for reply, end, _ in answers]))
+    # Bytes that never end a request: the server waits for the rest, then
+    # lets the client go at its idle limit.
+    reply, end, seconds = request(port, b"\x00" * 1000, timeout=IDLE_S + MARGIN_S)
+    tap(end != "timeout", "a request that never ends is closed within the idle limit",
+        "%r after %.1f s, %d bytes of reply" % (end, seconds, len(reply)))
 
-    reply = request(port, b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * (100 * 1024)
-                    + b"\r\n\r\n")
-    tap(status_of(reply) in (None, 400, 413, 431) and scrape_ok(port),
-        "oversized headers are refused", repr(reply[:80]))
+    # Too long to read: an error status, or the connection closed at once.
+    oversized = [
+        b"GET " + b"/a" * 40000 + b" HTTP/1.1\r\n\r\n",
+        b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * (100 * 1024) + b"\r\n\r\n",
+    ]
+    answers = [request(port, m) for m in oversized]
+    tap(all(refused(*a) and status_of(a[0]) in (None, 400, 413, 414, 431) for a in answers)
+        and scrape_ok(port), "an oversized request line and oversized headers are refused",
+        repr([(reply[:40], end, round(seconds, 1)) for reply, end, seconds in answers]))
 
-    idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(4 * MAX_CONN)]
-    tap(scrape_ok(port), "a scrape is answered with %d idle connections open" % len(idle))
-    # The server lets idle connections go by itself.
-    closed = 0
-    for s in idle:
-        s.settimeout(IDLE_S + LIFETIME_S + 10)
+    # A request in two parts: while the client has not finished it the
+    # server stays silent, and the connection is still there (the rest of
+    # the request gets the answer).
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+        early, end, _ = read_until_closed(s, time.monotonic() + IDLE_S / 4)
+        quiet = end == "timeout" and early == b""
         try:
-            closed += s.recv(1) == b""
-        except (ConnectionResetError, socket.timeout):
-            closed += 1
+            s.sendall(b"Connection: close\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        reply, end, _ = read_until_closed(s, time.monotonic() + 10)
+    tap(quiet and status_of(reply) == 200 and end == "eof",
+        "a request sent in two parts waits, silent, for its end and is answered",
+        "before its end: %r; after: %r, %r" % (early[:40], reply[:40], end))
+
+    idle = []
+    for _ in range(4 * MAX_CONN):
+        idle.append((socket.create_connection(("127.0.0.1", port)), time.monotonic()))
+    tap(scrape_ok(port), "a scrape is answered with %d idle connections open" % len(idle))
+    # The server lets idle connections go by itself: the cap closes the
+    # oldest at once, the idle limit the others.  One still open past the
+    # idle limit and the margin is a failure (its lifetime, longer, is not
+    # what this checks).
+    ends = []
+    for s, opened in idle:
+        _, end, _ = read_until_closed(s, opened + IDLE_S + MARGIN_S)
+        ends.append(end)
         s.close()
-    tap(closed == len(idle), "idle connections are closed by the server (%d of %d)"
-        % (closed, len(idle)))
+    late = ends.count("timeout")
+    tap(late == 0, "idle connections are closed by the server within %d s (%d of %d still open)"
+        % (IDLE_S + MARGIN_S, late, len(idle)))
+
+    # A client that is never idle (a header byte every half second) is
+    # closed at the end of its lifetime.
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        opened = time.monotonic()
+        s.sendall(b"GET /metrics HTTP/1.1\r\nX-Slow: ")
+        end = "timeout"
+        while end == "timeout" and time.monotonic() < opened + LIFETIME_S + MARGIN_S:
+            _, end, _ = read_until_closed(s, time.monotonic() + 0.5)
+            try:
+                s.sendall(b"a")
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+        lived = time.monotonic() - opened
+    tap(end != "timeout" and lived >= LIFETIME_S - 1,
+        "a client that is never idle is closed at the end of its lifetime (%s after %.1f s)"
+        % (end, lived))
 
     # Memory: after a warm-up round, more rounds of the same must not grow it.
     attack_round(port)

@@ -53,7 +53,8 @@ for f in cap.csv cap.json; do
     --output "$O/$f" >"$O/$f.out" 2>"$O/$f.err"
   vm_is "record --counters-only --interval 0.001 to $f exits 0" "$?" 0
 done
-vm_pycheck capture-record --csv "$O/cap.csv" --trace "$O/cap.json" --busy rxe0 --idle rxe2
+vm_pycheck capture-record --csv "$O/cap.csv" --trace "$O/cap.json" --busy rxe0 --idle rxe2 \
+  --seconds 2
 
 vm_check "ib_write_bw client still runs" kill -0 "$VM_CLIENT_PID"
 vm_pycheck capture --c "$O/c-capture.json" --c-user "$O/c-capture-user.json" \

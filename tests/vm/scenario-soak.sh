@@ -3,11 +3,12 @@
 # while a churn loop deletes and re-adds a device, flaps its link, switches
 # netem loss on and off under traffic, a process replaces hundreds of QPs a
 # second, and a process with a hostile comm and command line holds a QP.
-# Checked (host side, vmcheck.py soak): every pass ok and in order, no
-# negative rate and no spike, every removal and re-add raised its events,
-# the hostile names only ever escaped, the sampler never missed more than
-# one period in a row, resident memory flat after warm-up, the recording
-# loads and covers the whole run; in the guest: nothing crashed or warned.
+# Checked (host side, vmcheck.py soak): the churn ran its seconds and its
+# cycles, every pass ok and in order, no negative rate and no spike, every
+# removal and re-add raised its events, the hostile names only ever
+# escaped, the sampler never missed more than one period in a row, enough
+# RSS samples and resident memory flat after warm-up, the recording loads
+# and covers the whole run; in the guest: nothing crashed or warned.
 #
 # Arguments (key=value): seconds=N of churn (default 90: the vm suite's
 # short run); the long run for the figures:
@@ -151,5 +152,5 @@ sanitizer=()
 app_log=()
 [ -n "$app_pid" ] && app_log=(--app-log "$O/app.log" --app-reports "$reports_from:$reports_to")
 vm_pycheck soak --watch "$O/watch.json" --rss "$O/rss.txt" --churn "$O/churn.log" "${app_log[@]}" \
-  --recording "$O/soak.json.gz" --device rxe2 "${sanitizer[@]}"
+  --recording "$O/soak.json.gz" --device rxe2 --seconds "$seconds" "${sanitizer[@]}"
 vm_finish

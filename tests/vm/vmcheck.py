@@ -433,7 +433,7 @@ def cmd_health(a):
     passes = load_watch(a.watch)
     probe = load_watch(a.probe)
     check_watch_stream(passes, None, "watch")
-    ok(len(probe) >= a.probe_at, f"the probe wrote {a.probe_at} passes or more", len(probe))
+    ok(1 <= a.probe_at <= len(probe), f"the probe wrote {a.probe_at} passes or more", len(probe))
 
     # The link down: one Error episode, its consequences folded in.
     down_evs = [e for _, e in events(passes, device=a.down) if e.get("port") == 1]
@@ -462,7 +462,7 @@ def cmd_health(a):
     rising = [e for e in loss if e.get("kind") == "counter-rising"]
     rise_passes = sum(1 for p in passes[1:]
                       if (metric(port_of(p, a.sender), "retransmits").get("rate") or 0) > 0)
-    ok(rising, f"the loss on {a.sender} raised an episode", rise_passes)
+    ok(rising and rise_passes > 0, f"the loss on {a.sender} raised an episode", rise_passes)
     ok(all(ids.count(i) <= 2 for i in ids) and
        all(e.get("ongoing") for e in rising),
        "each episode is raised once and completed at most once", ids)
@@ -475,7 +475,7 @@ def cmd_health(a):
        f"the receiving end {a.receiver} is not flagged for the sender's loss", sorted(set(recv)))
 
     # The app's ranked recent list after 30 s of loss: the Error first.
-    line = probe[a.probe_at - 1] if len(probe) >= a.probe_at else {}
+    line = probe[a.probe_at - 1] if 1 <= a.probe_at <= len(probe) else {}
     recent = line.get("recent") or [{}]
     ok(recent[0].get("kind") == "port-down" and recent[0].get("location") == f"{a.down}/1" and
        recent[0].get("severity") == "error",
@@ -488,8 +488,9 @@ def cmd_health(a):
     pp = {p.get("key"): p for p in line.get("ports") or []}.get(f"{a.down}/1") or {}
     ok(pp.get("health") == "error" and pp.get("link") == "Down",
        f"the model shows {a.down}/1 unhealthy, its link Down", pp)
-    ok(line.get("n_events", 0) < 40, "the event log holds a handful of events, not a flood",
-       line.get("n_events"))
+    n_events = line.get("n_events")
+    ok(isinstance(n_events, int) and 1 <= n_events < 40,
+       "the event log holds a handful of events, not a flood", n_events)
 
     # The QP moved to the error state.
     qp = [e for _, e in events(passes, "qp-error")]
@@ -685,10 +686,17 @@ def quantile(values, q):
     return v[int(q * (len(v) - 1))] if v else None
 
 
+# A capture's passes span at least this share of its seconds: start only
+# spawns its thread (the counter files are open by then), which takes well
+# under a quarter of them, even under TCG.
+CAPTURE_COVERED = 0.75
+
+
 def check_c_capture(c, a, what):
     """A capture of busy and idle, every port, every counter."""
     st = c["stats"]
     interval_ns = a.interval_ms * 1e6
+    deadlines = a.seconds * 1e9 / interval_ns
     # Every deadline from the first pass to the last is either taken or
     # counted as missed (a burst would take them late instead); the last
     # pass may also have run past a few.
@@ -698,6 +706,9 @@ def check_c_capture(c, a, what):
     ok(t and span - 1 <= st["taken"] + st["missed"] <= span + late,
        f"{what}: passes taken + deadlines missed = the deadlines from the first pass to the last",
        f"taken {st['taken']} + missed {st['missed']} vs {span:.0f} (+ up to {late:.0f})")
+    ok(span >= CAPTURE_COVERED * deadlines,
+       f"{what}: the passes span the capture's {a.seconds:g} s",
+       f"{span:.0f} deadlines of {deadlines:.0f}")
     # How many are kept depends on the guest's load (TCG on a shared host):
     # reported, not asserted.
     ok(st["taken"] >= 2, f"{what}: deadlines kept {st['taken']}, missed {st['missed']}", st)
@@ -721,6 +732,8 @@ def check_c_capture(c, a, what):
     for name in ("sent_pkts", "rcvd_pkts"):
         idle = series.get((a.idle, name))
         ok(idle and idle["last"] == idle["first"], f"{what}: {name} flat on idle {a.idle}", idle)
+    ok(sorted(r["device"] for r in c["reads"]) == sorted([a.busy, a.idle]),
+       f"{what}: the read times of both devices, once each", [r["device"] for r in c["reads"]])
     for r in c["reads"]:
         t = r["monotonic_ns"]
         gaps = [y - x for x, y in zip(t, t[1:])]
@@ -753,10 +766,17 @@ def cmd_capture(a):
 
     snap = load_json(a.c_snapshot)
     rdma = {(e["ifname"], e["port"]): e for e in load_json(a.rdma)}
+    ports = [(d["name"], p["port"]) for d in snap["devices"] for p in d["ports"]]
+    ok(sorted(d["name"] for d in snap["devices"]) == sorted([a.busy, a.idle]) and
+       sorted(n for n, _ in ports) == sorted([a.busy, a.idle]),
+       "C snapshot: both devices, port 1 of each", ports)
     for dev in snap["devices"]:
         for port in dev["ports"]:
             kernel = rdma.get((dev["name"], port["port"]), {})
             hw = {k: v for k, v in kernel.items() if isinstance(v, int) and k not in ("ifindex", "port")}
+            if not ok(hw, f"C snapshot: rdma statistic shows {dev['name']}/{port['port']}'s counters",
+                      sorted(rdma)):
+                continue
             mine = {k: v for k, v in port["counters"].items() if k in hw}
             ok(set(mine) == set(hw), f"C snapshot: {dev['name']} has rdma's counters", sorted(set(hw) - set(mine)))
             if dev["name"] == a.idle:
@@ -783,6 +803,10 @@ def cmd_capture(a):
     ok(st["taken"] > 0 and st["dropped"] == 0 and st["read_errors"] == 0,
        f"Python: capture ran, nothing dropped (taken {st['taken']}, missed {st['missed']}, "
        f"median {st['interval_median_ns'] / 1e6:.3f} ms, p99 {st['interval_p99_ns'] / 1e6:.3f} ms)", st)
+    deadlines = a.seconds * 1000 / a.interval_ms
+    ok(st["taken"] + st["missed"] >= CAPTURE_COVERED * deadlines,
+       f"Python: the capture's deadlines span its {a.seconds:g} s",
+       f"taken {st['taken']} + missed {st['missed']} of {deadlines:.0f}")
     rates = py["rates"]
     busy = rates.get(f"{a.busy}/1/sent_pkts")
     ok(busy and busy["delta"] > 0, f"Python: sent_pkts rate non-zero on busy {a.busy}", busy)
@@ -823,6 +847,9 @@ def cmd_capture_record(a):
     idle = [int(r["tx_packets"]) for r in by[a.idle]]
     ok(idle[-1] == idle[0], f"counters-only CSV: {a.idle} tx_packets stays")
     mono = [int(r["monotonic_us"]) for r in by[a.busy]]
+    ok((mono[-1] - mono[0]) / 1e6 >= CAPTURE_COVERED * a.seconds,
+       f"counters-only CSV: the rows span the recording's {a.seconds:g} s",
+       f"{(mono[-1] - mono[0]) / 1e6:.3f} s")
     gaps = [y - x for x, y in zip(mono, mono[1:])]
     ok(gaps and min(gaps) > 0,
        f"counters-only CSV: rows in time order (median interval {quantile(gaps, 0.5) / 1e3:.3f} ms, "
@@ -847,7 +874,10 @@ def cmd_capture_record(a):
     idle = series(a.idle + "/1", "tx", "packets/s")
     ok(idle and all(v == 0 for v in idle), f"counters-only trace: {a.idle}/1 tx packets/s zero")
     ts = [e["ts"] for e in events if e["ph"] == "C" and e["pid"] == pid.get(a.busy + "/1")]
-    ok(ts == sorted(ts), "counters-only trace: in time order")
+    ok(ts and ts == sorted(ts), "counters-only trace: in time order")
+    ok(ts and (max(ts) - min(ts)) / 1e6 >= CAPTURE_COVERED * a.seconds,
+       f"counters-only trace: {a.busy}/1 spans the recording's {a.seconds:g} s",
+       f"{(max(ts) - min(ts)) / 1e6 if ts else 0:.3f} s")
 # --- the soak -----------------------------------------------------------
 
 UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
@@ -901,35 +931,63 @@ def load_trace(path):
     return data["traceEvents"] if isinstance(data, dict) else data
 
 
-def cmd_soak(a):
-    passes = load_watch(a.watch)
-    check_watch_stream(passes, None, "watch")
-    rc = open(a.watch + ".rc").read().strip() if os.path.exists(a.watch + ".rc") else None
-    ok(rc == "0", "watch exited 0 after the whole soak", rc)
-    churn = open(a.churn).read().split("\n")
-    deletes = sum(1 for line in churn if line.endswith("delete " + a.device))
-    readds = sum(1 for line in churn if line.endswith("readd " + a.device))
-    run_s = float(churn[-2].split()[0]) if len(churn) > 1 and churn[-2] else 0.0
-    print(f"# {LABEL}soak: {len(passes)} passes, {deletes} delete/re-add cycles, "
-          f"{run_s:.0f} s of churn")
+# What the soak scenario does, which bounds what a good run shows.  A churn
+# cycle is 7 s of sleeps plus five commands (rdma link delete and add, two
+# ip link, tc) and the wait for the re-added device to be ACTIVE: a few
+# seconds more under TCG, well under 30 in all.  The RSS sampler reads
+# /proc three times and sleeps 2 s: a sample every 10 s at the slowest.
+# The app reports its memory every 2 s (RDMATOP_REPORT_MEMORY=2) from a
+# thread of its own: at least half of those.  watch and record sample every
+# second and are held to no more than one missed period in a row, so a
+# pass every 3 s at least.
+SOAK_CYCLE_MAX_S = 30
+SOAK_RSS_EVERY_MAX_S = 10
+SOAK_APP_REPORT_EVERY_MAX_S = 4
+SOAK_PASS_EVERY_MAX_S = 3
+SOAK_STEADY = ("rxe0", "rxe1")
 
-    # Every removal and every re-add raised its event.
-    rm = events(passes, "device-removed", a.device)
-    add = events(passes, "device-added", a.device)
-    ok(len(rm) == deletes, f"one device-removed per delete of {a.device}",
-       (len(rm), deletes))
-    ok(len(add) >= readds, f"a device-added for every re-add of {a.device}",
-       (len(add), readds))
-    print(f"# {LABEL}soak: events expected {deletes} removed + {readds} added, "
-          f"seen {len(rm)} + {len(add)}")
 
-    # No negative rate, no spike a counter that restarted cannot explain.
-    bad = [b for b in (negative_rates(p) for p in passes) if b]
-    ok(not bad, "no negative rate in any pass", bad[:3])
-    sp = []
-    for dev in ("rxe0", "rxe1", a.device):
-        sp += [(dev,) + x for x in spikes(passes, dev, 0)]
-    ok(not sp, "no rate spike on any device", sp[:5])
+def read_churn(a):
+    """The churn log: one "T cycle N delete DEV" and one "T cycle N readd
+    DEV" line per cycle, then "T end cycles=N".  Returns (cycles, run_s),
+    each None when the log does not say."""
+    lines = [line.split() for line in open(a.churn) if line.strip()]
+    cycles = run_s = None
+    if lines and len(lines[-1]) == 3 and lines[-1][1] == "end" and \
+       lines[-1][2].startswith("cycles=") and lines[-1][0].isdigit():
+        run_s = float(lines[-1][0])
+        cycles = int(lines[-1][2][len("cycles="):])
+    ok(cycles is not None, "the churn log ends with its summary line",
+       " ".join(lines[-1]) if lines else "empty")
+    steps = [(f[3], f[2]) for f in lines[:-1] if len(f) == 5 and f[1] == "cycle"
+             and f[4] == a.device]
+    deletes = [n for step, n in steps if step == "delete"]
+    readds = [n for step, n in steps if step == "readd"]
+    want = [str(n) for n in range(1, (cycles or 0) + 1)]
+    ok(cycles and deletes == want and readds == want,
+       f"each churn cycle deleted and re-added {a.device}, once",
+       f"cycles {cycles}: deletes {deletes[:5]}, re-adds {readds[:5]}")
+    min_cycles = max(1, int(a.seconds // SOAK_CYCLE_MAX_S))
+    ok(cycles is not None and cycles >= min_cycles,
+       f"at least {min_cycles} churn cycles in {a.seconds:.0f} s", cycles)
+    ok(run_s is not None and run_s >= a.seconds, f"the churn ran its {a.seconds:.0f} s", run_s)
+    return cycles, run_s
+
+
+def check_soak_passes(passes, a, length):
+    """The watch: its passes say when they ran, cover the run, and keep the
+    devices that are never deleted."""
+    missing = [p.get("sequence") for p in passes
+               if not isinstance(p.get("monotonic_us"), int) or
+               not isinstance(p.get("interval_s"), (int, float)) or not p["interval_s"] > 0]
+    ok(not missing, "every pass says when it ran and its interval", missing[:5])
+    timed = [p for p in passes if p.get("sequence") not in missing]
+    span = (timed[-1]["monotonic_us"] - timed[0]["monotonic_us"]) / 1e6 if timed else 0.0
+    ok(span >= 0.9 * length, "the watch ran through the whole churn",
+       f"{span:.0f} s of {length:.0f} s")
+    absent = [(p.get("sequence"), dev) for p in passes for dev in SOAK_STEADY
+              if dev not in devices_by_name(p)]
+    ok(passes and not absent, f"{' and '.join(SOAK_STEADY)} are in every pass", absent[:5])
 
     # The sampler never missed more than one period in a row.  A pass
     # starts at its deadline plus the time the guest took to schedule the
@@ -938,12 +996,93 @@ def cmd_soak(a):
     # more than 3 periods proves two deadlines missed in a row (both delays
     # are under a period).
     gaps = []
-    for prev, cur in zip(passes, passes[1:]):
-        dt = (cur.get("monotonic_us", 0) - prev.get("monotonic_us", 0)) / 1e6
-        interval = cur.get("interval_s") or 1.0
-        if dt > 3.0 * interval:
+    for prev, cur in zip(timed, timed[1:]):
+        dt = (cur["monotonic_us"] - prev["monotonic_us"]) / 1e6
+        if dt > SOAK_PASS_EVERY_MAX_S * cur["interval_s"]:
             gaps.append((cur.get("sequence"), round(dt, 2)))
     ok(not gaps, "never more than one missed period in a row", gaps[:5])
+
+    # No negative rate, no spike a counter that restarted cannot explain;
+    # the devices that stay have rates in most passes to judge.
+    bad = [b for b in (negative_rates(p) for p in passes) if b]
+    ok(not bad, "no negative rate in any pass", bad[:3])
+    sp = []
+    for dev in SOAK_STEADY + (a.device,):
+        sp += [(dev,) + x for x in spikes(passes, dev, 0)]
+    ok(not sp, "no rate spike on any device", sp[:5])
+    rated = {dev: sum(1 for p in passes if any(
+        v is not None for v in ((port_of(p, dev) or {}).get("rates") or {}).values()))
+        for dev in SOAK_STEADY}
+    ok(all(n >= (len(passes) - 1) / 2 for n in rated.values()),
+       "the devices that stay have rates in most passes", (rated, len(passes)))
+
+
+def read_rss(a, length):
+    """The RSS samples, "T WHO KB" lines, of each process the scenario
+    watched: watch and record, and the app when it ran (then --app-log
+    names its log)."""
+    series, bad = {}, []
+    for n, line in enumerate(open(a.rss), 1):
+        f = line.split()
+        if len(f) == 3 and f[0].isdigit() and f[2].isdigit():
+            series.setdefault(f[1], []).append((float(f[0]), int(f[2])))
+        elif f:
+            bad.append((n, line.strip()[:40]))
+    ok(not bad, "every RSS sample has its time, process and value", bad[:3])
+    want = {"watch", "record"} | ({"app"} if a.app_log else set())
+    ok(set(series) == want, f"RSS sampled for {', '.join(sorted(want))}", sorted(series))
+    need = max(8, int(length // SOAK_RSS_EVERY_MAX_S))
+    for who in sorted(want):
+        pts = series.get(who, [])
+        ok(len(pts) >= need and pts[0][0] <= SOAK_RSS_EVERY_MAX_S and
+           pts[-1][0] >= length - SOAK_RSS_EVERY_MAX_S,
+           f"{who}: at least {need} RSS samples across the {length:.0f} s",
+           f"{len(pts)} from {pts[0][0] if pts else None} s to {pts[-1][0] if pts else None} s")
+    return series
+
+
+def read_app_reports(a, length):
+    """The app's own memory reports (RDMATOP_REPORT_MEMORY) printed during
+    the churn: (s, rss-kb, heap-used-kb, heap-free-kb)."""
+    report = []
+    pat = re.compile(r"^rdmatop: memory s=([0-9.]+) rss-kb=([0-9]+) "
+                     r"heap-used-kb=([0-9]+) heap-free-kb=([0-9]+)$")
+    for line in open(a.app_log, errors="replace"):
+        m = pat.match(line.strip())
+        if m:
+            report.append(tuple(float(x) if i == 0 else int(x)
+                                for i, x in enumerate(m.groups())))
+    # Those the app printed during the churn, as the RSS samples are.
+    lo, _, hi = (a.app_reports or "0:").partition(":")
+    report = report[int(lo or 0):int(hi) if hi else None]
+    need = max(10, int(length // SOAK_APP_REPORT_EVERY_MAX_S))
+    ok(len(report) >= need, f"the app reports its memory at least {need} times during the churn",
+       len(report))
+    return report
+
+
+def cmd_soak(a):
+    passes = load_watch(a.watch)
+    check_watch_stream(passes, None, "watch")
+    rc = open(a.watch + ".rc").read().strip() if os.path.exists(a.watch + ".rc") else None
+    ok(rc == "0", "watch exited 0 after the whole soak", rc)
+    cycles, run_s = read_churn(a)
+    # How long the run was: what the churn log says, and never less than
+    # the scenario asked for.
+    length = max(run_s or 0.0, a.seconds)
+    print(f"# {LABEL}soak: {len(passes)} passes, {cycles} delete/re-add cycles, "
+          f"{run_s} s of churn")
+    check_soak_passes(passes, a, length)
+
+    # Every removal and every re-add raised its event.
+    rm = events(passes, "device-removed", a.device)
+    add = events(passes, "device-added", a.device)
+    ok(cycles and len(rm) == cycles, f"one device-removed per delete of {a.device}",
+       (len(rm), cycles))
+    ok(cycles and len(add) >= cycles, f"a device-added for every re-add of {a.device}",
+       (len(add), cycles))
+    print(f"# {LABEL}soak: events expected {cycles} removed + {cycles} added, "
+          f"seen {len(rm)} + {len(add)}")
 
     # Hostile names: shown escaped, never as they are.
     raw = [(p.get("sequence"), x[:40]) for p in passes for x in strings(p) if UNSAFE.search(x)]
@@ -977,31 +1116,15 @@ def cmd_soak(a):
            f"{who}: {what} flat after warm-up",
            f"{growth:.0f} kB over {span_h * 3600:.0f} s ({slope:.0f} kB/h, {len(warm)} samples)")
 
-    series = {}
-    for line in open(a.rss):
-        f = line.split()
-        if len(f) == 3 and f[2].isdigit():
-            series.setdefault(f[1], []).append((float(f[0]), int(f[2])))
+    series = read_rss(a, length)
     # The app says what malloc holds (RDMATOP_REPORT_MEMORY): its resident
     # memory also moves in steps when glibc keeps a freed frame-sized buffer
     # at the top of its heap instead of giving it back, which is no memory
     # of the app's.  So the app is judged by its heap in use and by its
     # resident memory less malloc's free bytes; its plain RSS is printed.
-    report = []
-    if a.app_log:
-        pat = re.compile(r"^rdmatop: memory s=([0-9.]+) rss-kb=([0-9]+) "
-                         r"heap-used-kb=([0-9]+) heap-free-kb=([0-9]+)$")
-        for line in open(a.app_log, errors="replace"):
-            m = pat.match(line.strip())
-            if m:
-                report.append(tuple(float(x) if i == 0 else int(x)
-                                    for i, x in enumerate(m.groups())))
-        # Those the app printed during the churn, as the RSS samples are.
-        lo, _, hi = (a.app_reports or "0:").partition(":")
-        report = report[int(lo or 0):int(hi) if hi else None]
+    report = read_app_reports(a, length) if a.app_log else []
     for who, pts in sorted(series.items()):
         if who == "app" and a.app_log:
-            ok(len(report) >= 10, "the app reports its memory", len(report))
             if len(report) < 10:
                 continue
             t0 = report[0][0]
@@ -1018,12 +1141,17 @@ def cmd_soak(a):
             continue
         flat(who, "resident memory", pts)
 
-    # The recording loads and covers the whole run.
+    # The recording loads and covers the whole run, a pass at least every
+    # few seconds (each interval ends with the "rdmatop" counter event).
     evs = load_trace(a.recording)
     ts = [e["ts"] for e in evs if isinstance(e, dict) and isinstance(e.get("ts"), (int, float))]
     span = (max(ts) - min(ts)) / 1e6 if ts else 0.0
-    ok(ts and span >= 0.9 * run_s, "the recording loads and covers the whole run",
-       f"{span:.0f} s of {run_s:.0f} s, {len(evs)} events")
+    ok(ts and span >= 0.9 * length, "the recording loads and covers the whole run",
+       f"{span:.0f} s of {length:.0f} s, {len(evs)} events")
+    intervals = sum(1 for e in evs if isinstance(e, dict) and e.get("ph") == "C"
+                    and e.get("name") == "rdmatop")
+    need = max(3, int(length // SOAK_PASS_EVERY_MAX_S))
+    ok(intervals >= need, f"the recording holds at least {need} passes", intervals)
 
 
 def main():
@@ -1116,7 +1244,8 @@ def main():
     s.add_argument("--app-reports", help="FROM:TO, the app's memory reports within the churn")
     s.add_argument("--churn", required=True)
     s.add_argument("--recording", required=True)
-    s.add_argument("--device", required=True)
+    s.add_argument("--device", required=True, help="the device the churn deletes and re-adds")
+    s.add_argument("--seconds", type=float, required=True, help="the churn's length asked for")
     s.add_argument("--sanitizer", action="store_true", help="the binaries are an ASan build")
     s.set_defaults(func=cmd_soak)
 
@@ -1136,6 +1265,7 @@ def main():
     s = sub.add_parser("capture-record")
     for opt in ("--csv", "--trace", "--busy", "--idle"):
         s.add_argument(opt, required=True)
+    s.add_argument("--seconds", type=float, required=True, help="the recording's --duration")
     s.set_defaults(func=cmd_capture_record)
 
     # The guest queued these arguments with its own paths: map its results
