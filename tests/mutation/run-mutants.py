@@ -205,15 +205,34 @@ def overlaps(a, b):
     return a == b or a.startswith(b + os.sep) or b.startswith(a + os.sep)
 
 
+def git_files(root, *which):
+    out = subprocess.run(["git", "-C", root, "ls-files", "-z"] + list(which),
+                         check=True, capture_output=True).stdout
+    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+
+
+def in_build_dir(root, rel, seen):
+    """Whether rel is inside a meson build directory of the tree (one that
+    .gitignore does not name)."""
+    d = os.path.dirname(rel)
+    while d:
+        if d not in seen:
+            seen[d] = os.path.exists(os.path.join(root, d, "meson-private"))
+        if seen[d]:
+            return True
+        d = os.path.dirname(d)
+    return False
+
+
 def tree_files(root):
     """The tree's files, relative to root: what git tracks and what it does
     not ignore (a new test not yet committed), or, outside a git checkout,
-    everything but .git and build directories."""
+    everything but .git; never a build directory's files."""
+    seen = {}
     try:
-        out = subprocess.run(["git", "-C", root, "ls-files", "-z", "--cached", "--others",
-                              "--exclude-standard"],
-                             check=True, capture_output=True).stdout
-        return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+        tracked = git_files(root, "--cached")
+        untracked = git_files(root, "--others", "--exclude-standard")
+        return tracked + [p for p in untracked if not in_build_dir(root, p, seen)]
     except (OSError, subprocess.CalledProcessError):
         files = []
         for d, dirs, names in os.walk(root):
