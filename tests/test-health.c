@@ -123,6 +123,103 @@ test_rename (void)
   g_assert_cmpstr (got, ==, "|device-renamed");
 }
 
+/* A device new in this pass that shares its kernel index with a device
+ * still listed is added, not the other's rename: GPUs all have index 0. */
+static void
+test_rename_needs_old_gone (void)
+{
+  g_autoptr(RtopHealth) h = rtop_health_new ();
+  static const char * const passes[][2] = {
+    { "gpu0", NULL },
+    { "gpu0", "gpu1" },
+    { "gpu1", NULL },
+  };
+  GString *got = g_string_new ("");
+
+  for (guint i = 0; i < G_N_ELEMENTS (passes); i++)
+    {
+      g_autoptr(RtopSnapshot) snap = rtop_snapshot_new ();
+
+      snap->monotonic_us = i * G_USEC_PER_SEC;
+      for (guint d = 0; d < 2 && passes[i][d] != NULL; d++)
+        g_ptr_array_add (snap->devices, rtop_device_new (0, passes[i][d]));
+      rtop_snapshot_seal (snap);
+      rtop_health_process (h, snap);
+      g_string_append (got, i ? "|" : "");
+      for (guint j = 0; j < snap->events->len; j++)
+        {
+          RtopEvent *ev = g_ptr_array_index (snap->events, j);
+
+          g_string_append_printf (got, "%s%s:%s", j ? "," : "", rtop_event_kind_to_string (ev->kind),
+                                  ev->device);
+        }
+    }
+  g_assert_cmpstr (got->str, ==, "|device-added:gpu1|device-removed:gpu0");
+  g_string_free (got, TRUE);
+}
+
+/* A port that is down has no link rate to speak of: its rate text
+ * changing is no event (the down episode, or the state, says it all). */
+static void
+test_rate_change_while_down (void)
+{
+  g_autoptr(RtopHealth) h = rtop_health_new ();
+  const Step steps[] = {
+    { 1, "rxe0", DOWN, "10 Gb/sec", 0, FALSE, FALSE, 0, 0 },
+    { 1, "rxe0", DOWN, "2.5 Gb/sec", 0, FALSE, FALSE, 0, 1000000 },
+    { 1, "rxe0", ACTIVE, "2.5 Gb/sec", 0, FALSE, FALSE, 0, 2000000 },
+    { 1, "rxe0", ACTIVE, "10 Gb/sec", 0, FALSE, FALSE, 0, 3000000 },
+  };
+  g_autofree char *got = run (h, steps, G_N_ELEMENTS (steps));
+
+  g_assert_cmpstr (got, ==, "||port-state,port-phys-state|link-rate");
+}
+
+/* How long a down episode lasted, in the words of its closing event, at
+ * the edges between seconds, minutes and hours. */
+static void
+test_duration_words (void)
+{
+  static const struct { gint64 s; const char *words; } cases[] = {
+    { 0, "0 s" },
+    { 119, "119 s" },
+    { 120, "2 min 0 s" },
+    { 121, "2 min 1 s" },
+    { 7199, "119 min 59 s" },
+    { 7200, "2 h 0 min" },
+    { 7500, "2 h 5 min" },
+    { 90061, "25 h 1 min" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(RtopHealth) h = rtop_health_new ();
+      const Step steps[] = {
+        { 1, "rxe0", ACTIVE, NULL, 0, FALSE, FALSE, 0, 0 },
+        { 1, "rxe0", DOWN, NULL, 0, FALSE, FALSE, 0, G_USEC_PER_SEC },
+        { 1, "rxe0", ACTIVE, NULL, 0, FALSE, FALSE, 0, (1 + cases[i].s) * G_USEC_PER_SEC },
+      };
+      g_autofree char *want = g_strdup_printf ("was down for %s and", cases[i].words);
+      const RtopEvent *ev = NULL;
+
+      for (guint k = 0; k < G_N_ELEMENTS (steps); k++)
+        {
+          g_autoptr(RtopSnapshot) snap = make (&steps[k]);
+
+          rtop_health_process (h, snap);
+          if (k == 2)
+            {
+              g_assert_cmpuint (snap->events->len, ==, 1);
+              ev = g_ptr_array_index (snap->events, 0);
+              g_assert_false (ev->ongoing);
+              g_assert_cmpint (ev->duration_us, ==, cases[i].s * G_USEC_PER_SEC);
+              g_test_message ("%s", ev->message);
+              g_assert_nonnull (strstr (ev->message, want));
+            }
+        }
+    }
+}
+
 static void
 test_rising_once_then_settled (void)
 {
@@ -206,6 +303,52 @@ test_rising_with_layouts (void)
   g_assert_cmpstr (got->str, ==,
                    "|||counter-rising:rcvd_seq_err||counter-settled:rcvd_seq_err");
   g_string_free (got, TRUE);
+}
+
+/* The episode names the first counter that rose, not a counter of its
+ * group that stood still before it in the list (sorted: retry_a first). */
+static void
+test_episode_names_counter_that_rose (void)
+{
+  g_autoptr(RtopHealth) h = rtop_health_new ();
+  guint n = 0;
+
+  for (gint64 t = 0; t <= 2; t++)
+    {
+      g_autoptr(RtopSnapshot) snap = rtop_snapshot_new ();
+      RtopDevice *dev = rtop_device_new (1, "rxe0");
+      RtopPort *port = rtop_port_new (1);
+      const char *names[] = { "retry_a", "retry_b" };
+
+      dev->provider = g_strdup ("rxe");
+      snap->monotonic_us = t * G_USEC_PER_SEC;
+      port->state = 4;
+      port->phys_state = 5;
+      for (guint k = 0; k < 2; k++)
+        {
+          RtopCounter *c = rtop_counter_new (names[k], 100, RTOP_COUNTER_SOURCE_NETLINK);
+
+          c->klass = RTOP_COUNTER_CLASS_RETRANSMIT;
+          c->delta = k == 1 && t > 0 ? 3 : 0;
+          c->rate = c->delta;
+          c->has_rate = t > 0;
+          g_ptr_array_add (port->counters, c);
+        }
+      g_ptr_array_add (dev->ports, port);
+      g_ptr_array_add (snap->devices, dev);
+      rtop_snapshot_seal (snap);
+      rtop_health_process (h, snap);
+      for (guint e = 0; e < snap->events->len; e++)
+        {
+          const RtopEvent *ev = g_ptr_array_index (snap->events, e);
+
+          n++;
+          g_assert_cmpint (ev->kind, ==, RTOP_EVENT_COUNTER_RISING);
+          g_assert_cmpstr (ev->counter, ==, "retry_b");
+          g_assert_cmpuint (ev->total, ==, 6);
+        }
+    }
+  g_assert_cmpuint (n, ==, 1);
 }
 
 static void
@@ -363,7 +506,8 @@ test_light_loss_is_one_episode (void)
   g_assert_cmpuint (n_settled, ==, 1);
 }
 
-/* One retransmit alone, then nothing: no event at all. */
+/* One retransmit alone, then nothing: no event at all.  Another lone one
+ * after the settle time is alone again, not the second of an episode. */
 static void
 test_lone_rise_is_quiet (void)
 {
@@ -373,7 +517,8 @@ test_lone_rise_is_quiet (void)
     {
       g_autoptr(RtopSnapshot) snap = make_port ("rxe", "completer_retry_err",
                                                 RTOP_COUNTER_CLASS_RETRANSMIT, 4, 5, NULL,
-                                                t == 5, t * G_USEC_PER_SEC);
+                                                t == 5 || t == 16 || t == 27,
+                                                t * G_USEC_PER_SEC);
 
       rtop_health_process (h, snap);
       g_assert_cmpuint (snap->events->len, ==, 0);
@@ -569,6 +714,35 @@ test_qp_error_names_process (void)
         }
     }
   g_assert_cmpuint (n, ==, 1);
+}
+
+/* A queue pair already in the error state when health starts watching was
+ * there before it: no event, then or while it stays there. */
+static void
+test_qp_error_before_start (void)
+{
+  g_autoptr(RtopHealth) h = rtop_health_new ();
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(RtopSnapshot) snap = rtop_snapshot_new ();
+      RtopProcess *proc = rtop_process_new (4242);
+      RtopProcessDevice pd = { g_strdup ("rxe0"), 1, 1, 1, 4096 };
+      RtopQp qp = { NULL, 1, 17, 18, TRUE, 2, RTOP_QP_STATE_ERR };
+
+      snap->monotonic_us = i * G_USEC_PER_SEC;
+      proc->comm = g_strdup ("qp-holder");
+      proc->qps = 1;
+      g_array_append_val (proc->devices, pd);
+      proc->qp_list = g_array_new (FALSE, FALSE, sizeof (RtopQp));
+      qp.device = g_array_index (proc->devices, RtopProcessDevice, 0).device;
+      proc->qps_in_error = 1;
+      g_array_append_val (proc->qp_list, qp);
+      g_ptr_array_add (snap->processes, proc);
+      rtop_snapshot_seal (snap);
+      rtop_health_process (h, snap);
+      g_assert_cmpuint (snap->events->len, ==, 0);
+    }
 }
 
 /* ---- Verdicts generated from the kernel's tables and the rule tables ---- */
@@ -993,6 +1167,67 @@ test_metric_table_verdicts (void)
       }
 }
 
+/* Queue pairs of one process entering the error state: one event for
+ * those that entered together, counted; remembered through a pass whose
+ * process list is incomplete, forgotten once a complete list shows them
+ * out of it, so entering again is news again. */
+static void
+test_qp_errors_counted_and_remembered (void)
+{
+  static const struct {
+    gboolean listed;           /* FALSE: the process list failed this pass */
+    guint8 state[2];
+    guint n_events, total;
+    const char *words;
+  } passes[] = {
+    { TRUE, { 3, 3 }, 0, 0, NULL },
+    { TRUE, { 6, 6 }, 1, 2, "2 queue pairs of qp-holder (pid 4242) entered the error state" },
+    { FALSE, { 0, 0 }, 0, 0, NULL },
+    { TRUE, { 6, 6 }, 0, 0, NULL },
+    { TRUE, { 3, 3 }, 0, 0, NULL },
+    { TRUE, { 3, 6 }, 1, 1, "Queue pair 19 of qp-holder (pid 4242)" },
+  };
+  g_autoptr(RtopHealth) h = rtop_health_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (passes); i++)
+    {
+      g_autoptr(RtopSnapshot) snap = rtop_snapshot_new ();
+      const RtopEvent *ev = NULL;
+
+      snap->monotonic_us = i * G_USEC_PER_SEC;
+      if (passes[i].listed)
+        {
+          RtopProcess *proc = rtop_process_new (4242);
+          RtopProcessDevice pd = { g_strdup ("rxe0"), 2, 1, 1, 4096 };
+          RtopQp qps[2] = { { NULL, 1, 17, 18, TRUE, 2, 0 }, { NULL, 1, 19, 20, TRUE, 2, 0 } };
+
+          proc->comm = g_strdup ("qp-holder");
+          proc->qps = 2;
+          g_array_append_val (proc->devices, pd);
+          proc->qp_list = g_array_new (FALSE, FALSE, sizeof (RtopQp));
+          for (guint q = 0; q < 2; q++)
+            {
+              qps[q].device = g_array_index (proc->devices, RtopProcessDevice, 0).device;
+              qps[q].state = passes[i].state[q];
+              proc->qps_in_error += qps[q].state == RTOP_QP_STATE_ERR;
+            }
+          g_array_append_vals (proc->qp_list, qps, 2);
+          g_ptr_array_add (snap->processes, proc);
+        }
+      else
+        snap->processes_error = g_strdup ("Listing the processes failed: Permission denied");
+      rtop_snapshot_seal (snap);
+      rtop_health_process (h, snap);
+      g_test_message ("pass %u", i);
+      g_assert_cmpuint (count_events (snap, RTOP_EVENT_QP_ERROR, &ev), ==, passes[i].n_events);
+      if (ev != NULL)
+        {
+          g_assert_cmpuint (ev->total, ==, passes[i].total);
+          g_assert_nonnull (strstr (ev->message, passes[i].words));
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1000,9 +1235,14 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/health/port-state-in-order", test_port_state_events_in_order);
   g_test_add_func ("/collector/health/device-add-remove-readd", test_device_add_remove_readd);
   g_test_add_func ("/collector/health/rename", test_rename);
+  g_test_add_func ("/collector/health/rename-needs-old-gone", test_rename_needs_old_gone);
+  g_test_add_func ("/collector/health/rate-change-while-down", test_rate_change_while_down);
+  g_test_add_func ("/collector/health/duration-words", test_duration_words);
   g_test_add_func ("/collector/health/rising-once-then-settled", test_rising_once_then_settled);
   g_test_add_func ("/collector/health/rising-with-layouts", test_rising_with_layouts);
   g_test_add_func ("/collector/health/severity-table", test_rising_severity_from_table);
+  g_test_add_func ("/collector/health/episode/names-counter-that-rose",
+                   test_episode_names_counter_that_rose);
   g_test_add_func ("/collector/health/collection-error-once", test_collection_error_once);
   g_test_add_func ("/collector/health/port-read-failure-once", test_port_read_failure_once);
   g_test_add_func ("/collector/health/episode/light-loss", test_light_loss_is_one_episode);
@@ -1011,6 +1251,8 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/health/verdict/peer-loss", test_peer_loss_does_not_flag_receiver);
   g_test_add_func ("/collector/health/link-down-folded", test_link_down_is_one_error);
   g_test_add_func ("/collector/health/qp-error", test_qp_error_names_process);
+  g_test_add_func ("/collector/health/qp-error-before-start", test_qp_error_before_start);
+  g_test_add_func ("/collector/health/qp-errors-counted", test_qp_errors_counted_and_remembered);
   g_test_add_func ("/collector/health/verdict/every-state", test_verdict_every_state);
   g_test_add_func ("/collector/health/verdict/class-table", test_class_table_verdicts);
   g_test_add_func ("/collector/health/verdict/metric-table", test_metric_table_verdicts);

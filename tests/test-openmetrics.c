@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <math.h>
 #include <string.h>
 
 #include "support/metrics-synth.h"
@@ -63,6 +64,16 @@ assert_sample (const char *text, const char *prefix, guint64 expected)
   if (!sample_value (text, prefix, &value))
     g_error ("no sample %s in:\n%s", prefix, text);
   g_assert_cmpstr (value, ==, want);
+}
+
+static void
+assert_sample_text (const char *text, const char *prefix, const char *expected)
+{
+  g_autofree char *value = NULL;
+
+  if (!sample_value (text, prefix, &value))
+    g_error ("no sample %s in:\n%s", prefix, text);
+  g_assert_cmpstr (value, ==, expected);
 }
 
 #define XMIT "rdmatop_port_raw_total{device=\"mlx5_0\",port=\"1\",counter=\"port_xmit_data\",source=\"sysfs\"}"
@@ -179,6 +190,8 @@ test_escaping (void)
   g_autofree char *om_text = NULL, *prom_text = NULL;
 
   dev->fw_version = g_strdup ("1.0 \"beta\"");
+  /* Not UTF-8: repaired, with U+FFFD for the byte. */
+  dev->node_guid = g_strdup ("fe80:\xfe:1");
   synth_port (dev, 1, counters, 1);
   /* Shown escaped (rtop-text.h), then escaped again as a label value. */
   proc->comm = g_strdup ("we\"ird\\na\nme\xff");
@@ -195,6 +208,7 @@ test_escaping (void)
 
       g_assert_nonnull (strstr (text, "host=\"node\\\"7\\\\\\n\""));
       g_assert_nonnull (strstr (text, "fw_version=\"1.0 \\\"beta\\\"\""));
+      g_assert_nonnull (strstr (text, "node_guid=\"fe80:\xef\xbf\xbd:1\""));
       g_assert_nonnull (strstr (text, "comm=\"we\\\"ird\\\\\\\\na\\\\x0ame\\\\xff\""));
       assert_sample (text, "rdmatop_process_queue_pairs{device=\"rxe0\",pid=\"42\","
                            "comm=\"we\\\"ird\\\\\\\\na\\\\x0ame\\\\xff\"}", 3);
@@ -278,6 +292,74 @@ test_locale_independent (void)
   g_assert_nonnull (strstr (text, "\nrdmatop_exporter_last_pass_duration_seconds 0.25\n"));
 }
 
+/* Real numbers as the text writes them: the shortest form that reads back
+ * as the same double; a pass that took 0 s has a duration, a negative
+ * one (a clock that went back) has none and adds nothing; an unknown
+ * interval (0) and a link rate that is not a number are left out. */
+static void
+test_real_numbers (void)
+{
+  g_autoptr(MetricsSynth) synth = metrics_synth_new ();
+  g_autoptr(RtopOpenMetrics) om = rtop_openmetrics_new (NULL);
+  static const struct {
+    double pass_seconds;
+    const char *last;              /* its sample's value, NULL: no sample */
+    const char *total;
+  } passes[] = {
+    { 0.1 + 0.2, "0.30000000000000004", "0.30000000000000004" },
+    { 0.0, "0", "0.30000000000000004" },
+    { -1.0, NULL, "0.30000000000000004" },
+    { 0.25, "0.25", "0.55" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (passes); i++)
+    {
+      g_autoptr(RtopSnapshot) snap = mlx5_pass (synth, 1, 1000 + i, 5, i + 1.0);
+      g_autofree char *text = NULL;
+      g_autofree char *value = NULL;
+
+      g_test_message ("pass %u", i);
+      rtop_openmetrics_update (om, snap, passes[i].pass_seconds);
+      text = format (om, RTOP_EXPOSITION_OPENMETRICS, NULL);
+      if (passes[i].last != NULL)
+        {
+          g_assert_true (sample_value (text, "rdmatop_exporter_last_pass_duration_seconds", &value));
+          g_assert_cmpstr (value, ==, passes[i].last);
+          g_assert_cmpfloat (g_ascii_strtod (value, NULL), ==, passes[i].pass_seconds);
+          g_clear_pointer (&value, g_free);
+        }
+      else
+        g_assert_false (sample_value (text, "rdmatop_exporter_last_pass_duration_seconds", &value));
+      g_assert_true (sample_value (text, "rdmatop_exporter_pass_duration_seconds_total", &value));
+      g_assert_cmpstr (value, ==, passes[i].total);
+    }
+  {
+    g_autoptr(RtopSnapshot) snap = mlx5_pass (synth, 1, 2000, 5, 10.0);
+    RtopDevice *dev = g_ptr_array_index (snap->devices, 0);
+    g_autofree char *text = NULL;
+    g_autofree char *value = NULL;
+
+    snap->interval_s = 0;
+    ((RtopPort *) g_ptr_array_index (dev->ports, 0))->rate_gbps = INFINITY;
+    rtop_openmetrics_update (om, snap, 0.01);
+    text = format (om, RTOP_EXPOSITION_OPENMETRICS, NULL);
+    g_assert_false (sample_value (text, "rdmatop_exporter_sample_interval_seconds", &value));
+    g_assert_false (sample_value (text, "rdmatop_port_link_rate_bytes_per_second"
+                                        "{device=\"mlx5_0\",port=\"1\"}", &value));
+  }
+  {
+    g_autoptr(RtopSnapshot) snap = mlx5_pass (synth, 1, 2000, 5, 11.0);
+    g_autofree char *text = NULL;
+
+    snap->interval_s = 2.5;
+    rtop_openmetrics_update (om, snap, 0.01);
+    text = format (om, RTOP_EXPOSITION_OPENMETRICS, NULL);
+    assert_sample_text (text, "rdmatop_exporter_sample_interval_seconds", "2.5");
+    assert_sample (text, "rdmatop_port_link_rate_bytes_per_second{device=\"mlx5_0\",port=\"1\"}",
+                   12500000000);
+  }
+}
+
 /* Failures answer at once with the error metric and no device data. */
 static void
 test_failures (void)
@@ -356,6 +438,29 @@ test_processes_capped (void)
   assert_sample (text, "rdmatop_exporter_process_series_dropped", 2);
 }
 
+/* A pid that is not a process's own (negative: none known) is written as
+ * 0, like a process outside the PID namespace, never as a huge number. */
+static void
+test_process_pid_negative (void)
+{
+  g_autoptr(MetricsSynth) synth = metrics_synth_new ();
+  RtopOpenMetricsOptions options = { .processes = TRUE };
+  g_autoptr(RtopOpenMetrics) om = rtop_openmetrics_new (&options);
+  g_autoptr(RtopSnapshot) snap = rtop_snapshot_new ();
+  RtopProcess *p = rtop_process_new (-5);
+  RtopProcessDevice pd = { g_strdup ("rxe0"), 3, 1, 1, 4096 };
+  g_autofree char *text = NULL;
+
+  synth_device (snap, "rxe0", 1, "rxe");
+  p->comm = g_strdup ("gone");
+  g_array_append_val (p->devices, pd);
+  g_ptr_array_add (snap->processes, p);
+  metrics_synth_finish (synth, snap, 1);
+  rtop_openmetrics_update (om, snap, 0.01);
+  text = format (om, RTOP_EXPOSITION_OPENMETRICS, NULL);
+  assert_sample (text, "rdmatop_process_queue_pairs{device=\"rxe0\",pid=\"0\",comm=\"gone\"}", 3);
+}
+
 /* State is bounded: ports that go away take their totals along. */
 static void
 test_ports_swept (void)
@@ -421,6 +526,150 @@ test_port_error_and_device_counters (void)
   g_assert_true (rtop_openmetrics_get_counter_total (om, "efa_0", 1, "tx_bytes",
                                                      RTOP_COUNTER_SOURCE_NETLINK, &total));
   g_assert_cmpuint (total, ==, 3000);
+}
+
+/* An efa port: tx_bytes from netlink and from the netdev, as present. */
+static RtopSnapshot *
+efa_pass (MetricsSynth *synth, guint64 netlink, guint64 netdev, double t)
+{
+  RtopSnapshot *snap = rtop_snapshot_new ();
+  RtopDevice *dev = synth_device (snap, "efa_0", 1, "efa");
+  SynthCounter counters[2];
+  guint n = 0;
+
+  if (netlink != 0)
+    counters[n++] = (SynthCounter) { "tx_bytes", RTOP_COUNTER_SOURCE_NETLINK, netlink };
+  if (netdev != 0)
+    counters[n++] = (SynthCounter) { "tx_bytes", RTOP_COUNTER_SOURCE_NETDEV, netdev };
+  synth_port (dev, 1, counters, n);
+  metrics_synth_finish (synth, snap, t);
+  return snap;
+}
+
+/* Two counters of one name from two sources keep their own totals, also
+ * when one of them goes away and the other takes its place in the list. */
+static void
+test_totals_by_source (void)
+{
+  g_autoptr(MetricsSynth) synth = metrics_synth_new ();
+  g_autoptr(RtopOpenMetrics) om = rtop_openmetrics_new (NULL);
+  guint64 total;
+
+  {
+    g_autoptr(RtopSnapshot) snap = efa_pass (synth, 1000, 50, 1.0);
+    rtop_openmetrics_update (om, snap, 0.01);
+  }
+  {
+    g_autoptr(RtopSnapshot) snap = efa_pass (synth, 0, 80, 2.0);
+    g_autofree char *text = NULL;
+
+    rtop_openmetrics_update (om, snap, 0.01);
+    g_assert_true (rtop_openmetrics_get_counter_total (om, "efa_0", 1, "tx_bytes",
+                                                       RTOP_COUNTER_SOURCE_NETDEV, &total));
+    g_assert_cmpuint (total, ==, 80);
+    g_assert_false (rtop_openmetrics_get_counter_total (om, "efa_0", 1, "tx_bytes",
+                                                        RTOP_COUNTER_SOURCE_NETLINK, &total));
+    text = format (om, RTOP_EXPOSITION_OPENMETRICS, NULL);
+    assert_sample (text, "rdmatop_port_raw_total{device=\"efa_0\",port=\"1\",counter=\"tx_bytes\","
+                         "source=\"netdev\"}", 80);
+  }
+}
+
+/* An mlx5 port with the given PMA counters (32-bit data, 16-bit drops). */
+static RtopSnapshot *
+pma_pass (MetricsSynth *synth, const SynthCounter *counters, guint n, guint64 layout, double t)
+{
+  RtopSnapshot *snap = rtop_snapshot_new ();
+  RtopDevice *dev = synth_device (snap, "mlx5_0", 1, "mlx5");
+  RtopPort *port = synth_port (dev, 1, counters, n);
+
+  port->counter_layout = layout;
+  metrics_synth_finish (synth, snap, t);
+  return snap;
+}
+
+#define PMA RTOP_COUNTER_SOURCE_SYSFS_PORT
+
+/* The metric plan follows the counter layout: a new layout id with as many
+ * counters, and the same id with fewer counters (a peer's mistake), each
+ * get a new plan, so a metric is summed from its own counter. */
+static void
+test_totals_follow_layout (void)
+{
+  for (guint shrink = 0; shrink < 2; shrink++)
+    {
+      g_autoptr(MetricsSynth) synth = metrics_synth_new ();
+      g_autoptr(RtopOpenMetrics) om = rtop_openmetrics_new (NULL);
+      const SynthCounter first[] = { { "port_rcv_data", PMA, 500 }, { "port_xmit_data", PMA, 1000 } };
+      const SynthCounter moved[] = { { "port_xmit_data", PMA, 1100 }, { "symbol_error", PMA, 7 } };
+      const SynthCounter fewer[] = { { "port_xmit_data", PMA, 1100 } };
+      guint64 total;
+
+      g_test_message ("%s", shrink ? "same layout id, fewer counters" : "new layout id");
+      {
+        g_autoptr(RtopSnapshot) snap = pma_pass (synth, first, 2, 5, 1.0);
+        rtop_openmetrics_update (om, snap, 0.01);
+      }
+      {
+        g_autoptr(RtopSnapshot) snap = shrink ? pma_pass (synth, fewer, 1, 5, 2.0)
+                                              : pma_pass (synth, moved, 2, 6, 2.0);
+        rtop_openmetrics_update (om, snap, 0.01);
+      }
+      g_assert_true (rtop_openmetrics_get_metric_total (om, "mlx5_0", 1, RTOP_METRIC_TX_BYTES,
+                                                        &total));
+      g_assert_cmpuint (total, ==, 4 * 1100);
+      g_assert_false (rtop_openmetrics_get_metric_total (om, "mlx5_0", 1, RTOP_METRIC_RX_BYTES,
+                                                         &total));
+    }
+}
+
+/* A metric summed from two counters restarts when either part resets, and
+ * one that went away starts again from the kernel's value when it is back
+ * (not from where it stood, which a wrap had taken past the value). */
+static void
+test_metric_totals_restart (void)
+{
+  for (guint which = 0; which < 2; which++)
+    {
+      g_autoptr(MetricsSynth) synth = metrics_synth_new ();
+      g_autoptr(RtopOpenMetrics) om = rtop_openmetrics_new (NULL);
+      /* Drops: VL15_dropped + port_xmit_discards; one of them resets. */
+      static const guint64 values[3][2] = { { 1000, 500 }, { 2000, 600 }, { 10, 10 } };
+      guint64 total;
+
+      for (guint pass = 0; pass < 3; pass++)
+        {
+          SynthCounter counters[] = {
+            { "VL15_dropped", PMA, pass < 2 || which == 0 ? values[pass][0] : 2100 },
+            { "port_xmit_discards", PMA, pass < 2 || which == 1 ? values[pass][1] : 700 },
+          };
+          g_autoptr(RtopSnapshot) snap = pma_pass (synth, counters, 2, 0, pass + 1.0);
+
+          rtop_openmetrics_update (om, snap, 0.01);
+        }
+      g_assert_true (rtop_openmetrics_get_metric_total (om, "mlx5_0", 1, RTOP_METRIC_DROPS, &total));
+      g_assert_cmpuint (total, ==, which == 0 ? 10 + 700 : 2100 + 10);
+    }
+  {
+    g_autoptr(MetricsSynth) synth = metrics_synth_new ();
+    g_autoptr(RtopOpenMetrics) om = rtop_openmetrics_new (NULL);
+    static const guint64 xmit[] = { 0xFFFFFF00u, 0x100, 0, 0x200 };
+    guint64 total;
+
+    for (guint pass = 0; pass < G_N_ELEMENTS (xmit); pass++)
+      {
+        const SynthCounter counters[] = { { "port_rcv_data", PMA, 5 }, { "port_xmit_data", PMA, xmit[pass] } };
+        g_autoptr(RtopSnapshot) snap = pma_pass (synth, counters, xmit[pass] != 0 ? 2 : 1, 0,
+                                                 pass + 1.0);
+
+        rtop_openmetrics_update (om, snap, 0.01);
+        g_assert_cmpint (rtop_openmetrics_get_metric_total (om, "mlx5_0", 1, RTOP_METRIC_TX_BYTES,
+                                                            &total), ==, xmit[pass] != 0);
+        if (pass == 1)
+          g_assert_cmpuint (total, ==, 4 * (WRAP32 + 0x100));
+      }
+    g_assert_cmpuint (total, ==, 4 * 0x200);
+  }
 }
 
 static gboolean
@@ -550,10 +799,15 @@ main (int argc, char **argv)
   g_test_add_func ("/openmetrics/saturated-left-out", test_saturated_left_out);
   g_test_add_func ("/openmetrics/formats", test_formats);
   g_test_add_func ("/openmetrics/locale-independent", test_locale_independent);
+  g_test_add_func ("/openmetrics/real-numbers", test_real_numbers);
   g_test_add_func ("/openmetrics/failures", test_failures);
   g_test_add_func ("/openmetrics/processes-capped", test_processes_capped);
+  g_test_add_func ("/openmetrics/process-pid-negative", test_process_pid_negative);
   g_test_add_func ("/openmetrics/ports-swept", test_ports_swept);
   g_test_add_func ("/openmetrics/port-error-device-counters", test_port_error_and_device_counters);
+  g_test_add_func ("/openmetrics/totals-by-source", test_totals_by_source);
+  g_test_add_func ("/openmetrics/totals-follow-layout", test_totals_follow_layout);
+  g_test_add_func ("/openmetrics/metric-totals-restart", test_metric_totals_restart);
   g_test_add_func ("/openmetrics/accept", test_accept);
   g_test_add_func ("/openmetrics/accept-encoding", test_accept_encoding);
   return g_test_run ();

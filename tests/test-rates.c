@@ -52,10 +52,13 @@ test_elapsed_is_per_port (void)
   g_autoptr(GPtrArray) b = counters_of ("x", 0);
   double ea, eb;
 
+  /* A port's first read has nothing before it: 0 s, not the time since 0. */
   rtop_rates_begin_pass (rates);
-  rtop_rates_update (rates, "mlx5_0", 1, 1, 1000000, a, NULL);
-  rtop_rates_update (rates, "mlx5_0", 1, 2, 1500000, b, NULL);
+  ea = rtop_rates_update (rates, "mlx5_0", 1, 1, 1000000, a, NULL);
+  eb = rtop_rates_update (rates, "mlx5_0", 1, 2, 1500000, b, NULL);
   rtop_rates_end_pass (rates);
+  g_assert_cmpfloat (ea, ==, 0.0);
+  g_assert_cmpfloat (eb, ==, 0.0);
   rtop_rates_begin_pass (rates);
   ea = rtop_rates_update (rates, "mlx5_0", 1, 1, 2000000, a, NULL);
   eb = rtop_rates_update (rates, "mlx5_0", 1, 2, 2000000, b, NULL);
@@ -120,6 +123,7 @@ test_device_readded (void)
   g_autoptr(GPtrArray) keep = NULL;
   RtopCounter *c;
   guint n_resets = 0;
+  double elapsed;
 
   feed (rates, &keep, 1, 0.0, 100);
   feed (rates, &keep, 1, 1.0, 200);
@@ -128,12 +132,23 @@ test_device_readded (void)
   g_clear_pointer (&keep, g_ptr_array_unref);
   keep = counters_of ("sent_pkts", 5000);
   rtop_rates_begin_pass (rates);
-  rtop_rates_update (rates, "rxe0", 7, 1, 2 * G_USEC_PER_SEC, keep, &n_resets);
+  elapsed = rtop_rates_update (rates, "rxe0", 7, 1, 2 * G_USEC_PER_SEC, keep, &n_resets);
   rtop_rates_end_pass (rates);
   c = g_ptr_array_index (keep, 0);
   g_assert_false (c->has_rate);
   g_assert_cmpuint (c->delta, ==, 0);
   g_assert_cmpuint (n_resets, >=, 1);
+  /* The new device's first read is a first read: nothing elapsed since
+   * the old device's last one. */
+  g_assert_cmpfloat (elapsed, ==, 0.0);
+  /* Its next read measures from it. */
+  ((RtopCounter *) g_ptr_array_index (keep, 0))->value = 5300;
+  rtop_rates_begin_pass (rates);
+  elapsed = rtop_rates_update (rates, "rxe0", 7, 1, 5 * G_USEC_PER_SEC, keep, &n_resets);
+  rtop_rates_end_pass (rates);
+  g_assert_cmpfloat_with_epsilon (elapsed, 3.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (c->rate, 100.0, 1e-9);
+  g_assert_cmpuint (n_resets, ==, 0);
 }
 
 static void
@@ -161,6 +176,7 @@ test_same_name_other_source (void)
 {
   g_autoptr(RtopRates) rates = rtop_rates_new ();
   g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_counter_free);
+  g_autoptr(GPtrArray) b = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_counter_free);
 
   g_ptr_array_add (a, rtop_counter_new ("tx_bytes", 100, RTOP_COUNTER_SOURCE_NETLINK));
   g_ptr_array_add (a, rtop_counter_new ("tx_bytes", 5, RTOP_COUNTER_SOURCE_NETDEV));
@@ -174,6 +190,18 @@ test_same_name_other_source (void)
   rtop_rates_end_pass (rates);
   g_assert_cmpfloat_with_epsilon (((RtopCounter *) g_ptr_array_index (a, 0))->rate, 200, 1e-9);
   g_assert_cmpfloat_with_epsilon (((RtopCounter *) g_ptr_array_index (a, 1))->rate, 1, 1e-9);
+
+  /* Listed the other way round: the name at a position is not enough,
+   * each meets the previous value of its own source. */
+  g_ptr_array_add (b, rtop_counter_new ("tx_bytes", 8, RTOP_COUNTER_SOURCE_NETDEV));
+  g_ptr_array_add (b, rtop_counter_new ("tx_bytes", 700, RTOP_COUNTER_SOURCE_NETLINK));
+  rtop_rates_begin_pass (rates);
+  rtop_rates_update (rates, "d", 1, 1, 3000000, b, NULL);
+  rtop_rates_end_pass (rates);
+  g_assert_cmpuint (((RtopCounter *) g_ptr_array_index (b, 0))->delta, ==, 2);
+  g_assert_false (((RtopCounter *) g_ptr_array_index (b, 0))->reset);
+  g_assert_cmpuint (((RtopCounter *) g_ptr_array_index (b, 1))->delta, ==, 400);
+  g_assert_false (((RtopCounter *) g_ptr_array_index (b, 1))->reset);
 }
 
 static void
@@ -249,6 +277,31 @@ test_layout_change (void)
   g_assert_cmpuint (((RtopCounter *) g_ptr_array_index (a, 1))->delta, ==, 1);
 }
 
+/* Without a layout id (0: unknown) two reads of as many counters are not
+ * taken for the same layout: a list in another order is matched by name. */
+static void
+test_unknown_layout_by_name (void)
+{
+  g_autoptr(RtopRates) rates = rtop_rates_new ();
+  g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_counter_free);
+  g_autoptr(GPtrArray) b = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_counter_free);
+
+  g_ptr_array_add (a, rtop_counter_new ("x", 10, RTOP_COUNTER_SOURCE_NETLINK));
+  g_ptr_array_add (a, rtop_counter_new ("y", 100, RTOP_COUNTER_SOURCE_NETLINK));
+  rtop_rates_begin_pass (rates);
+  rtop_rates_update_layout (rates, "d", 1, 1, 1000000, 0, a, NULL);
+  rtop_rates_end_pass (rates);
+  g_ptr_array_add (b, rtop_counter_new ("y", 130, RTOP_COUNTER_SOURCE_NETLINK));
+  g_ptr_array_add (b, rtop_counter_new ("x", 15, RTOP_COUNTER_SOURCE_NETLINK));
+  rtop_rates_begin_pass (rates);
+  rtop_rates_update_layout (rates, "d", 1, 1, 2000000, 0, b, NULL);
+  rtop_rates_end_pass (rates);
+  g_assert_cmpuint (((RtopCounter *) g_ptr_array_index (b, 0))->delta, ==, 30);
+  g_assert_false (((RtopCounter *) g_ptr_array_index (b, 0))->reset);
+  g_assert_cmpuint (((RtopCounter *) g_ptr_array_index (b, 1))->delta, ==, 5);
+  g_assert_false (((RtopCounter *) g_ptr_array_index (b, 1))->reset);
+}
+
 static void
 test_delta_table (void)
 {
@@ -257,6 +310,7 @@ test_delta_table (void)
     { 5, 9, 4, TRUE },
     { 0xfffffff0u, 0x10, 0x20, TRUE },       /* wrap near the top */
     { 0x80000000u, 0, 0x80000000u, TRUE },   /* lowest value we take as a wrap */
+    { 0xffffffffu, 5, 6, TRUE },             /* highest value we take as a wrap */
     { 0x7fffffffu, 0, 0, FALSE },            /* lower half: reset */
     { G_GUINT64_CONSTANT (0x100000000), 1, 0, FALSE },
     { G_MAXUINT64, 0, 0, FALSE },
@@ -477,6 +531,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/rates/bounded", test_state_is_bounded);
   g_test_add_func ("/collector/rates/kept-port", test_kept_port_measures_whole_gap);
   g_test_add_func ("/collector/rates/layout-change", test_layout_change);
+  g_test_add_func ("/collector/rates/unknown-layout-by-name", test_unknown_layout_by_name);
   g_test_add_func ("/collector/rates/delta-table", test_delta_table);
   g_test_add_func ("/collector/rates/elapsed/same-time", test_same_time);
   g_test_add_func ("/collector/rates/elapsed/clock-went-back", test_clock_went_back);

@@ -16,6 +16,12 @@
 #include "support/stream-synth.h"
 
 #define SNAP_FLAG_KEY 1
+#define SNAP_FLAG_INTERVAL 8
+/* String references on the wire: a string once, outside the table; a new
+ * string for the table; the table's first entry. */
+#define STR_REF_NEW 1
+#define STR_REF_ONCE 2
+#define STR_REF_FIRST 3
 
 typedef struct {
   GByteArray *bytes;        /* hello + every frame */
@@ -296,23 +302,30 @@ test_bit_flips (void)
 }
 
 static GByteArray *
-hello_bytes (guint version, const char *producer)
+hello_caps_bytes (guint version, const char *producer, guint8 caps)
 {
   GByteArray *out = g_byte_array_new ();
   guint8 body[64];
   gsize n = 0, len = strlen (producer);
 
   g_assert_cmpuint (len, <, 40);
+  g_assert_cmpuint (caps, <, 0x80);
   g_byte_array_append (out, (const guint8 *) RTOP_STREAM_MAGIC, RTOP_STREAM_MAGIC_LEN);
   body[n++] = version;
   body[n++] = len + 1;
   memcpy (body + n, producer, len);
   n += len;
-  body[n++] = 0;
+  body[n++] = caps;
   g_byte_array_append (out, (const guint8 *) "H", 1);
   g_byte_array_append (out, (guint8[]) { n }, 1);
   g_byte_array_append (out, body, n);
   return out;
+}
+
+static GByteArray *
+hello_bytes (guint version, const char *producer)
+{
+  return hello_caps_bytes (version, producer, 0);
 }
 
 static void
@@ -402,6 +415,580 @@ test_oversized_and_garbled (void)
     }
 }
 
+/* ---- Frames written by hand, at the decoder's limits ---- */
+
+static void
+put_uv (GByteArray *b, guint64 v)
+{
+  do
+    {
+      guint8 x = v & 0x7f;
+
+      v >>= 7;
+      if (v != 0)
+        x |= 0x80;
+      g_byte_array_append (b, &x, 1);
+    }
+  while (v != 0);
+}
+
+static void
+put_sv (GByteArray *b, gint64 v)
+{
+  put_uv (b, ((guint64) v << 1) ^ (guint64) (v >> 63));
+}
+
+static void
+put_str (GByteArray *b, guint ref, const char *s)
+{
+  put_uv (b, ref);
+  put_uv (b, strlen (s));
+  g_byte_array_append (b, (const guint8 *) s, strlen (s));
+}
+
+static void
+put_f64 (GByteArray *b, double v)
+{
+  guint64 bits;
+
+  memcpy (&bits, &v, sizeof bits);
+  bits = GUINT64_TO_LE (bits);
+  g_byte_array_append (b, (const guint8 *) &bits, sizeof bits);
+}
+
+/* A snapshot frame's payload up to its device count: flags, then a
+ * sequence and a monotonic time one on from the last, the same wall time. */
+static GByteArray *
+frame_start (guint flags)
+{
+  GByteArray *b = g_byte_array_new ();
+
+  put_uv (b, flags);
+  put_sv (b, 1);
+  put_sv (b, 1);
+  put_sv (b, 0);
+  return b;
+}
+
+/* A device new in the frame, named once, no fields, no device counters:
+ * its port count follows. */
+static void
+put_new_device (GByteArray *b, guint id, const char *name)
+{
+  put_uv (b, id);
+  put_str (b, STR_REF_ONCE, name);
+  put_uv (b, 0);
+  put_uv (b, 0);
+  put_uv (b, 0);
+}
+
+/* A port read read_diff µs after its last read (or time 0), no fields, no
+ * counters, and no metrics (none described, or as before). */
+static void
+put_port (GByteArray *b, guint32 index, gint64 read_diff, gboolean new_port)
+{
+  put_uv (b, index);
+  put_uv (b, 0);
+  put_sv (b, read_diff);
+  put_uv (b, 0);
+  put_uv (b, 0);
+  put_uv (b, new_port ? 1 : 0);
+  put_uv (b, 0);
+}
+
+/* A counter list of n counters, each named once "c" (source, class). */
+static void
+put_counters (GByteArray *b, guint n, guint source, guint klass)
+{
+  put_uv (b, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      put_str (b, STR_REF_ONCE, "c");
+      put_uv (b, source | klass << 4);
+    }
+  put_uv (b, 0);
+}
+
+/* The end of a frame: no processes, no events. */
+static void
+frame_end (GByteArray *b)
+{
+  put_uv (b, 0);
+  put_uv (b, 0);
+}
+
+/* Decodes a hello and the frames (payloads, consumed) with trailer after
+ * them: the snapshots, and the error, whose message must hold error_text
+ * (NULL: no error). */
+static GPtrArray *
+decode_frames_caps (guint8 caps, GByteArray **payloads, guint n, const guint8 *trailer,
+                    gsize trailer_len, const char *error_text)
+{
+  g_autoptr(GByteArray) s = hello_caps_bytes (RTOP_STREAM_VERSION, PACKAGE_VERSION, caps);
+  g_autoptr(GError) error = NULL;
+  GPtrArray *got;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_byte_array_append (s, (const guint8 *) "S", 1);
+      put_uv (s, payloads[i]->len);
+      g_byte_array_append (s, payloads[i]->data, payloads[i]->len);
+      g_byte_array_unref (payloads[i]);
+    }
+  if (trailer_len > 0)
+    g_byte_array_append (s, trailer, trailer_len);
+  got = decode_all (s->data, s->len, 65536, &error);
+  if (error_text == NULL)
+    g_assert_no_error (error);
+  else if (error == NULL || strstr (error->message, error_text) == NULL)
+    g_error ("expected an error saying “%s”, got %s", error_text,
+             error != NULL ? error->message : "none");
+  return got;
+}
+
+static GPtrArray *
+decode_frames (GByteArray **payloads, guint n, const guint8 *trailer, gsize trailer_len,
+               const char *error_text)
+{
+  return decode_frames_caps (0, payloads, n, trailer, trailer_len, error_text);
+}
+
+static GPtrArray *
+decode_frame (GByteArray *payload, const char *error_text)
+{
+  return decode_frames (&payload, 1, NULL, 0, error_text);
+}
+
+/* Real numbers: 0 is a number (an unknown interval), a negative one is
+ * damage. */
+static void
+test_frames_real_numbers (void)
+{
+  for (guint i = 0; i < 2; i++)
+    {
+      GByteArray *b = frame_start (SNAP_FLAG_KEY | SNAP_FLAG_INTERVAL);
+      g_autoptr(GPtrArray) got = NULL;
+
+      put_f64 (b, i == 0 ? 0.0 : -1.0);
+      put_uv (b, 0);
+      frame_end (b);
+      got = decode_frame (b, i == 0 ? NULL : "a number is negative or not finite");
+      g_assert_cmpuint (got->len, ==, 1 - i);
+      if (i == 0)
+        g_assert_cmpfloat (((RtopSnapshot *) g_ptr_array_index (got, 0))->interval_s, ==, 0.0);
+    }
+}
+
+/* Numbers: one cut by the end of its frame is not read on into the bytes
+ * after it; a tenth byte over 1 would not fit in 64 bits. */
+static void
+test_frames_numbers (void)
+{
+  {
+    GByteArray *b = g_byte_array_new ();
+    static const guint8 after[] = { 0x01 };
+    g_autoptr(GPtrArray) got = NULL;
+
+    put_uv (b, 0x81);
+    g_byte_array_set_size (b, 1);
+    got = decode_frames (&b, 1, after, sizeof after, "it ends inside a number");
+  }
+  {
+    GByteArray *b = g_byte_array_new ();
+    g_autoptr(GPtrArray) got = NULL;
+
+    put_uv (b, SNAP_FLAG_KEY);
+    for (guint i = 0; i < 9; i++)
+      g_byte_array_append (b, (const guint8[]) { 0x80 }, 1);
+    g_byte_array_append (b, (const guint8[]) { 0x02 }, 1);
+    put_sv (b, 1);
+    put_sv (b, 0);
+    put_uv (b, 0);
+    frame_end (b);
+    got = decode_frame (b, "a number is too large");
+  }
+}
+
+/* The string table: an entry one past its end is not there, and it holds
+ * RTOP_STREAM_MAX_STRINGS entries, not one more. */
+static void
+test_frames_strings (void)
+{
+  {
+    GByteArray *b = frame_start (SNAP_FLAG_KEY);
+    g_autoptr(GPtrArray) got = NULL;
+
+    put_uv (b, 2);
+    put_uv (b, 0);
+    put_str (b, STR_REF_NEW, "rxe0");
+    put_uv (b, 0);
+    put_uv (b, 0);
+    put_uv (b, 0);
+    put_uv (b, 0);
+    put_uv (b, 1);
+    put_uv (b, STR_REF_FIRST + 1);
+    put_uv (b, 0);
+    put_uv (b, 0);
+    put_uv (b, 0);
+    put_uv (b, 0);
+    frame_end (b);
+    got = decode_frame (b, "a string it never sent is named");
+  }
+  for (guint extra = 0; extra < 2; extra++)
+    {
+      GByteArray *b = frame_start (SNAP_FLAG_KEY);
+      g_autoptr(GPtrArray) got = NULL;
+      guint n = 0;
+
+      /* Four devices of RTOP_STREAM_MAX_COUNTERS counters, each counter
+       * a new string; then a fifth device whose counter is one more new
+       * string, or the table's first. */
+      G_STATIC_ASSERT (4 * RTOP_STREAM_MAX_COUNTERS == RTOP_STREAM_MAX_STRINGS);
+      put_uv (b, 5);
+      for (guint d = 0; d < 5; d++)
+        {
+          g_autofree char *name = g_strdup_printf ("d%u", d);
+          guint k = d < 4 ? RTOP_STREAM_MAX_COUNTERS : 1;
+
+          put_uv (b, d);
+          put_str (b, STR_REF_ONCE, name);
+          put_uv (b, 0);
+          put_uv (b, k + 1);
+          for (guint c = 0; c < k; c++)
+            {
+              g_autofree char *counter = g_strdup_printf ("c%u", n++);
+
+              if (d < 4 || extra)
+                put_str (b, STR_REF_NEW, counter);
+              else
+                put_uv (b, STR_REF_FIRST);
+              put_uv (b, 0);
+            }
+          put_uv (b, 0);
+          put_uv (b, 0);
+        }
+      frame_end (b);
+      got = decode_frame (b, extra ? "too many strings" : NULL);
+      g_assert_cmpuint (got->len, ==, extra ? 0 : 1);
+    }
+}
+
+/* A counter's source and class are of their tables: the last of each is
+ * taken, one past it is damage. */
+static void
+test_frames_counter_kinds (void)
+{
+  static const struct { guint source, klass; const char *error; } cases[] = {
+    { RTOP_COUNTER_SOURCE_N - 1, RTOP_COUNTER_CLASS_N - 1, NULL },
+    { RTOP_COUNTER_SOURCE_N, 0, "a counter is not described correctly" },
+    { 0, RTOP_COUNTER_CLASS_N, "a counter is not described correctly" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      GByteArray *b = frame_start (SNAP_FLAG_KEY);
+      g_autoptr(GPtrArray) got = NULL;
+
+      put_uv (b, 1);
+      put_uv (b, 0);
+      put_str (b, STR_REF_ONCE, "rxe0");
+      put_uv (b, 0);
+      put_counters (b, 1, cases[i].source, cases[i].klass);
+      put_uv (b, 0);
+      frame_end (b);
+      got = decode_frame (b, cases[i].error);
+      if (cases[i].error == NULL)
+        {
+          RtopDevice *dev = g_ptr_array_index (((RtopSnapshot *) g_ptr_array_index (got, 0))->devices, 0);
+          RtopCounter *c = g_ptr_array_index (dev->counters, 0);
+
+          g_assert_cmpint (c->source, ==, cases[i].source);
+          g_assert_cmpint (c->klass, ==, cases[i].klass);
+        }
+    }
+}
+
+/* A frame holds MAX_TOTAL_COUNTERS (65536) counters and 1024 ports in
+ * all, not one more. */
+static void
+test_frames_totals (void)
+{
+  for (guint extra = 0; extra < 2; extra++)
+    {
+      GByteArray *b = frame_start (SNAP_FLAG_KEY);
+      g_autoptr(GPtrArray) got = NULL;
+
+      /* 64 ports of RTOP_STREAM_MAX_COUNTERS counters, and the device's
+       * own counter list of extra. */
+      put_uv (b, 1);
+      put_uv (b, 0);
+      put_str (b, STR_REF_ONCE, "mlx5_0");
+      put_uv (b, 0);
+      put_counters (b, extra, 0, 0);
+      put_uv (b, 64);
+      for (guint p = 0; p < 64; p++)
+        {
+          put_uv (b, p + 1);
+          put_uv (b, 0);
+          put_sv (b, 0);
+          put_counters (b, RTOP_STREAM_MAX_COUNTERS, 0, 0);
+          put_uv (b, 1);
+          put_uv (b, 0);
+        }
+      frame_end (b);
+      got = decode_frame (b, extra ? "too many counters" : NULL);
+      g_assert_cmpuint (got->len, ==, 1 - extra);
+    }
+  for (guint extra = 0; extra < 2; extra++)
+    {
+      GByteArray *b = frame_start (SNAP_FLAG_KEY);
+      g_autoptr(GPtrArray) got = NULL;
+
+      /* Four devices of RTOP_STREAM_MAX_PORTS ports, and a fifth of extra. */
+      put_uv (b, 5);
+      for (guint d = 0; d < 5; d++)
+        {
+          g_autofree char *name = g_strdup_printf ("rxe%u", d);
+          guint n = d < 4 ? RTOP_STREAM_MAX_PORTS : extra;
+
+          put_new_device (b, d, name);
+          put_uv (b, n);
+          for (guint p = 0; p < n; p++)
+            put_port (b, p + 1, 0, TRUE);
+        }
+      frame_end (b);
+      got = decode_frame (b, extra ? "too many ports" : NULL);
+      g_assert_cmpuint (got->len, ==, 1 - extra);
+    }
+}
+
+/* Metrics: a new port cannot say "as before", and a change must be to a
+ * metric its layout has. */
+static void
+test_frames_metrics (void)
+{
+  {
+    GByteArray *b = frame_start (SNAP_FLAG_KEY);
+    g_autoptr(GPtrArray) got = NULL;
+
+    put_uv (b, 1);
+    put_new_device (b, 0, "rxe0");
+    put_uv (b, 1);
+    put_port (b, 1, 0, FALSE);
+    frame_end (b);
+    got = decode_frame (b, "metrics it never described are named");
+  }
+  {
+    GByteArray *b = frame_start (SNAP_FLAG_KEY);
+    g_autoptr(GPtrArray) got = NULL;
+
+    put_uv (b, 1);
+    put_new_device (b, 0, "rxe0");
+    put_uv (b, 1);
+    put_uv (b, 1);
+    put_uv (b, 0);
+    put_sv (b, 0);
+    put_uv (b, 0);
+    put_uv (b, 0);
+    put_uv (b, 1);                   /* no metric described */
+    put_uv (b, 1);                   /* one changed: the first */
+    put_uv (b, 0);
+    put_sv (b, 5);
+    frame_end (b);
+    got = decode_frame (b, "a metric it never described is named");
+  }
+}
+
+/* Devices across frames: each at most once per frame, and one that went
+ * away (left out of a frame) cannot be named again; a port's read time
+ * never goes back. */
+static void
+test_frames_devices (void)
+{
+  {
+    GByteArray *b = frame_start (SNAP_FLAG_KEY);
+    g_autoptr(GPtrArray) got = NULL;
+
+    put_uv (b, 2);
+    put_new_device (b, 0, "rxe0");
+    put_uv (b, 0);
+    put_uv (b, 0);                   /* id 0 again, as known */
+    put_uv (b, 0);
+    put_uv (b, 0);
+    put_uv (b, 0);
+    put_uv (b, 0);
+    frame_end (b);
+    got = decode_frame (b, "a device comes twice");
+  }
+  {
+    GByteArray *frames[3];
+    g_autoptr(GPtrArray) got = NULL;
+
+    frames[0] = frame_start (SNAP_FLAG_KEY);
+    put_uv (frames[0], 2);
+    put_new_device (frames[0], 0, "rxe0");
+    put_uv (frames[0], 0);
+    put_new_device (frames[0], 1, "rxe1");
+    put_uv (frames[0], 0);
+    frame_end (frames[0]);
+    /* rxe1 only: rxe0 went away. */
+    frames[1] = frame_start (0);
+    put_uv (frames[1], 1);
+    put_uv (frames[1], 1);
+    put_uv (frames[1], 0);
+    put_uv (frames[1], 0);
+    put_uv (frames[1], 0);
+    put_uv (frames[1], 0);
+    frame_end (frames[1]);
+    /* rxe0 named as known. */
+    frames[2] = frame_start (0);
+    put_uv (frames[2], 1);
+    put_uv (frames[2], 0);
+    put_uv (frames[2], 0);
+    put_uv (frames[2], 0);
+    put_uv (frames[2], 0);
+    put_uv (frames[2], 0);
+    frame_end (frames[2]);
+    got = decode_frames (frames, 3, NULL, 0, "a device that went away is named");
+    g_assert_cmpuint (got->len, ==, 2);
+  }
+  for (guint back = 0; back < 2; back++)
+    {
+      GByteArray *frames[2];
+      g_autoptr(GPtrArray) got = NULL;
+
+      frames[0] = frame_start (SNAP_FLAG_KEY);
+      put_uv (frames[0], 1);
+      put_new_device (frames[0], 0, "rxe0");
+      put_uv (frames[0], 1);
+      put_port (frames[0], 1, 5 * G_USEC_PER_SEC, TRUE);
+      frame_end (frames[0]);
+      /* Read again 1 µs earlier, or at the same time. */
+      frames[1] = frame_start (0);
+      put_uv (frames[1], 1);
+      put_uv (frames[1], 0);
+      put_uv (frames[1], 0);
+      put_uv (frames[1], 0);
+      put_uv (frames[1], 0);
+      put_uv (frames[1], 1);
+      put_port (frames[1], 1, back ? -1 : 0, FALSE);
+      frame_end (frames[1]);
+      got = decode_frames (frames, 2, NULL, 0, back ? "a port's read time goes back" : NULL);
+      g_assert_cmpuint (got->len, ==, 2 - back);
+    }
+}
+
+/* Processes and events: a state is a printable letter, a pid fits in 32
+ * bits, an event is of a kind there is. */
+static void
+test_frames_processes_and_events (void)
+{
+  static const struct { guint state; const char *error; } states[] = {
+    { ' ', NULL },
+    { 'S', NULL },
+    { 0x1f, "a process state is not a letter" },
+    { 0x01, "a process state is not a letter" },
+  };
+  static const struct { gint64 pid; const char *error; } pids[] = {
+    { G_MAXINT32, NULL },
+    { G_MININT32, NULL },
+    { (gint64) G_MAXINT32 + 1, "a process id is out of range" },
+    { (gint64) G_MININT32 - 1, "a process id is out of range" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (states); i++)
+    {
+      GByteArray *b = frame_start (SNAP_FLAG_KEY);
+      g_autoptr(GPtrArray) got = NULL;
+
+      put_uv (b, 0);
+      put_uv (b, 1);
+      put_uv (b, 1u << 7);             /* the state only */
+      put_uv (b, states[i].state);
+      put_uv (b, 0);
+      got = decode_frame (b, states[i].error);
+      if (states[i].error == NULL)
+        g_assert_cmpint (((RtopProcess *) g_ptr_array_index (
+                            ((RtopSnapshot *) g_ptr_array_index (got, 0))->processes, 0))->state,
+                         ==, states[i].state);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (pids); i++)
+    {
+      GByteArray *b = frame_start (SNAP_FLAG_KEY);
+      g_autoptr(GPtrArray) got = NULL;
+
+      put_uv (b, 0);
+      put_uv (b, 1);
+      put_sv (b, pids[i].pid);
+      put_uv (b, 12345);
+      put_uv (b, 0);
+      put_uv (b, 0);
+      got = decode_frames_caps (RTOP_STREAM_CAP_PROCESSES, &b, 1, NULL, 0, pids[i].error);
+      if (pids[i].error == NULL)
+        g_assert_cmpint (((RtopProcess *) g_ptr_array_index (
+                            ((RtopSnapshot *) g_ptr_array_index (got, 0))->processes, 0))->pid,
+                         ==, pids[i].pid);
+    }
+  for (guint kind = RTOP_EVENT_N - 1; kind <= RTOP_EVENT_N; kind++)
+    {
+      GByteArray *b = frame_start (SNAP_FLAG_KEY);
+      g_autoptr(GPtrArray) got = NULL;
+
+      put_uv (b, 0);
+      put_uv (b, 0);
+      put_uv (b, 1);
+      put_uv (b, kind);
+      put_uv (b, RTOP_SEVERITY_ERROR);
+      put_sv (b, 0);
+      put_sv (b, 0);
+      put_uv (b, 0);
+      put_uv (b, 0);
+      put_uv (b, 0);
+      put_uv (b, 0);
+      put_uv (b, 0);
+      put_uv (b, 0);
+      got = decode_frame (b, kind < RTOP_EVENT_N ? NULL : "a count or number is over its limit");
+      g_assert_cmpuint (got->len, ==, kind < RTOP_EVENT_N);
+    }
+}
+
+/* A frame of exactly RTOP_STREAM_MAX_FRAME bytes is whole and decodes:
+ * 130 events whose messages fill it to the byte. */
+static void
+test_frames_largest (void)
+{
+  GByteArray *b = frame_start (SNAP_FLAG_KEY);
+  g_autoptr(GPtrArray) got = NULL;
+  const guint n = 130;
+  /* Each event: kind, severity, two times, device, port, counter, old and
+   * new value (a byte each), the message's length (two bytes) and the
+   * message. */
+  gsize left;
+
+  put_uv (b, 0);
+  put_uv (b, 0);
+  put_uv (b, n);
+  left = RTOP_STREAM_MAX_FRAME - b->len - n * 11;
+  for (guint i = 0; i < n; i++)
+    {
+      gsize len = i < n - 1 ? left / n : left - (n - 1) * (left / n);
+      g_autofree char *message = g_strnfill (len, 'm');
+
+      g_assert_cmpuint (len, >=, 128);
+      g_assert_cmpuint (len, <=, RTOP_STREAM_MAX_STRING);
+      for (guint k = 0; k < 4; k++)
+        put_uv (b, 0);
+      for (guint k = 0; k < 5; k++)
+        put_uv (b, 0);
+      put_uv (b, len + 1);
+      g_byte_array_append (b, (const guint8 *) message, len);
+    }
+  g_assert_cmpuint (b->len, ==, RTOP_STREAM_MAX_FRAME);
+  got = decode_frame (b, NULL);
+  g_assert_cmpuint (got->len, ==, 1);
+  g_assert_cmpuint (((RtopSnapshot *) g_ptr_array_index (got, 0))->events->len, ==, n);
+}
+
 /* The smallest valid keyframe decodes (the table above is not refused for
  * the wrong reason). */
 static void
@@ -461,7 +1048,7 @@ test_repaired_strings (void)
       RtopDevice *dev = rtop_device_new (1, "rxe\xff");
 
       snap->sequence = i + 1;
-      p->comm = g_strdup ("b\xc3\x28");
+      p->comm = g_strdup ("b\xc3\x28\x1b[2J");
       p->cmdline = g_strdup (long_cmdline);
       g_ptr_array_add (snap->processes, p);
       g_ptr_array_add (snap->devices, dev);
@@ -475,6 +1062,9 @@ test_repaired_strings (void)
       g_assert_cmpuint (got->sequence, ==, i + 1);
       p = g_ptr_array_index (got->processes, 0);
       g_assert_true (g_utf8_validate (p->comm, -1, NULL));
+      /* The other host's process name is shown as a local one is: its
+       * control characters escaped. */
+      g_assert_cmpstr (p->comm, ==, "b\xef\xbf\xbd(\\x1b[2J");
       /* Cut as a local command line is, and said to be cut. */
       g_assert_cmpuint (strlen (p->cmdline), <=, RTOP_TEXT_CMDLINE_MAX);
       g_assert_true (g_str_has_suffix (p->cmdline, "…"));
@@ -549,6 +1139,15 @@ main (int argc, char **argv)
   g_test_add_func ("/stream/not-a-stream", test_not_a_stream);
   g_test_add_func ("/stream/oversized-and-garbled", test_oversized_and_garbled);
   g_test_add_func ("/stream/minimal-keyframe", test_minimal_keyframe);
+  g_test_add_func ("/stream/frames/real-numbers", test_frames_real_numbers);
+  g_test_add_func ("/stream/frames/numbers", test_frames_numbers);
+  g_test_add_func ("/stream/frames/strings", test_frames_strings);
+  g_test_add_func ("/stream/frames/counter-kinds", test_frames_counter_kinds);
+  g_test_add_func ("/stream/frames/totals", test_frames_totals);
+  g_test_add_func ("/stream/frames/metrics", test_frames_metrics);
+  g_test_add_func ("/stream/frames/devices", test_frames_devices);
+  g_test_add_func ("/stream/frames/processes-and-events", test_frames_processes_and_events);
+  g_test_add_func ("/stream/frames/largest", test_frames_largest);
   g_test_add_func ("/stream/repaired-strings", test_repaired_strings);
   g_test_add_func ("/stream/read-time-overflow", test_read_time_overflow);
   g_test_add_func ("/stream/bytes-per-second", test_bytes_per_second);
