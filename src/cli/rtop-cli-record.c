@@ -482,15 +482,15 @@ rtop_cli_recover (int argc, char **argv)
       N_("Write here (default: FILE without .partial, or NAME-recovered.json[.gz])"), N_("OUT") },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new (_("FILE"));
+  g_autoptr(GOptionContext) ctx = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *written = NULL;
 
-  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  g_option_context_set_summary (ctx, _("Write a complete copy of a recording that was cut off "
-                                       "(a crash, kill -9, power loss), up to its last complete "
-                                       "interval. The original is left as it is."));
-  g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
+  ctx = rtop_cli_context_new ("recover", _("FILE"),
+                              _("Write a complete copy of a recording that was cut off "
+                                "(a crash, kill -9, power loss), up to its last complete "
+                                "interval. The original is left as it is."),
+                              entries, NULL, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
       g_printerr ("rdmatop-cli: %s\n", error->message);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "rtop-record-reader.h"
 #include "rtop-trace-parse.h"
 #include "rtop-trace-writer.h"
 

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <json-glib/json-glib.h>
-#include "rtop-record-reader.h"
 
 G_BEGIN_DECLS
 
