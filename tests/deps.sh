@@ -16,7 +16,7 @@ TEST_PKGS="python3 clang libclang-rt-14-dev llvm xvfb xauth dbus dbus-daemon dbu
   qemu-system-x86 busybox-static kmod cpio xz-utils zstd
   rdma-core ibverbs-utils ibverbs-providers libibverbs-dev perftest
   prometheus prometheus-node-exporter python3-prometheus-client nodejs
-  openssh-server openssh-client g++ python3-venv python3-setuptools python3-wheel valgrind"
+  openssh-server openssh-client g++ python3-venv python3-setuptools python3-wheel valgrind locales"
 BENCH_PKGS="openssh-server openssh-client gnome-system-monitor tmux"
 
 what=${1:-test}
@@ -44,6 +44,18 @@ if [ -n "$missing" ]; then
   # shellcheck disable=SC2086
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
 fi
+
+# A locale whose decimal point is a comma, for test-openmetrics's
+# locale-independence case.
+case "$what" in
+  test|bench)
+    if ! locale -a 2>/dev/null | grep -qix 'de_DE\.utf-\?8'; then
+      SUDO=""
+      [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+      echo "Generating the de_DE.UTF-8 locale" >&2
+      $SUDO localedef -i de_DE -f UTF-8 de_DE.UTF-8
+    fi ;;
+esac
 
 case "$what" in
   test|bench) "$(dirname "$0")/python-deps.sh" >/dev/null ;;

@@ -371,11 +371,7 @@ test_cut_short (gconstpointer data)
   g_autoptr(RtopRecording) rec = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (info->sink == NULL)
-    {
-      g_test_skip ("a read-only format");
-      return;
-    }
+  g_assert_nonnull (info->sink);
   partial = write_cut_short (info, dir, written, 7);
 
   /* The reader loads the file as the crash left it. */
@@ -423,13 +419,13 @@ add_row_tests (void)
     {
       g_autofree char *roundtrip = g_strdup_printf ("/recording/format/%s/roundtrip", formats[i].name);
       g_autofree char *cut_short = g_strdup_printf ("/recording/format/%s/cut-short", formats[i].name);
-
       g_autofree char *two_hosts = g_strdup_printf ("/recording/format/%s/two-hosts", formats[i].name);
 
-      if (formats[i].sink != NULL)
-        g_test_add_data_func (roundtrip, &formats[i], test_recorder_roundtrip);
-      if (formats[i].sink != NULL)
-        g_test_add_data_func (two_hosts, &formats[i], test_two_hosts);
+      /* A read-only format has nothing to write, cut short or recover. */
+      if (formats[i].sink == NULL)
+        continue;
+      g_test_add_data_func (roundtrip, &formats[i], test_recorder_roundtrip);
+      g_test_add_data_func (two_hosts, &formats[i], test_two_hosts);
       g_test_add_data_func (cut_short, &formats[i], test_cut_short);
     }
 }

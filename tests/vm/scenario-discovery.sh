@@ -39,4 +39,15 @@ rc=0; "$VM_CLI" snapshot --no-such-option >/dev/null 2>&1 || rc=$?
 vm_is "an unknown option exits 2" "$rc" 2
 rc=0; "$VM_CLI" watch --interval -1 --count 1 >/dev/null 2>&1 || rc=$?
 vm_is "a negative interval exits 2" "$rc" 2
+
+# The netlink transport's real-kernel test, which a machine without RDMA
+# netlink skips: here it must run, as an unprivileged user, and pass.
+nl_test="$VM_BUILDDIR/tests/test-nl-transport"
+out=$(vm_as_user "$nl_test" --tap -p /collector/netlink/transport/open-real-kernel 2>&1) || true
+echo "$out" | sed 's/^/  nl: /'
+if echo "$out" | grep -q '^ok [0-9]* /collector/netlink/transport/open-real-kernel$'; then
+  vm_ok "the netlink transport's real-kernel test runs and passes here"
+else
+  vm_not_ok "the netlink transport's real-kernel test did not pass here"
+fi
 vm_finish
