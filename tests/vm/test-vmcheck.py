@@ -5,8 +5,10 @@ The checkers that judge what a run produced over its length (soak,
 capture, capture-record, health) are each fed a small synthetic run made
 the way its scenario makes one, which must pass, and then the same run with
 one of its inputs missing, empty or too short, which must fail, and fail on
-the assertion about that input (not on another one, nor by crashing).  A
-checker that passes on no data fails this test.
+the assertion about that input (not on another one, nor by crashing).  Every
+other checker is fed inputs that parse but hold nothing, and must fail on
+the assertion about the missing data.  A checker that passes on no data
+fails this test.
 
 Usage: test-vmcheck.py [--vmcheck PATH] [--verbose]   (TAP on stdout)
 """
@@ -419,6 +421,50 @@ HEALTH_BAD = [
 ]
 
 
+# --- every other checker, fed nothing -----------------------------------------
+
+# Each checker with inputs that parse but hold nothing: a status-ok snapshot
+# without devices, empty `rdma -j` lists, a watch without passes, a trace
+# without events, and a count of 0 where the scenario gives one.  Each must
+# fail on the assertion about the missing data (EXPECT), not by crashing.
+EMPTY_FILES = {
+    "snap.json": {"status": "ok", "devices": []},
+    "watch.jsonl": "",
+    "trace.json": {"traceEvents": []},
+}
+for _kind in ("dev", "link", "stat", "res", "qp", "cm_id", "mr"):
+    EMPTY_FILES["r.%s.json" % _kind] = []
+
+NO_DATA = [
+    (["discovery", "--snapshot", "snap.json", "--rdma", "r", "--devices", "0"],
+     "non-zero values (traffic ran)"),
+    (["traffic", "--watch", "watch.jsonl", "--count", "0", "--client", "rxe0/1",
+      "--server", "rxe1/1", "--idle", "rxe2/1", "--rdma", "r"],
+     "a baseline and at least one rated pass"),
+    (["processes", "--snapshot", "snap.json", "--rdma", "r"], "lists the test's processes"),
+    (["peers", "--snapshot", "snap.json", "--rdma", "r", "--pids", "1"], "process 1 is listed"),
+    (["profiler-trace", "--trace", "trace.json", "--busy", "rxe0/1", "--idle", "rxe1/1",
+      "--metric", "tx"], "a process named rdmatop"),
+    (["loss", "--watch", "watch.jsonl", "--count", "0", "--device", "rxe0"],
+     "asked for at least 2 passes"),
+    (["link", "--watch", "watch.jsonl", "--device", "rxe0", "--rdma-down", "r",
+      "--rdma-up", "r"], "at least 3 passes"),
+    (["delete", "--watch", "watch.jsonl", "--device", "rxe0", "--other", "rxe1"],
+     "at least 3 passes"),
+    (["gpu", "--snapshot", "snap.json", "--rdma", "r"], "GPUs of the stand-in NVML are listed"),
+    (["gpu-watch", "--watch", "watch.jsonl", "--rdma-device", "rxe0"], "at least 4 passes"),
+]
+
+
+def check_no_data(vmcheck, verbose):
+    for args, expect in NO_DATA:
+        rc, out, failed = run_check(vmcheck, EMPTY_FILES, args, verbose)
+        hit = [line for line in failed if expect in line]
+        tap(rc == 1 and hit, "%s: no data fails (%s)" % (args[0], expect),
+            "\n".join(failed[:6]) if hit else "exit status %d, failed: %s\n%s"
+            % (rc, failed[:6], out[-2000:]))
+
+
 # --- the runner --------------------------------------------------------------
 
 def run_check(vmcheck, files, args, verbose):
@@ -464,6 +510,7 @@ def main():
     for good, bad in ((soak_good, SOAK_BAD), (capture_good, CAPTURE_BAD),
                       (capture_record_good, CAPTURE_RECORD_BAD), (health_good, HEALTH_BAD)):
         check_one(a.vmcheck, good, bad, a.verbose)
+    check_no_data(a.vmcheck, a.verbose)
     print("1..%d" % len(results))
     return 0 if all(results) else 1
 
