@@ -29,12 +29,6 @@ gui_test_run_for (guint ms)
     g_main_context_iteration (NULL, TRUE);
 }
 
-void
-gui_test_wait_frames (void)
-{
-  gui_test_run_for (150);
-}
-
 static gboolean
 wake_cb (gpointer data)
 {

@@ -15,10 +15,6 @@ void gui_test_spin (void);
  * wait for a condition instead. */
 void gui_test_run_for (guint ms);
 
-/* Lets a few frames happen: 150 ms of the main loop (being replaced by
- * waits for conditions). */
-void gui_test_wait_frames (void);
-
 typedef gboolean (*GuiTestCondition) (gpointer data);
 
 /* Iterates the main context until condition (data) holds.  The bound
