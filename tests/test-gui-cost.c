@@ -72,6 +72,12 @@ is_column_view (GtkWidget *widget, gconstpointer data)
   return GTK_IS_COLUMN_VIEW (widget);
 }
 
+static gboolean
+no_cell_pending (gpointer view)
+{
+  return rtop_column_view_get_n_pending (view) == 0;
+}
+
 /* Runs frames until the table has shown every change it noted (a few
  * cells a frame). */
 static void
@@ -79,9 +85,7 @@ show_cells (Fixture *f)
 {
   GtkColumnView *view = GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (f->overview), is_column_view, NULL));
 
-  for (guint i = 0; i < 1000 && rtop_column_view_get_n_pending (view) > 0; i++)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpuint (rtop_column_view_get_n_pending (view), ==, 0);
+  gui_test_wait_until (no_cell_pending, view, "the table to show every change it noted");
 }
 
 static void
@@ -100,6 +104,20 @@ ingest (Fixture *f, double tx_bps)
   ingest_state (f, tx_bps, 4);
 }
 
+static guint graph_frames (RtopGraph *graph);
+
+/* The port's row is laid out: its TX cell is there and its sparkline
+ * has drawn. */
+static gboolean
+row_shown (gpointer data)
+{
+  Fixture *f = data;
+  GtkWidget *graph = find_widget (GTK_WIDGET (f->overview), is_graph, NULL);
+
+  return find_widget (GTK_WIDGET (f->overview), is_cell_of, "tx") != NULL &&
+         graph != NULL && graph_frames (RTOP_GRAPH (graph)) > 0;
+}
+
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
@@ -108,13 +126,12 @@ fixture_setup (Fixture *f, gconstpointer data)
   f->window = rtop_window_new (NULL, f->session, NULL);
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1400, 860);
   gtk_window_present (GTK_WINDOW (f->window));
-  for (guint i = 0; i < 500 && !gtk_widget_get_mapped (GTK_WIDGET (f->window)); i++)
-    g_main_context_iteration (NULL, TRUE);
+  gui_test_wait_mapped (GTK_WIDGET (f->window));
   f->overview = RTOP_OVERVIEW_SECTION (find_widget (GTK_WIDGET (f->window), is_overview, NULL));
   g_assert_nonnull (f->overview);
   ingest (f, 10e9);
   ingest (f, 10e9);
-  gui_test_wait_frames ();
+  gui_test_wait_until (row_shown, f, "the port's row and sparkline to be shown");
   show_cells (f);
 }
 
@@ -126,6 +143,25 @@ fixture_teardown (Fixture *f, gconstpointer data)
   gui_test_spin ();
   g_assert_null (f->window);
   g_assert_finalize_object (f->session);
+}
+
+static gboolean
+is_unmapped (gpointer widget)
+{
+  return !gtk_widget_get_mapped (widget);
+}
+
+typedef struct {
+  RtopGraph *graph;
+  guint frames;
+} FrameAfter;
+
+static gboolean
+drew_after (gpointer data)
+{
+  FrameAfter *a = data;
+
+  return graph_frames (a->graph) > a->frames;
 }
 
 static GtkLabel *
@@ -214,7 +250,8 @@ test_cards_keep_width (Fixture *f, gconstpointer data)
   gtk_widget_measure (tx, GTK_ORIENTATION_HORIZONTAL, -1, &min_before, &nat_before, NULL, NULL);
   ingest (f, 0);
   ingest (f, 0);
-  gui_test_wait_frames ();
+  /* The cards follow each update as it comes: nothing to wait for. */
+  gui_test_spin ();
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (tx)), ==, narrow);
   gtk_widget_measure (tx, GTK_ORIENTATION_HORIZONTAL, -1, &min_after, &nat_after, NULL, NULL);
   g_assert_cmpint (nat_after, ==, nat_before);
@@ -223,7 +260,7 @@ test_cards_keep_width (Fixture *f, gconstpointer data)
   /* The port goes down: one port in trouble, named in the caption. */
   ingest_state (f, 0, 1);
   ingest_state (f, 0, 1);
-  gui_test_wait_frames ();
+  gui_test_spin ();
   caption = find_widget (GTK_WIDGET (f->overview), is_shown_caption, NULL);
   g_assert_nonnull (caption);
 #if GTK_CHECK_VERSION (4, 8, 0)
@@ -253,21 +290,24 @@ test_hidden_overview_holds (Fixture *f, gconstpointer data)
   g_assert_false (rtop_overview_section_get_held (f->overview));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-view", "s", "events"));
   /* After the stack's crossfade. */
-  for (guint i = 0; i < 500 && gtk_widget_get_mapped (GTK_WIDGET (f->overview)); i++)
-    g_main_context_iteration (NULL, TRUE);
+  gui_test_wait_until (is_unmapped, f->overview, "the overview to be hidden");
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (f->overview)));
   g_assert_true (rtop_overview_section_get_held (f->overview));
   frames = graph_frames (graph);
   for (guint i = 0; i < 5; i++)
     ingest (f, 30e9);
-  gui_test_wait_frames ();
+  /* A frame of the window, in which the hidden overview could draw. */
+  gui_test_wait_painted (GTK_WIDGET (f->window));
   g_assert_cmpstr (gtk_label_get_label (cell), ==, before);
   g_assert_cmpuint (graph_frames (graph), ==, frames);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-view", "s", "overview"));
   gui_test_spin ();
   show_cells (f);
-  gui_test_wait_frames ();
+  {
+    FrameAfter a = { graph, frames };
+    gui_test_wait_until (drew_after, &a, "the sparkline to draw what came while hidden");
+  }
   g_assert_false (rtop_overview_section_get_held (f->overview));
   g_assert_cmpstr (gtk_label_get_label (cell), ==, after);
   g_assert_cmpuint (graph_frames (graph), >, frames);
@@ -291,12 +331,14 @@ test_refresh_period (Fixture *f, gconstpointer data)
   show_cells (f);
   g_assert_cmpstr (gtk_label_get_label (cell), ==, first);
   g_assert_true (rtop_overview_section_get_held (f->overview));
-  gui_test_wait_frames ();
+  /* The first change drawn. */
+  gui_test_wait_painted (GTK_WIDGET (f->window));
   frames = graph_frames (graph);
 
   ingest (f, 50e9);
   ingest (f, 60e9);
-  gui_test_wait_frames ();
+  /* A frame in which the held changes could show. */
+  gui_test_wait_painted (GTK_WIDGET (f->window));
   g_assert_cmpuint (rtop_column_view_get_n_pending (GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (f->overview), is_column_view, NULL))), >, 0);
   g_assert_cmpstr (gtk_label_get_label (cell), ==, first);
   g_assert_cmpuint (graph_frames (graph), ==, frames);
@@ -305,14 +347,8 @@ test_refresh_period (Fixture *f, gconstpointer data)
   g_assert_false (rtop_overview_section_get_held (f->overview));
   show_cells (f);
   g_assert_cmpstr (gtk_label_get_label (cell), ==, last);
-  gui_test_wait_frames ();
+  gui_test_wait_painted (GTK_WIDGET (f->window));
   g_assert_cmpuint (graph_frames (graph), ==, frames + 1);
-}
-
-static void
-after_paint_cb (GdkFrameClock *clock, gboolean *painted)
-{
-  *painted = TRUE;
 }
 
 /* A budget of cells per frame (a remote display's): the changes of one
@@ -321,21 +357,14 @@ static void
 test_cells_per_frame (Fixture *f, gconstpointer data)
 {
   GtkColumnView *view = GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (f->overview), is_column_view, NULL));
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (f->window));
   g_autofree char *shown = rtop_format_gbps (70e9);
-  gboolean painted = FALSE;
-  gulong id;
   guint before;
 
   rtop_column_view_set_cells_per_frame (view, 1);
   ingest (f, 70e9);   /* TX, use and the sparkline change */
   before = rtop_column_view_get_n_pending (view);
   g_assert_cmpuint (before, >=, 3);
-  id = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), &painted);
-  gtk_widget_queue_draw (GTK_WIDGET (view));
-  while (!painted)
-    g_main_context_iteration (NULL, TRUE);
-  g_signal_handler_disconnect (clock, id);
+  gui_test_wait_painted (GTK_WIDGET (view));
   g_assert_cmpuint (rtop_column_view_get_n_pending (view), <, before);
   g_assert_cmpuint (rtop_column_view_get_n_pending (view), >, 0);
   show_cells (f);
@@ -353,6 +382,12 @@ frame_of (GtkWidget *graph)
   node = gtk_snapshot_free_to_node (snapshot);
   g_assert_nonnull (node);
   gsk_render_node_unref (node);
+}
+
+static gboolean
+is_wide (gpointer graph)
+{
+  return gtk_widget_get_width (graph) >= 402;
 }
 
 /* A sparkline whose right edge moves in steps: a new sample redraws only
@@ -376,8 +411,7 @@ test_sparkline_tiles (void)
   gtk_widget_set_size_request (graph, 402, 28);
   gtk_window_set_child (GTK_WINDOW (window), graph);
   gtk_window_present (GTK_WINDOW (window));
-  for (guint i = 0; i < 500 && gtk_widget_get_width (graph) < 402; i++)
-    g_main_context_iteration (NULL, TRUE);
+  gui_test_wait_until (is_wide, graph, "the sparkline to get its width");
 
   for (; n < 190; n++)
     {

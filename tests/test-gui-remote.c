@@ -22,6 +22,7 @@
 #include "support/gui-test-util.h"
 #include "rtop-askpass-dialog.h"
 #include "rtop-askpass-private.h"
+#include "rtop-host-strip.h"
 #include "rtop-remote-source-private.h"
 #include "rtop-sampler.h"
 #include "rtop-window-private.h"
@@ -34,10 +35,52 @@ open_window (RtopSession *session, GSettings *settings)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 860);
   gtk_window_present (GTK_WINDOW (window));
-  for (guint i = 0; i < 500 && !gtk_widget_get_mapped (GTK_WIDGET (window)); i++)
-    g_main_context_iteration (NULL, TRUE);
-  gui_test_wait_frames ();
+  gui_test_wait_mapped (GTK_WIDGET (window));
   return window;
+}
+
+/* The first mapped widget of type under root whose label (a GtkLabel's)
+ * holds text, if text is not NULL. */
+static GtkWidget *
+find_mapped (GtkWidget *root, GType type, const char *text)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type) && gtk_widget_get_mapped (root) &&
+      (text == NULL || strstr (gtk_label_get_label (GTK_LABEL (root)), text) != NULL))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_mapped (child, type, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Takes the screenshot and checks it is a page in the theme's colours;
+ * returns its pixels for assert_shows. */
+static GuiTestPixels *
+screenshot_page (GtkWidget *root, const char *name)
+{
+  g_autoptr(GdkTexture) texture = gui_test_screenshot (root, name);
+  GuiTestPixels *pixels = gui_test_pixels_new (texture, root);
+
+  gui_test_assert_page (pixels);
+  return pixels;
+}
+
+/* Asserts a widget of type (a label holding text, if text is given) is
+ * shown under root and draws at least min_pixels in its picture. */
+static void
+assert_shows (GuiTestPixels *pixels, GtkWidget *root, GType type, const char *text, guint min_pixels)
+{
+  GtkWidget *widget = find_mapped (root, type, text);
+
+  if (widget == NULL)
+    g_test_message ("no %s “%s” shown", g_type_name (type), text ? text : "");
+  g_assert_nonnull (widget);
+  gui_test_assert_drawn (pixels, root, widget, min_pixels);
 }
 
 /* The dump's line that starts with prefix and holds text, or NULL. */
@@ -116,7 +159,7 @@ test_grouped_by_host (void)
       feed_host (history, "node1", seq, 7);
       feed_host (history, NULL, seq, 7);
     }
-  gui_test_wait_frames ();
+  g_free (wait_line (window, "totals\tports=2\t", NULL));
   dump = rtop_window_dump (window);
   g_test_message ("%s", dump);
   /* Two rows, this computer's first, each host's own rates. */
@@ -127,7 +170,13 @@ test_grouped_by_host (void)
   g_assert_true (strstr (dump, "row\tport=rxe0/1") < strstr (dump, "row\tport=node1:rxe0/1"));
   g_assert_nonnull (strstr (there, "tx=3"));
   g_assert_true (has_line (window, "totals\tports=2\t", NULL));
-  gui_test_screenshot (GTK_WIDGET (window), "gui-remote-grouped.png");
+  /* The table shows the two rows: text in both. */
+  {
+    g_autoptr(GuiTestPixels) pixels = screenshot_page (GTK_WIDGET (window), "gui-remote-grouped.png");
+
+    assert_shows (pixels, GTK_WIDGET (window), GTK_TYPE_COLUMN_VIEW, NULL, 1000);
+    assert_shows (pixels, GTK_WIDGET (window), GTK_TYPE_LABEL, "node1:rxe0/1", 50);
+  }
 
   /* The port page says which host it is on. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-port", "s", "node1:rxe0/1"));
@@ -140,8 +189,7 @@ test_grouped_by_host (void)
   g_assert_true (has_line (window, "process\t", "host=This computer"));
 
   gtk_window_destroy (GTK_WINDOW (window));
-  gui_test_wait_frames ();
-  g_assert_null (window);
+  gui_test_wait_gone ((gpointer *) &window);
   g_assert_finalize_object (session);
 }
 
@@ -201,18 +249,27 @@ test_hosts_over_ssh (void)
   line = wait_line (window, "host\tunknown-key\tstate=Failed\t", "not known");
   state = find_line (window, "state=", NULL);
   g_assert_cmpstr (state, ==, "state=ports");
-  gui_test_screenshot (GTK_WIDGET (window), "gui-remote-hosts.png");
+  /* The cards: each host's name and state drawn. */
+  {
+    g_autoptr(GuiTestPixels) pixels = screenshot_page (GTK_WIDGET (window), "gui-remote-hosts.png");
+
+    assert_shows (pixels, GTK_WIDGET (window), GTK_TYPE_LABEL, "unknown-key", 50);
+    assert_shows (pixels, GTK_WIDGET (window), RTOP_TYPE_HOST_STRIP, NULL, 1000);
+  }
 
   /* The ssh session dies: lost, with when it tries again, then live. */
   g_assert_cmpuint (kill_sessions (), >, 0);
   g_free (wait_line (window, "host\tnode\tstate=Lost, retrying\t", "Next try in"));
-  gui_test_screenshot (GTK_WIDGET (window), "gui-remote-lost.png");
+  {
+    g_autoptr(GuiTestPixels) pixels = screenshot_page (GTK_WIDGET (window), "gui-remote-lost.png");
+
+    assert_shows (pixels, GTK_WIDGET (window), GTK_TYPE_LABEL, "Lost, retrying", 50);
+  }
   g_free (wait_line (window, "host\tnode\tstate=Live\t", "detail=No RDMA"));
   g_assert_cmpuint (rtop_remote_source_get_n_connections (RTOP_REMOTE_SOURCE (node)), >=, 2);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  gui_test_wait_frames ();
-  g_assert_null (window);
+  gui_test_wait_gone ((gpointer *) &window);
   rtop_session_shutdown (session, NULL);
   g_assert_finalize_object (session);
 }
@@ -241,7 +298,7 @@ wait_dialog (Asked *asked)
   while (asked->dialog == NULL && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
   g_assert_nonnull (asked->dialog);
-  gui_test_wait_frames ();
+  gui_test_wait_mapped (asked->dialog);
 }
 
 /* The first widget of type under root (with this button label, if any). */
@@ -378,7 +435,12 @@ test_askpass (void)
   wait_dialog (&asked);
   g_assert_nonnull (strstr (g_ptr_array_index (asked.prompts, 0), "(yes/no"));
   g_assert_null (find_widget (asked.dialog, GTK_TYPE_PASSWORD_ENTRY, NULL));
-  gui_test_screenshot (asked.dialog, "gui-remote-host-key.png");
+  /* ssh's question, as ssh asked it. */
+  {
+    g_autoptr(GuiTestPixels) pixels = screenshot_page (asked.dialog, "gui-remote-host-key.png");
+
+    assert_shows (pixels, asked.dialog, GTK_TYPE_LABEL, "(yes/no", 500);
+  }
   gtk_window_close (GTK_WINDOW (asked.dialog));
   g_free (wait_line (asked.window, "host\task-key\tstate=Failed\t", "You declined"));
 
@@ -390,15 +452,20 @@ test_askpass (void)
   entry = find_widget (asked.dialog, GTK_TYPE_PASSWORD_ENTRY, NULL);
   g_assert_nonnull (entry);
   gtk_editable_set_text (GTK_EDITABLE (entry), SSHD_FIXTURE_PASSPHRASE);
-  gui_test_screenshot (asked.dialog, "gui-remote-passphrase.png");
+  {
+    g_autoptr(GuiTestPixels) pixels = screenshot_page (asked.dialog, "gui-remote-passphrase.png");
+
+    assert_shows (pixels, asked.dialog, GTK_TYPE_LABEL, "passphrase", 300);
+    /* The passphrase typed: its bullets in the entry's text. */
+    assert_shows (pixels, asked.dialog, GTK_TYPE_TEXT, NULL, 30);
+  }
   ok = find_widget (asked.dialog, GTK_TYPE_BUTTON, "_OK");
   g_assert_nonnull (ok);
   g_signal_emit_by_name (ok, "clicked");
   g_free (wait_line (asked.window, "host\tpassphrase\tstate=Live\t", NULL));
 
   gtk_window_destroy (GTK_WINDOW (asked.window));
-  gui_test_wait_frames ();
-  g_assert_null (asked.window);
+  gui_test_wait_gone ((gpointer *) &asked.window);
   rtop_session_shutdown (session, NULL);
   g_assert_finalize_object (session);
   g_ptr_array_unref (asked.prompts);
@@ -492,7 +559,11 @@ test_guest (void)
   wait_moving (window, "guest:rxe0/1");
   g_test_message ("guest moving after %.0f s", (g_get_monotonic_time () - start) / 1e6);
   g_free (wait_line (window, "host\tguest\tstate=Live\t", "ports on"));
-  gui_test_screenshot (GTK_WIDGET (window), "remote-guest-live.png");
+  {
+    g_autoptr(GuiTestPixels) pixels = screenshot_page (GTK_WIDGET (window), "remote-guest-live.png");
+
+    assert_shows (pixels, GTK_WIDGET (window), GTK_TYPE_LABEL, "guest:rxe0/1", 50);
+  }
 
   /* The guest's sshd sessions are killed: lost, and no rate from before. */
   request ("cut-request");
@@ -502,16 +573,23 @@ test_guest (void)
   lost_tx = field (lost_row, "tx");
   g_test_message ("while lost: tx=%s", lost_tx);
   g_assert_false (g_ascii_isdigit (lost_tx[0]));
-  gui_test_screenshot (GTK_WIDGET (window), "remote-guest-lost.png");
+  {
+    g_autoptr(GuiTestPixels) pixels = screenshot_page (GTK_WIDGET (window), "remote-guest-lost.png");
+
+    assert_shows (pixels, GTK_WIDGET (window), GTK_TYPE_LABEL, "Lost, retrying", 50);
+  }
   g_test_message ("lost after %.0f s", (g_get_monotonic_time () - start) / 1e6);
   wait_moving (window, "guest:rxe0/1");
   g_test_message ("moving again after %.0f s", (g_get_monotonic_time () - start) / 1e6);
   g_assert_cmpuint (rtop_remote_source_get_n_connections (RTOP_REMOTE_SOURCE (guest)), >=, 2);
-  gui_test_screenshot (GTK_WIDGET (window), "remote-guest-back.png");
+  {
+    g_autoptr(GuiTestPixels) pixels = screenshot_page (GTK_WIDGET (window), "remote-guest-back.png");
+
+    assert_shows (pixels, GTK_WIDGET (window), GTK_TYPE_LABEL, "guest:rxe0/1", 50);
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
-  gui_test_wait_frames ();
-  g_assert_null (window);
+  gui_test_wait_gone ((gpointer *) &window);
   rtop_session_shutdown (session, NULL);
   g_assert_finalize_object (session);
 }

@@ -86,9 +86,151 @@ feed (RtopHistory *history, guint n)
 static void
 wait_mapped (GtkWidget *widget)
 {
-  for (guint i = 0; i < 500 && !gtk_widget_get_mapped (widget); i++)
-    g_main_context_iteration (NULL, TRUE);
+  gui_test_wait_mapped (widget);
   gui_test_spin ();
+}
+
+static void
+collect_graphs (GtkWidget *widget, GPtrArray *out)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (RTOP_IS_GRAPH (child) && gtk_widget_get_mapped (child))
+        g_ptr_array_add (out, child);
+      collect_graphs (child, out);
+    }
+}
+
+/* The first mapped widget of type under widget. */
+static GtkWidget *
+find_mapped (GtkWidget *widget, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && gtk_widget_get_mapped (widget))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_mapped (c, type);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The pixel rectangle of graph's plot in a picture of root. */
+static cairo_rectangle_int_t
+plot_area (GuiTestPixels *pixels, GtkWidget *root, RtopGraph *graph)
+{
+  graphene_rect_t bounds;
+  cairo_rectangle_int_t plot;
+
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (graph), root, &bounds));
+  plot.x = (int) ((bounds.origin.x + graph->plot.origin.x) * pixels->scale);
+  plot.y = (int) ((bounds.origin.y + graph->plot.origin.y) * pixels->scale);
+  plot.width = (int) (graph->plot.size.width * pixels->scale);
+  plot.height = (int) (graph->plot.size.height * pixels->scale);
+  g_assert_cmpint (plot.width, >, 0);
+  g_assert_cmpint (plot.height, >, 0);
+  g_assert_cmpint (plot.x, >=, 0);
+  g_assert_cmpint (plot.y, >=, 0);
+  g_assert_cmpint (plot.x + plot.width, <=, pixels->width);
+  g_assert_cmpint (plot.y + plot.height, <=, pixels->height);
+  return plot;
+}
+
+/* The plot's pixel columns where channel c (or, c < 0, any channel) has
+ * a pixel of its colour: a line drawn across the plot has one in each.
+ * The tolerance lets an antialiased line's core count, not its fill. */
+static guint
+columns_drawn (GuiTestPixels *pixels, const cairo_rectangle_int_t *plot, RtopGraph *graph, int c)
+{
+  guint32 colours[RTOP_GRAPH_MAX_CHANNELS];
+  guint n = 0;
+
+  for (guint i = 0; i < graph->n_channels; i++)
+    {
+      GdkRGBA rgba;
+
+      rtop_graph_lookup_color (GTK_WIDGET (graph), graph->channels[i].color_name, &rgba);
+      colours[i] = gui_test_colour_from_rgba (&rgba);
+    }
+  for (int x = plot->x; x < plot->x + plot->width; x++)
+    {
+      cairo_rectangle_int_t column = { x, plot->y, 1, plot->height };
+      gboolean found = FALSE;
+
+      for (guint i = 0; i < graph->n_channels && !found; i++)
+        found = (c < 0 || (guint) c == i) && gui_test_pixels_count_near (pixels, &column, colours[i], 96) > 0;
+      n += found;
+    }
+  return n;
+}
+
+/* The share of graph's window that its samples span. */
+static double
+data_share (RtopGraph *graph)
+{
+  RtopSeries *series = graph->series ? graph->series : graph->channels[0].series;
+  gint64 first, last;
+
+  if (series == NULL || !rtop_series_get_time_range (series, &first, &last))
+    return 0;
+  return MIN ((last - first) / 1e6 / graph->window_s, 1);
+}
+
+/* Every graph shown with data in a picture of root draws its lines: in
+ * nearly every pixel column its samples span, a channel's colour.  A
+ * graph whose peak is under a twentieth of its axis (on a shared scale)
+ * draws on its baseline and is left out.  Returns how many it checked. */
+static guint
+assert_graphs_drawn (GuiTestPixels *pixels, GtkWidget *root)
+{
+  g_autoptr(GPtrArray) graphs = g_ptr_array_new ();
+  guint checked = 0;
+
+  collect_graphs (root, graphs);
+  for (guint i = 0; i < graphs->len; i++)
+    {
+      RtopGraph *graph = g_ptr_array_index (graphs, i);
+      RtopGraphFrameStats st;
+      cairo_rectangle_int_t plot;
+      guint drawn, want;
+
+      rtop_graph_get_frame_stats (graph, &st);
+      if (st.data_max <= st.axis_max / 20 || graph->n_channels == 0)
+        continue;
+      plot = plot_area (pixels, root, graph);
+      drawn = columns_drawn (pixels, &plot, graph, -1);
+      want = (guint) (0.8 * plot.width * data_share (graph));
+      g_test_message ("graph at %d,%d %dx%d: a line in %u columns, samples span %.0f%%",
+                      plot.x, plot.y, plot.width, plot.height, drawn, 100 * data_share (graph));
+      g_assert_cmpuint (want, >, 0);
+      g_assert_cmpuint (drawn, >=, want);
+      checked++;
+    }
+  return checked;
+}
+
+/* Takes the screenshot and checks it against the window's dump: the dump
+ * has each of want, the picture is a page in the theme's colours, and at
+ * least min_graphs graphs with data draw their lines in it.  Returns the
+ * pixels for the caller's own checks. */
+static GuiTestPixels *
+screenshot_page (RtopWindow *window, const char *name, const char * const *want, guint min_graphs)
+{
+  g_autoptr(GdkTexture) texture = gui_test_screenshot (GTK_WIDGET (window), name);
+  g_autofree char *dump = rtop_window_dump (window);
+  GuiTestPixels *pixels = gui_test_pixels_new (texture, GTK_WIDGET (window));
+
+  for (guint i = 0; want != NULL && want[i] != NULL; i++)
+    {
+      if (strstr (dump, want[i]) == NULL)
+        g_test_message ("%s: no “%s” in the dump:\n%s", name, want[i], dump);
+      g_assert_nonnull (strstr (dump, want[i]));
+    }
+  gui_test_assert_page (pixels);
+  g_assert_cmpuint (assert_graphs_drawn (pixels, GTK_WIDGET (window)), >=, min_graphs);
+  return pixels;
 }
 
 typedef struct {
@@ -185,20 +327,60 @@ test_views_and_settings (Fixture *f, gconstpointer data)
   }
 }
 
+/* Asserts the window's mapped table (of the page shown) has rows drawn:
+ * text on its background. */
+static void
+assert_table_drawn (GuiTestPixels *pixels, RtopWindow *window)
+{
+  GtkWidget *table = find_mapped (GTK_WIDGET (window), GTK_TYPE_COLUMN_VIEW);
+
+  g_assert_nonnull (table);
+  gui_test_assert_drawn (pixels, GTK_WIDGET (window), table, 500);
+}
+
+/* Each page as it shows the fixture's traffic: the dump names the page and
+ * the fixture's ports, processes or events; the picture is a page in the
+ * theme's colours whose graphs draw their lines and whose table has rows. */
 static void
 test_screenshots (Fixture *f, gconstpointer data)
 {
+  const char *overview[] = { "view=overview\n", "totals\tports=4\t", "row\tport=mlx5_0/1\t",
+                             "row\tport=mlx5_1/1\t", "row\tport=rxe0/1\t", "row\tport=rxe1/1\t", NULL };
+  const char *rxe0[] = { "view=detail\n", "detail\trxe0 port 1\n", "completer_retry_err", NULL };
+  const char *mlx5[] = { "view=detail\n", "detail\tmlx5_0 port 1\n", NULL };
+  const char *processes[] = { "view=processes\n", "process\tpid=4242\t", "process\tpid=4300\t", NULL };
+  const char *events[] = { "view=events\n", "events=3\n", NULL };
+  GuiTestPixels *pixels;
+
   feed (f->history, 300);
   activate (f, "show-view", g_variant_new_string ("overview"));
-  gui_test_screenshot (GTK_WIDGET (f->window), "gui-overview.png");
+  /* Three ports have traffic: three sparklines draw a line. */
+  pixels = screenshot_page (f->window, "gui-overview.png", overview, 3);
+  assert_table_drawn (pixels, f->window);
+  gui_test_pixels_free (pixels);
+
+  /* Throughput, packets and the retransmits with errors. */
   activate (f, "show-port", g_variant_new_string ("rxe0/1"));
-  gui_test_screenshot (GTK_WIDGET (f->window), "gui-port-detail.png");
+  pixels = screenshot_page (f->window, "gui-port-detail.png", rxe0, 3);
+  g_assert_cmpstr (gtk_label_get_label (f->window->detail_title), ==, "rxe0 port 1");
+  gui_test_assert_drawn (pixels, GTK_WIDGET (f->window), GTK_WIDGET (f->window->detail_title), 50);
+  assert_table_drawn (pixels, f->window);
+  gui_test_pixels_free (pixels);
+
   activate (f, "show-port", g_variant_new_string ("mlx5_0/1"));
-  gui_test_screenshot (GTK_WIDGET (f->window), "gui-port-detail-mlx5.png");
+  pixels = screenshot_page (f->window, "gui-port-detail-mlx5.png", mlx5, 2);
+  g_assert_cmpstr (gtk_label_get_label (f->window->detail_title), ==, "mlx5_0 port 1");
+  gui_test_pixels_free (pixels);
+
   activate (f, "show-view", g_variant_new_string ("processes"));
-  gui_test_screenshot (GTK_WIDGET (f->window), "gui-processes.png");
+  pixels = screenshot_page (f->window, "gui-processes.png", processes, 0);
+  assert_table_drawn (pixels, f->window);
+  gui_test_pixels_free (pixels);
+
   activate (f, "show-view", g_variant_new_string ("events"));
-  gui_test_screenshot (GTK_WIDGET (f->window), "gui-events.png");
+  pixels = screenshot_page (f->window, "gui-events.png", events, 0);
+  assert_table_drawn (pixels, f->window);
+  gui_test_pixels_free (pixels);
 }
 
 /* The dialogs the app opens build from their resources without warnings,
@@ -242,16 +424,11 @@ dump_line (RtopWindow *window, const char *prefix)
   return NULL;
 }
 
-static void
-spin_until (gboolean (*done) (RtopSession *), RtopSession *session)
-{
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  while (!done (session) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (done (session));
-  gui_test_spin ();
-}
+#define spin_until(done, session) \
+  G_STMT_START { \
+    gui_test_wait_until ((GuiTestCondition) (done), (session), "the session: " #done); \
+    gui_test_spin (); \
+  } G_STMT_END
 
 static gboolean
 has_samples (RtopSession *session)
@@ -336,7 +513,12 @@ test_two_windows (void)
       /* Where the trace went, in both windows. */
       g_assert_cmpstr (message, ==, want);
     }
-  gui_test_screenshot (GTK_WIDGET (w[0]), "gui-recording-saved.png");
+  {
+    const char *want[] = { "message\tRecording saved to ", NULL };
+    g_autoptr(GuiTestPixels) pixels = screenshot_page (w[0], "gui-recording-saved.png", want, 0);
+
+    gui_test_assert_drawn (pixels, GTK_WIDGET (w[0]), GTK_WIDGET (w[0]->message_label), 100);
+  }
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
 
   /* Open what was recorded: both windows say what they show. */
@@ -461,9 +643,7 @@ test_close_while_recording (void)
   g_assert_nonnull (dialog);
   gtk_dialog_response (dialog, 3 /* Save and Close */);
   spin_until (not_recording, session);
-  for (guint i = 0; i < 100 && window != NULL; i++)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_null (window);
+  gui_test_wait_gone ((gpointer *) &window);
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
   {
     g_autofree char *partial = g_strconcat (path, ".partial", NULL);
@@ -496,22 +676,36 @@ find_mapped_column_view (GtkWidget *widget)
   return NULL;
 }
 
+typedef struct {
+  RtopWindow *window;
+  const char *want;
+} ColumnsWanted;
+
+static gboolean
+columns_are (gpointer data)
+{
+  ColumnsWanted *w = data;
+  g_autofree char *columns = dump_line (w->window, "columns\t");
+
+  return g_strcmp0 (columns, w->want) == 0;
+}
+
 /* The overview's visible columns once the window has settled at its size
- * (on a busy machine the resize and the idle that follows take a while). */
+ * (the resize and the idle that narrows the table follow it). */
 static char *
 wait_for_columns (Fixture *f, const char *want)
 {
-  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  char *columns = NULL;
+  ColumnsWanted w = { f->window, want };
+  g_autofree char *description = g_strdup_printf ("the overview's columns to be %s", want);
 
-  do
-    {
-      g_free (columns);
-      gui_test_wait_frames ();
-      columns = dump_line (f->window, "columns\t");
-    }
-  while (g_strcmp0 (columns, want) != 0 && g_get_monotonic_time () < end);
-  return columns;
+  gui_test_wait_until (columns_are, &w, description);
+  return dump_line (f->window, "columns\t");
+}
+
+static gboolean
+fits_sideways (gpointer adjustment)
+{
+  return gtk_adjustment_get_upper (adjustment) <= gtk_adjustment_get_page_size (adjustment) + 1;
 }
 
 /* At 800x600 the window fits, and the overview keeps port, state, rates and
@@ -535,13 +729,18 @@ test_small_window (Fixture *f, gconstpointer data)
   g_assert_nonnull (table);
   h = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (table));
   /* The table's width follows its columns a frame or so later. */
-  for (gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-       gtk_adjustment_get_upper (h) > gtk_adjustment_get_page_size (h) + 1 && g_get_monotonic_time () < end;)
-    gui_test_wait_frames ();
+  gui_test_wait_until (fits_sideways, h, "the table to fit the window's width");
   g_test_message ("800x600: columns %s, table %.0f px in %.0f px", columns,
                   gtk_adjustment_get_upper (h), gtk_adjustment_get_page_size (h));
   g_assert_cmpfloat (gtk_adjustment_get_upper (h), <=, gtk_adjustment_get_page_size (h) + 1);
-  gui_test_screenshot (GTK_WIDGET (f->window), "gui-overview-800x600.png");
+  {
+    const char *want[] = { "view=overview\n", "columns\tport,state,graph,tx,rx,health\n", NULL };
+    g_autoptr(GuiTestPixels) pixels = screenshot_page (f->window, "gui-overview-800x600.png", want, 3);
+
+    g_assert_cmpint (pixels->width, <=, 800 * pixels->scale);
+    g_assert_cmpint (pixels->height, <=, 600 * pixels->scale);
+    assert_table_drawn (pixels, f->window);
+  }
 
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1400, 860);
   g_free (columns);
@@ -549,16 +748,49 @@ test_small_window (Fixture *f, gconstpointer data)
   g_assert_cmpstr (columns, ==, "port,protocol,state,link,graph,tx,rx,pps,util,drops,retrans,errors,health");
 }
 
-static void
-collect_graphs (GtkWidget *widget, GPtrArray *out)
+typedef struct {
+  RtopWindow *window;
+  guint n;                      /* graphs wanted */
+  GArray *frames;               /* guint per graph: frames drawn before; NULL: 0 */
+} GraphsDrawn;
+
+/* Whether n graphs are shown, each having drawn a frame since frames. */
+static gboolean
+graphs_drawn (gpointer data)
 {
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
-       child = gtk_widget_get_next_sibling (child))
+  GraphsDrawn *d = data;
+  g_autoptr(GPtrArray) graphs = g_ptr_array_new ();
+
+  collect_graphs (GTK_WIDGET (d->window), graphs);
+  if (graphs->len != d->n)
+    return FALSE;
+  for (guint i = 0; i < graphs->len; i++)
     {
-      if (RTOP_IS_GRAPH (child) && gtk_widget_get_mapped (child))
-        g_ptr_array_add (out, child);
-      collect_graphs (child, out);
+      RtopGraphFrameStats st;
+
+      rtop_graph_get_frame_stats (g_ptr_array_index (graphs, i), &st);
+      if (st.frames <= (d->frames ? g_array_index (d->frames, guint, i) : 0))
+        return FALSE;
     }
+  return TRUE;
+}
+
+/* The frames each shown graph has drawn so far. */
+static GArray *
+graph_frames (RtopWindow *window)
+{
+  g_autoptr(GPtrArray) graphs = g_ptr_array_new ();
+  GArray *frames = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  collect_graphs (GTK_WIDGET (window), graphs);
+  for (guint i = 0; i < graphs->len; i++)
+    {
+      RtopGraphFrameStats st;
+
+      rtop_graph_get_frame_stats (g_ptr_array_index (graphs, i), &st);
+      g_array_append_val (frames, st.frames);
+    }
+  return frames;
 }
 
 /* One scale for all sparklines: every row's axis reaches the busiest
@@ -573,7 +805,10 @@ test_shared_scale (Fixture *f, gconstpointer data)
 
   feed (f->history, 60);
   activate (f, "show-view", g_variant_new_string ("overview"));
-  gui_test_wait_frames ();
+  {
+    GraphsDrawn d = { f->window, 4, NULL };
+    gui_test_wait_until (graphs_drawn, &d, "the four ports' sparklines to be drawn");
+  }
   collect_graphs (GTK_WIDGET (f->window), graphs);
   g_assert_cmpuint (graphs->len, ==, 4);
   for (guint i = 0; i < graphs->len; i++)
@@ -588,9 +823,14 @@ test_shared_scale (Fixture *f, gconstpointer data)
     }
   g_assert_true (differ);   /* per port: scales differ */
 
-  activate (f, "shared-scale", NULL);
-  g_assert_true (g_settings_get_boolean (f->settings, "shared-scale"));
-  gui_test_wait_frames ();
+  {
+    GraphsDrawn d = { f->window, 4, graph_frames (f->window) };
+
+    activate (f, "shared-scale", NULL);
+    g_assert_true (g_settings_get_boolean (f->settings, "shared-scale"));
+    gui_test_wait_until (graphs_drawn, &d, "the sparklines to be drawn again on one scale");
+    g_array_unref (d.frames);
+  }
   scale = dump_line (f->window, "scale\t");
   g_assert_true (g_str_has_prefix (scale, "shared\tmax="));
   g_assert_cmpfloat (g_ascii_strtod (scale + strlen ("shared\tmax="), NULL), >, 0);
@@ -604,7 +844,10 @@ test_shared_scale (Fixture *f, gconstpointer data)
         g_assert_cmpfloat (st.axis_max, ==, first_axis);
       first_axis = st.axis_max;
     }
-  gui_test_screenshot (GTK_WIDGET (f->window), "gui-overview-shared-scale.png");
+  {
+    const char *want[] = { "view=overview\n", "scale\tshared\tmax=", NULL };
+    g_autoptr(GuiTestPixels) pixels = screenshot_page (f->window, "gui-overview-shared-scale.png", want, 2);
+  }
   activate (f, "shared-scale", NULL);
   g_assert_false (g_settings_get_boolean (f->settings, "shared-scale"));
   g_free (scale);
@@ -727,7 +970,10 @@ test_long_replay (void)
   g_free (view);
   view = dump_line (window, "view\t");
   g_assert_cmpstr (view, ==, "window=7200\tend=newest\tscrollbar=hidden");
-  gui_test_screenshot (GTK_WIDGET (window), "gui-port-detail-two-hours.png");
+  {
+    const char *want[] = { "view=detail\n", "detail\trxe0 port 1\n", "view\twindow=7200\tend=newest\tscrollbar=hidden\n", NULL };
+    g_autoptr(GuiTestPixels) pixels = screenshot_page (window, "gui-port-detail-two-hours.png", want, 2);
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (session);
@@ -765,13 +1011,70 @@ test_process_page (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (dump, "qp\tqpn=17\ttype=RC\tstate=RTS\tport=rxe0/1\tpeer=18\tpeer-addr=192.0.2.2:40001"));
   g_assert_nonnull (strstr (dump, "qp\tqpn=19\ttype=RC\tstate=⚠ ERR\tport=rxe0/1\tpeer=20\tpeer-addr=—"));
   g_assert_nonnull (strstr (dump, "qp\tqpn=21\ttype=UD\tstate=RTS\tport=rxe0/1\tpeer=—\tpeer-addr=—"));
-  gui_test_screenshot (GTK_WIDGET (f->window), "gui-process-page.png");
+  {
+    const char *want[] = { "view=process\n", NULL };
+    g_autoptr(GuiTestPixels) pixels = screenshot_page (f->window, "gui-process-page.png", want, 0);
+
+    assert_table_drawn (pixels, f->window);
+    gui_test_assert_drawn (pixels, GTK_WIDGET (f->window),
+                           find_mapped (GTK_WIDGET (f->window), RTOP_TYPE_PROCESS_SECTION), 2000);
+  }
 
   /* Its port link opens the port. */
   activate (f, "show-port", g_variant_new_string ("rxe0/1"));
   g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "detail");
   activate (f, "back", NULL);
   g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "processes");
+}
+
+typedef struct {
+  RtopGraph *graph;
+  guint frames;
+} FrameAfter;
+
+static gboolean
+drew_after (gpointer data)
+{
+  FrameAfter *a = data;
+  RtopGraphFrameStats st;
+
+  rtop_graph_get_frame_stats (a->graph, &st);
+  return st.frames > a->frames;
+}
+
+/* The frames graph has drawn so far. */
+static guint
+frames_of (RtopGraph *graph)
+{
+  RtopGraphFrameStats st;
+
+  rtop_graph_get_frame_stats (graph, &st);
+  return st.frames;
+}
+
+/* Waits until graph has drawn a frame after its first frames. */
+static void
+wait_drawn_after (RtopGraph *graph, guint frames, const char *description)
+{
+  FrameAfter a = { graph, frames };
+
+  gui_test_wait_until (drew_after, &a, description);
+}
+
+/* Each of graph's channels draws its line in its own colour in at least
+ * half the columns its samples span (lines cross and hide each other). */
+static void
+assert_each_channel_drawn (GuiTestPixels *pixels, GtkWidget *root, RtopGraph *graph)
+{
+  cairo_rectangle_int_t plot = plot_area (pixels, root, graph);
+
+  for (guint c = 0; c < graph->n_channels; c++)
+    {
+      guint n = columns_drawn (pixels, &plot, graph, c);
+
+      g_test_message ("channel %u (%s): its colour in %u of %d columns", c, graph->channels[c].label, n, plot.width);
+      g_assert_cmpuint (n, >=, (guint) (plot.width * data_share (graph) / 2));
+    }
 }
 
 /* The hover readout of the compare chart at its newest column lists
@@ -806,16 +1109,18 @@ test_compare (Fixture *f, gconstpointer data)
   RtopCompareSection *view;
   RtopGraph *graph;
   RtopGraphFrameStats st;
+  guint frames;
   double expected_max = 0;
   g_autofree char *line = NULL;
 
   feed (f->history, 120);
-  activate (f, "compare-ports", g_variant_new_strv (asked, -1));
-  g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "compare");
   view = RTOP_COMPARE_SECTION (find_of_type (GTK_WIDGET (f->window), RTOP_TYPE_COMPARE_SECTION));
   graph = rtop_compare_section_get_graph (view);
+  frames = frames_of (graph);
+  activate (f, "compare-ports", g_variant_new_strv (asked, -1));
+  g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "compare");
   g_assert_cmpuint (rtop_graph_get_n_channels (graph), ==, 3);
-  gui_test_wait_frames ();
+  wait_drawn_after (graph, frames, "the compare chart to be drawn");
 
   /* One scale: the axis reaches the busiest of the three over the window. */
   rtop_graph_get_frame_stats (graph, &st);
@@ -843,11 +1148,17 @@ test_compare (Fixture *f, gconstpointer data)
     line = rtop_window_dump (f->window);
     g_assert_nonnull (strstr (line, want));
   }
-  gui_test_screenshot (GTK_WIDGET (f->window), "gui-compare.png");
+  {
+    const char *want[] = { "view=compare\n", "compare\tmetric=tx-bps\tports=3\n", NULL };
+    g_autoptr(GuiTestPixels) pixels = screenshot_page (f->window, "gui-compare.png", want, 1);
+
+    assert_each_channel_drawn (pixels, GTK_WIDGET (f->window), graph);
+  }
 
   /* Another metric: the same ports, its unit. */
+  frames = frames_of (graph);
   rtop_compare_section_set_metric (view, RTOP_PORT_CH_RETRANS);
-  gui_test_wait_frames ();
+  wait_drawn_after (graph, frames, "the compare chart to be drawn for retransmits");
   assert_readout (graph, f->history, shown, RTOP_PORT_CH_RETRANS, RTOP_UNIT_EVENTS_PER_S);
   g_clear_pointer (&line, g_free);
   line = dump_line (f->window, "compare\t");
@@ -855,6 +1166,7 @@ test_compare (Fixture *f, gconstpointer data)
 
   /* Unchecked from the keyboard (row 0 is mlx5_0/1), then rxe1/1 checked
    * (row 3): it takes the free colour, the others keep theirs. */
+  frames = frames_of (graph);
   g_signal_emit_by_name (rtop_compare_section_get_port_list (view), "activate", 0);
   g_assert_cmpuint (rtop_graph_get_n_channels (graph), ==, 2);
   g_signal_emit_by_name (rtop_compare_section_get_port_list (view), "activate", 3);
@@ -864,7 +1176,7 @@ test_compare (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (line, "compared\tport=rxe1/1\tcolour=0"));
   g_assert_nonnull (strstr (line, "compared\tport=mlx5_1/1\tcolour=1"));
   g_assert_nonnull (strstr (line, "compared\tport=rxe0/1\tcolour=2"));
-  gui_test_wait_frames ();
+  wait_drawn_after (graph, frames, "the compare chart to be drawn for the ports checked");
   assert_readout (graph, f->history, after, RTOP_PORT_CH_RETRANS, RTOP_UNIT_EVENTS_PER_S);
 
   /* Clear: nothing to draw, the page says what to do. */
@@ -921,7 +1233,6 @@ test_hostile_names (Fixture *f, gconstpointer data)
   g_assert_cmpstr (rtop_process_item_get_comm (item), ==, "\\x1b[2Jx\\u202e");
   activate (f, "show-view", g_variant_new_string ("processes"));
   activate (f, "show-process", g_variant_new_string (rtop_process_item_get_key (item)));
-  gui_test_wait_frames ();
   dump = rtop_window_dump (f->window);
   title = strstr (dump, "process-page\t");
   g_assert_nonnull (title);

@@ -104,7 +104,7 @@ bench_graph (void)
   gtk_widget_set_size_request (graph, 800, 220);
   gtk_window_set_child (GTK_WINDOW (window), graph);
   gtk_window_present (GTK_WINDOW (window));
-  gui_test_run_for (300);
+  gui_test_wait_painted (window);
 
   ms_60 = graph_frame_ms (graph, gtk_native_get_renderer (GTK_NATIVE (window)), 3600, &cells_60);
   ms_1 = graph_frame_ms (graph, gtk_native_get_renderer (GTK_NATIVE (window)), 60, &cells_1);
@@ -115,27 +115,6 @@ bench_graph (void)
   g_print ("draw  1 min window: %.3f ms/frame (%u pyramid cells read)\n", ms_1, cells_1);
   g_print ("ratio 60 min / 1 min: %.2f (target <= 1.5)\n", ms_60 / ms_1);
   gtk_window_destroy (GTK_WINDOW (window));
-}
-
-static void
-after_paint_cb (GdkFrameClock *clock, gboolean *painted)
-{
-  *painted = TRUE;
-}
-
-/* Runs the main loop until the window has painted a frame: layout, snapshot
- * and rendering, as the app does after an update. */
-static void
-wait_for_paint (GtkWidget *window)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (window);
-  gboolean painted = FALSE;
-  gulong id = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), &painted);
-
-  gtk_widget_queue_draw (window);
-  while (!painted)
-    g_main_context_iteration (NULL, TRUE);
-  g_signal_handler_disconnect (clock, id);
 }
 
 static void
@@ -155,7 +134,7 @@ bench_window (void)
     }
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
   gtk_window_present (GTK_WINDOW (window));
-  gui_test_run_for (300);
+  gui_test_wait_painted (GTK_WIDGET (window));
   for (guint seq = 1; seq <= 300 + FRAMES; seq++)
     {
       double t0;
@@ -172,7 +151,7 @@ bench_window (void)
       rtop_snapshot_seal (s);
       t0 = cpu_seconds ();
       rtop_history_ingest (history, s);
-      wait_for_paint (GTK_WIDGET (window));
+      gui_test_wait_painted (GTK_WIDGET (window));   /* layout, snapshot and rendering */
       if (seq > 300)
         times[seq - 301] = cpu_seconds () - t0;
       rtop_snapshot_unref (s);

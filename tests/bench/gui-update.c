@@ -397,7 +397,7 @@ main (int argc, char *argv[])
       ports[i] = (GuiPortSpec) { names[i], 1, "rxe", "roce", 4, 10, 0, 0, 0, 0, 0, 0, 0, FALSE };
     }
   gtk_window_present (GTK_WINDOW (window));
-  gui_test_run_for (500);
+  gui_test_wait_painted (GTK_WIDGET (window));
   if (view)
     gtk_widget_activate_action (GTK_WIDGET (window), "win.show-view", "s", view);
   for (guint seq = 1; seq <= history_len; seq++)

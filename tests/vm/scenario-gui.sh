@@ -105,6 +105,9 @@ vm_check "the processes view lists the ib_write_bw server (pid $VM_SERVER_PID)" 
 sleep 2
 import -window root "$O/gui-overview.png" 2>"$O/import.log"
 vm_check "a screenshot of the overview was saved" test -s "$O/gui-overview.png"
+# The host checks what it shows: a drawn page whose sparklines draw their
+# lines in the TX colour (more than the TX card's 3 px stripe).
+vm_pycheck screenshot --png "$O/gui-overview.png" --near 3584e4:400
 
 activate "$OBJ" show-port "<'rxe0/1'>"
 sent_rate () { dump detail.txt && grep '^counter	name=sent_pkts' "$O/detail.txt" | grep -Eq 'rate=[1-9]'; }
@@ -114,6 +117,7 @@ vm_is "the window shows the port page" "$(sed -n 1p "$O/detail.txt")" "view=deta
 sleep 2
 import -window root "$O/gui-port-detail.png" 2>>"$O/import.log"
 vm_check "a screenshot of the port page was saved" test -s "$O/gui-port-detail.png"
+vm_pycheck screenshot --png "$O/gui-port-detail.png" --near 3584e4:400
 
 # Record a few seconds of the live traffic from the header bar's action.
 activate "$OBJ" record
@@ -139,6 +143,7 @@ vm_check "rxe2/1's Health says why" bash -c "grep -E '^row	port=rxe2/1	' '$O/dow
 vm_check "the problems card names rxe2/1" bash -c "grep '^totals' '$O/down.txt' | grep -q 'rxe2/1'"
 sleep 2
 import -window root "$O/gui-overview-port-down.png" 2>>"$O/import.log"
+vm_pycheck screenshot --png "$O/gui-overview-port-down.png"
 vm_link_up d2
 
 # A recording on a full file system: the write error is shown, the

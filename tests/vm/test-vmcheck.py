@@ -20,7 +20,9 @@ import json
 import os
 import subprocess
 import sys
+import struct
 import tempfile
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 results = []
@@ -36,6 +38,10 @@ def tap(ok, name, detail=""):
 
 def write(path, content):
     """Writes text, JSON (a dict or a list) or, for a .gz path, gzip."""
+    if isinstance(content, bytes):
+        with open(path, "wb") as f:
+            f.write(content)
+        return
     if not isinstance(content, str):
         content = json.dumps(content)
     if path.endswith(".gz"):
@@ -465,6 +471,43 @@ def check_no_data(vmcheck, verbose):
             % (rc, failed[:6], out[-2000:]))
 
 
+def png(width, height, pixel, filter_type=1):
+    """A PNG (8-bit RGB) whose pixel at x, y is pixel(x, y), its rows
+    filtered with filter_type (1: Sub) so that the check decodes them."""
+    def chunk(kind, body):
+        return (struct.pack(">I", len(body)) + kind + body +
+                struct.pack(">I", zlib.crc32(kind + body) & 0xffffffff))
+    raw = bytearray()
+    for y in range(height):
+        row = [c for x in range(width) for c in pixel(x, y)]
+        raw.append(filter_type)
+        raw += bytes((row[i] - (row[i - 3] if i >= 3 else 0)) & 0xff for i in range(len(row)))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(bytes(raw))) + chunk(b"IEND", b""))
+
+
+def page_pixel(x, y):
+    """A page: a light background, grey text of many shades, a blue line."""
+    if y == 20 + (x % 7):
+        return (0x35, 0x84, 0xe4)
+    if (x // 3 + y // 5) % 4 == 0:
+        return (x % 200, x % 200, y % 200)
+    return (0xfa, 0xfa, 0xfa)
+
+
+def screenshot_good():
+    return {"shot.png": png(120, 60, page_pixel)}, ["screenshot", "--png", "shot.png", "--near", "3584e4:100"]
+
+
+SCREENSHOT_BAD = [
+    ("a blank picture", set_file("shot.png", png(120, 60, lambda x, y: (0xfa, 0xfa, 0xfa))), "is a drawn page"),
+    ("a page without the line",
+     set_file("shot.png", png(120, 60, lambda x, y: (0xfa, 0xfa, 0xfa) if y == 20 + x % 7 else page_pixel(x, y))),
+     "pixels near #3584e4"),
+    ("a file that is not a PNG", set_file("shot.png", "GIF89a"), "check ran to completion"),
+]
+
+
 # --- the runner --------------------------------------------------------------
 
 def run_check(vmcheck, files, args, verbose):
@@ -508,7 +551,8 @@ def main():
     ap.add_argument("--verbose", action="store_true", help="print each check's output")
     a = ap.parse_args()
     for good, bad in ((soak_good, SOAK_BAD), (capture_good, CAPTURE_BAD),
-                      (capture_record_good, CAPTURE_RECORD_BAD), (health_good, HEALTH_BAD)):
+                      (capture_record_good, CAPTURE_RECORD_BAD), (health_good, HEALTH_BAD),
+                      (screenshot_good, SCREENSHOT_BAD)):
         check_one(a.vmcheck, good, bad, a.verbose)
     check_no_data(a.vmcheck, a.verbose)
     print("1..%d" % len(results))

@@ -13,7 +13,9 @@ import argparse
 import json
 import os
 import re
+import struct
 import sys
+import zlib
 
 FAILED = 0
 LABEL = ""
@@ -1161,6 +1163,80 @@ def cmd_soak(a):
     ok(intervals >= need, f"the recording holds at least {need} passes", intervals)
 
 
+# ---- screenshots (a PNG read with the standard library only) -----------
+
+def paeth(a, b, c):
+    p = a + b - c
+    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+    if pa <= pb and pa <= pc:
+        return a
+    return b if pb <= pc else c
+
+
+def decode(path):
+    """The pixels of a PNG as (width, height, rows of (r, g, b) tuples)."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    if data[:8] != b'\x89PNG\r\n\x1a\n':
+        raise ValueError('not a PNG')
+    pos, idat, header = 8, [], None
+    while pos < len(data):
+        length, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b'IHDR':
+            header = struct.unpack('>IIBBBBB', body)
+        elif kind == b'IDAT':
+            idat.append(body)
+        elif kind == b'IEND':
+            break
+    width, height, depth, colour_type, _, _, interlace = header
+    if depth != 8 or colour_type not in (2, 6) or interlace:
+        raise ValueError(f'unsupported PNG: depth {depth}, colour type {colour_type}, interlace {interlace}')
+    bpp = 3 if colour_type == 2 else 4
+    raw = zlib.decompress(b''.join(idat))
+    stride = width * bpp
+    prev = bytearray(stride)
+    rows = []
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b = prev[x]
+            c = prev[x - bpp] if x >= bpp else 0
+            if kind == 1:
+                line[x] = (line[x] + a) & 0xff
+            elif kind == 2:
+                line[x] = (line[x] + b) & 0xff
+            elif kind == 3:
+                line[x] = (line[x] + ((a + b) >> 1)) & 0xff
+            elif kind == 4:
+                line[x] = (line[x] + paeth(a, b, c)) & 0xff
+        rows.append([tuple(line[x:x + 3]) for x in range(0, stride, bpp)])
+        prev = line
+    return width, height, rows
+
+
+def cmd_screenshot(a):
+    """A screenshot shows a drawn page, not a blank one: many colours, and
+    where asked, a graph's line in its channel's colour (pixels within 60
+    of it in red, green and blue)."""
+    width, height, rows = decode(a.png)
+    counts = {}
+    for row in rows:
+        for p in row:
+            counts[p] = counts.get(p, 0) + 1
+    name = os.path.basename(a.png)
+    ok(len(counts) >= a.colours, f"{name} is a drawn page ({len(counts)} colours in {width}x{height})",
+       f"want at least {a.colours}")
+    for spec in a.near or []:
+        colour_hex, want = spec.split(":")
+        colour = tuple(int(colour_hex[i:i + 2], 16) for i in (0, 2, 4))
+        got = sum(n for p, n in counts.items() if all(abs(p[i] - colour[i]) <= 60 for i in range(3)))
+        ok(got >= int(want), f"{name} has {got} pixels near #{colour_hex}", f"want at least {want}")
+
+
 def main():
     global LABEL
     ap = argparse.ArgumentParser()
@@ -1275,6 +1351,12 @@ def main():
     s.add_argument("--seconds", type=float, required=True, help="the recording's --duration")
     s.set_defaults(func=cmd_capture_record)
 
+    s = sub.add_parser("screenshot")
+    s.add_argument("--png", required=True)
+    s.add_argument("--colours", type=int, default=64)
+    s.add_argument("--near", action="append", help="RRGGBB:N, at least N pixels near that colour")
+    s.set_defaults(func=cmd_screenshot)
+
     # The guest queued these arguments with its own paths: map its results
     # share onto the host's copy.
     host = os.environ.get("VM_RESULTS_DIR")
@@ -1284,7 +1366,7 @@ def main():
     LABEL = f"[{a.label}] " if a.label else ""
     try:
         a.func(a)
-    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+    except (OSError, ValueError, zlib.error, struct.error, KeyError, TypeError, IndexError, AttributeError) as e:
         ok(False, f"{a.check} check ran to completion", f"{type(e).__name__}: {e}")
     sys.exit(1 if FAILED else 0)
 
