@@ -104,7 +104,7 @@ def skip(where, reason):
             cannot.append(f"{where} (needs {needs})")
 
 for path in sys.argv[1:]:
-    build = path.split("/")[0]
+    build = os.path.basename(os.path.dirname(os.path.dirname(os.path.abspath(path))))
     try:
         lines = open(path).read().splitlines()
     except OSError:
