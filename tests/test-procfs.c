@@ -245,11 +245,11 @@ test_cache_counts_reads (void)
   rtop_proc_cache_begin_pass (cache);
   first = rtop_proc_cache_lookup (cache, 4242);
   g_assert_nonnull (first);
-  /* stat, then cmdline and status once in the process's life. */
-  g_assert_cmpuint (rtop_proc_cache_get_n_reads (cache), ==, 3);
+  /* stat, then cmdline, status and cgroup once in the process's life. */
+  g_assert_cmpuint (rtop_proc_cache_get_n_reads (cache), ==, 4);
   for (guint i = 0; i < 10000; i++)
     g_assert_true (rtop_proc_cache_lookup (cache, 4242) == first);
-  g_assert_cmpuint (rtop_proc_cache_get_n_reads (cache), ==, 3);
+  g_assert_cmpuint (rtop_proc_cache_get_n_reads (cache), ==, 4);
 
   /* Next pass: dynamic facts again (one stat read), static ones cached. */
   rtop_proc_cache_begin_pass (cache);
@@ -276,10 +276,13 @@ test_cache_dynamic_and_static (void)
   write_stat (root, 100, "worker", 5000);
   write_proc_file (root, 100, "cmdline", "worker\0--old\0", 13);
   write_proc_file (root, 100, "status", "Name:\tworker\nUid:\t0\t0\t0\t0\n", -1);
+  write_proc_file (root, 100, "cgroup", "0::/system.slice/slurmstepd.scope/job_77/step_0/user/task_0\n", -1);
 
   rtop_proc_cache_begin_pass (cache);
   info = rtop_proc_cache_lookup (cache, 100);
   g_assert_cmpstr (info->cmdline, ==, "worker --old");
+  g_assert_cmpint (info->job.kind, ==, RTOP_JOB_SLURM);
+  g_assert_cmpstr (info->job.name, ==, "slurm 77.0");
   g_assert_cmpuint (info->threads, ==, 2);
 
   /* Same process (same start time), new dynamic facts and a new cmdline:
@@ -292,6 +295,7 @@ test_cache_dynamic_and_static (void)
     write_proc_file (root, 100, "stat", stat, -1);
   }
   write_proc_file (root, 100, "cmdline", "worker\0--new\0", 13);
+  write_proc_file (root, 100, "cgroup", "0::/system.slice/foo.service\n", -1);
   rtop_proc_cache_begin_pass (cache);
   before = rtop_proc_cache_get_n_reads (cache);
   info = rtop_proc_cache_lookup (cache, 100);
@@ -300,14 +304,17 @@ test_cache_dynamic_and_static (void)
   g_assert_cmpuint (info->threads, ==, 9);
   g_assert_cmpuint (info->rss_bytes, ==, 77 * (guint64) sysconf (_SC_PAGESIZE));
   g_assert_cmpstr (info->cmdline, ==, "worker --old");
+  g_assert_cmpstr (info->job.id, ==, "77");
 
   /* The pid is reused by a new process (new start time): a new entry. */
   write_stat (root, 100, "other", 6000);
   rtop_proc_cache_begin_pass (cache);
   before = rtop_proc_cache_get_n_reads (cache);
   info = rtop_proc_cache_lookup (cache, 100);
-  g_assert_cmpuint (rtop_proc_cache_get_n_reads (cache) - before, ==, 3);
+  g_assert_cmpuint (rtop_proc_cache_get_n_reads (cache) - before, ==, 4);
   g_assert_cmpstr (info->comm, ==, "other");
+  g_assert_cmpint (info->job.kind, ==, RTOP_JOB_SERVICE);
+  g_assert_cmpstr (info->job.id, ==, "foo.service");
   g_assert_cmpuint (info->start_time, ==, 6000);
   g_assert_cmpstr (info->cmdline, ==, "worker --new");
 
@@ -332,12 +339,12 @@ test_cache_exit_mid_read (void)
   rtop_proc_cache_begin_pass (cache);
   g_assert_null (rtop_proc_cache_lookup (cache, 200));
 
-  /* Back (a new process with that pid): read afresh, all three files. */
+  /* Back (a new process with that pid): read afresh, all four files. */
   write_stat (root, 200, "reborn", 8000);
   rtop_proc_cache_begin_pass (cache);
   before = rtop_proc_cache_get_n_reads (cache);
   g_assert_cmpstr (rtop_proc_cache_lookup (cache, 200)->comm, ==, "reborn");
-  g_assert_cmpuint (rtop_proc_cache_get_n_reads (cache) - before, ==, 3);
+  g_assert_cmpuint (rtop_proc_cache_get_n_reads (cache) - before, ==, 4);
 
   remove_tree (root);
 }
@@ -366,7 +373,7 @@ test_cache_eviction (void)
   g_assert_cmpuint (rtop_proc_cache_get_n_reads (cache) - before, ==, 1);
   before = rtop_proc_cache_get_n_reads (cache);
   g_assert_nonnull (rtop_proc_cache_lookup (cache, 301));
-  g_assert_cmpuint (rtop_proc_cache_get_n_reads (cache) - before, ==, 3);
+  g_assert_cmpuint (rtop_proc_cache_get_n_reads (cache) - before, ==, 4);
 
   remove_tree (root);
 }
@@ -408,7 +415,9 @@ test_cache_real_proc (void)
   g_assert_cmpuint (self_info->rss_bytes, >, 0);
   g_assert_cmpuint (self_info->start_time, >, 0);
   g_assert_cmpint (self_info->state, ==, 'R');
-  g_assert_cmpuint (rtop_proc_cache_get_n_reads (cache), ==, 3);
+  /* Every process on Linux has a cgroup, unprivileged to read. */
+  g_assert_cmpint (self_info->job.kind, !=, RTOP_JOB_NONE);
+  g_assert_cmpuint (rtop_proc_cache_get_n_reads (cache), ==, 4);
 
   child = fork ();
   g_assert_cmpint (child, >=, 0);

@@ -152,6 +152,10 @@ test_roundtrip_json (Fixture *f, gconstpointer data)
     g_assert_cmpint (proc->pid, ==, 4242);
     g_assert_cmpstr (proc->comm, ==, "ib_write_bw");
     g_assert_cmpstr (proc->user, ==, "alice");
+    /* The job crosses the recording whole. */
+    g_assert_cmpint (proc->job.kind, ==, RTOP_JOB_KUBERNETES);
+    g_assert_cmpstr (proc->job.id, ==, "0f7f8fa5-9d3b-4b8c-a2b5-6c9a1e9c3d21");
+    g_assert_cmpstr (proc->job.name, ==, "pod 0f7f8fa5-9d3b-4b8c-a2b5-6c9a1e9c3d21/3d2ae0c5b6d4");
     g_assert_cmpstr (pd->device, ==, "mlx5_0");
     g_assert_cmpuint (pd->qps, ==, 2);
   }

@@ -193,6 +193,33 @@ test_json_health_episodes_qps (void)
   g_assert_cmpfloat (json_object_get_double_member (jev, "peak_rate"), ==, 3.5);
 }
 
+/* A process's job reaches the JSON as kind, id, detail and name; a
+ * process without one says null. */
+static void
+test_json_job (void)
+{
+  g_autoptr(RtopSnapshot) snap = sample_snapshot ();
+  RtopProcess *with = rtop_process_new (77);
+  RtopProcess *without = rtop_process_new (78);
+  g_autofree char *text = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *procs;
+  JsonObject *job;
+
+  rtop_job_set (&with->job, RTOP_JOB_SLURM, "1234", "0");
+  g_ptr_array_add (snap->processes, with);
+  g_ptr_array_add (snap->processes, without);
+  text = rtop_json_snapshot_to_string (snap, FALSE);
+  g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+  procs = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "processes");
+  job = json_object_get_object_member (json_array_get_object_element (procs, 0), "job");
+  g_assert_cmpstr (json_object_get_string_member (job, "kind"), ==, "slurm");
+  g_assert_cmpstr (json_object_get_string_member (job, "id"), ==, "1234");
+  g_assert_cmpstr (json_object_get_string_member (job, "detail"), ==, "0");
+  g_assert_cmpstr (json_object_get_string_member (job, "name"), ==, "slurm 1234.0");
+  g_assert_true (json_object_get_null_member (json_array_get_object_element (procs, 1), "job"));
+}
+
 static void
 test_names_are_stable (void)
 {
@@ -225,6 +252,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/snapshot/threads", test_shared_across_threads);
   g_test_add_func ("/collector/snapshot/json", test_json);
   g_test_add_func ("/collector/snapshot/json-health-episodes-qps", test_json_health_episodes_qps);
+  g_test_add_func ("/collector/snapshot/json-job", test_json_job);
   g_test_add_func ("/collector/snapshot/stable-names", test_names_are_stable);
   return g_test_run ();
 }

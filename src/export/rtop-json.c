@@ -234,6 +234,28 @@ add_qps (JsonBuilder *b, const RtopProcess *proc)
   add_int (b, "qps_in_error", proc->qps_in_error);
 }
 
+/* "job": null, or its kind, id, detail (step, container or runtime) and name. */
+static void
+add_job (JsonBuilder *b, const RtopJob *job)
+{
+  g_autofree char *id = rtop_text_make_safe (job->id, RTOP_JOB_TEXT_MAX);
+  g_autofree char *detail = rtop_text_make_safe (job->detail, RTOP_JOB_TEXT_MAX);
+  g_autofree char *name = rtop_text_make_safe (job->name, RTOP_JOB_TEXT_MAX);
+
+  json_builder_set_member_name (b, "job");
+  if (job->kind == RTOP_JOB_NONE)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  add_string_or_null (b, "kind", rtop_job_kind_to_string (job->kind));
+  add_string_or_null (b, "id", id);
+  add_string_or_null (b, "detail", detail);
+  add_string_or_null (b, "name", name);
+  json_builder_end_object (b);
+}
+
 static void
 add_process (JsonBuilder *b, const RtopProcess *proc)
 {
@@ -249,6 +271,7 @@ add_process (JsonBuilder *b, const RtopProcess *proc)
   add_string_or_null (b, "cmdline", cmdline);
   add_string_or_null (b, "user", user);
   add_int (b, "uid", proc->uid);
+  add_job (b, &proc->job);
   add_u64 (b, "rss_bytes", proc->rss_bytes);
   add_int (b, "threads", proc->threads);
   add_string_or_null (b, "state", state);

@@ -48,6 +48,7 @@ typedef struct {
   guint64 start_time;
   guint32 uid;
   char *comm, *user, *cmdline, *device;
+  RtopJob job;
   guint32 qps, contexts, mrs;
   guint64 mr_bytes;
 } SliceInfo;
@@ -100,6 +101,7 @@ slice_info_free (gpointer data)
   g_free (s->user);
   g_free (s->cmdline);
   g_free (s->device);
+  rtop_job_clear (&s->job);
   g_free (s);
 }
 
@@ -292,6 +294,8 @@ on_slice_begin (TraceReader *r, gint64 tid, JsonObject *args)
   s->user = rtop_text_make_safe (rtop_trace_get_string (args, "user"), RTOP_TEXT_USER_MAX);
   s->cmdline = rtop_text_make_safe (rtop_trace_get_string (args, "cmdline"),
                                     RTOP_TEXT_CMDLINE_MAX);
+  rtop_job_set (&s->job, rtop_job_kind_from_string (rtop_trace_get_string (args, "job_kind")),
+                rtop_trace_get_string (args, "job_id"), rtop_trace_get_string (args, "job_detail"));
   s->device = device_with_host (args);
   g_hash_table_replace (r->slices, GINT_TO_POINTER ((gint) tid), s);
 }
@@ -323,6 +327,7 @@ add_processes (TraceReader *r, RtopSnapshot *snap)
           proc->comm = g_strdup (s->comm);
           proc->user = g_strdup (s->user);
           proc->cmdline = g_strdup (s->cmdline);
+          rtop_job_copy (&proc->job, &s->job);
           g_ptr_array_add (snap->processes, proc);
           g_hash_table_insert (by_key, key, proc);
           r->process_samples++;

@@ -590,6 +590,21 @@ first_port_of (RtopTraceWriter *self, const RtopSnapshot *snapshot,
   return find_track (self, snapshot->host, dev->name, port->index);
 }
 
+/* The job, when known: "job_kind", "job_id" and "job_detail" beside the
+ * process's other args (a reader that knows none of them skips them). */
+static void
+append_job (GString *out, const RtopJob *job)
+{
+  g_autofree char *id = rtop_text_make_safe (job->id, RTOP_JOB_TEXT_MAX);
+  g_autofree char *detail = rtop_text_make_safe (job->detail, RTOP_JOB_TEXT_MAX);
+
+  if (job->kind == RTOP_JOB_NONE)
+    return;
+  append_optional_string (out, "job_kind", rtop_job_kind_to_string (job->kind), NAME_MAX_CHARS);
+  append_optional_string (out, "job_id", id, TEXT_MAX_CHARS);
+  append_optional_string (out, "job_detail", detail, TEXT_MAX_CHARS);
+}
+
 static void
 write_slice_begin (Slice *slice, const RtopProcess *proc,
                    const RtopProcessDevice *pd, gint64 ts, GString *out)
@@ -616,6 +631,7 @@ write_slice_begin (Slice *slice, const RtopProcess *proc,
   append_string_max (out, comm, NAME_MAX_CHARS);
   append_optional_string (out, "user", user, NAME_MAX_CHARS);
   append_optional_string (out, "cmdline", cmdline, TEXT_MAX_CHARS);
+  append_job (out, &proc->job);
   g_string_append_printf (out, ",\"uid\":%u,\"start_time\":%" G_GUINT64_FORMAT
                           ",\"qps\":%u,\"contexts\":%u,\"mrs\":%u,\"mr_bytes\":%"
                           G_GUINT64_FORMAT "}",

@@ -3,7 +3,7 @@
  * The collector asks about a process once for every resource it owns, which
  * can be thousands of times a pass.  The cache answers all but the first
  * question of a pass from memory: one stat read per process and pass, plus
- * cmdline and status once in the process's life.  A pid that the kernel
+ * cmdline, status and cgroup once in the process's life.  A pid that the kernel
  * reuses has a new start time and so becomes a new entry.  Processes exit at
  * any moment; every read may fail, and a failure is an answer (NULL or
  * partial info), never an error message. */
@@ -19,6 +19,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "rtop-cgroup.h"
 #include "rtop-error.h"
 #include "rtop-procfs-private.h"
 #include "rtop-text.h"
@@ -73,6 +74,7 @@ rtop_proc_info_clear (RtopProcInfo *info)
   g_clear_pointer (&info->comm, g_free);
   g_clear_pointer (&info->user, g_free);
   g_clear_pointer (&info->cmdline, g_free);
+  rtop_job_clear (&info->job);
 }
 
 static gboolean
@@ -378,11 +380,11 @@ lookup_user (guint32 uid)
     }
 }
 
-/* cmdline, uid and user: once per (pid, start time). */
+/* cmdline, uid, user and job: once per (pid, start time). */
 static void
 read_static_facts (RtopProcCache *self, CacheEntry *entry, const struct stat *stat_owner)
 {
-  g_autofree char *buf = g_malloc (MAX (CMDLINE_MAX, STATUS_BUF_SIZE) + 1);
+  g_autofree char *buf = g_malloc (MAX (MAX (CMDLINE_MAX, STATUS_BUF_SIZE), RTOP_CGROUP_FILE_MAX) + 2);
   gssize n;
 
   n = read_proc_file (self, entry->info.pid, "cmdline", buf, CMDLINE_MAX + 2, NULL, NULL);
@@ -392,6 +394,11 @@ read_static_facts (RtopProcCache *self, CacheEntry *entry, const struct stat *st
   if (n <= 0 || !rtop_proc_parse_status_uid (buf, &entry->info.uid))
     entry->info.uid = stat_owner->st_uid;
   entry->info.user = lookup_user (entry->info.uid);
+
+  /* A file cut at the buffer's end loses at most its last line. */
+  n = read_proc_file (self, entry->info.pid, "cgroup", buf, RTOP_CGROUP_FILE_MAX + 1, NULL, NULL);
+  if (n <= 0 || !rtop_cgroup_parse (buf, n, &entry->info.job))
+    rtop_job_clear (&entry->info.job);
   entry->have_static = TRUE;
 }
 
@@ -400,6 +407,7 @@ forget_static_facts (CacheEntry *entry)
 {
   g_clear_pointer (&entry->info.cmdline, g_free);
   g_clear_pointer (&entry->info.user, g_free);
+  rtop_job_clear (&entry->info.job);
   entry->info.uid = 0;
   entry->have_static = FALSE;
 }

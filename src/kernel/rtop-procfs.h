@@ -3,10 +3,14 @@
  * A process with 10,000 QPs costs one /proc read per refresh, not 10,000:
  * the collector calls rtop_proc_cache_lookup once per distinct pid per pass.
  * Static facts (cmdline, user) are read once per (pid, start time); dynamic
- * ones (RSS, threads, state) once per pass. */
+ * ones (RSS, threads, state) once per pass.  The job (the cgroup) is a
+ * static fact: a process is placed in its cgroup before it runs its
+ * program, long before it opens an RDMA device. */
 #pragma once
 
 #include <glib.h>
+
+#include "rtop-job.h"
 
 G_BEGIN_DECLS
 
@@ -20,6 +24,7 @@ typedef struct {
   guint32 uid;               /* owner of /proc/<pid> (real uid from status) */
   char *user;                /* getpwuid_r name, or the uid as text */
   char *cmdline;             /* args joined with spaces; NULL when empty (kernel threads) */
+  RtopJob job;               /* from cgroup; kind RTOP_JOB_NONE when unreadable */
 } RtopProcInfo;
 
 typedef struct _RtopProcCache RtopProcCache;

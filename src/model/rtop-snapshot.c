@@ -485,6 +485,7 @@ rtop_process_free (RtopProcess *self)
   g_free (self->comm);
   g_free (self->cmdline);
   g_free (self->user);
+  rtop_job_clear (&self->job);
   g_array_unref (self->devices);
   g_clear_pointer (&self->qp_list, g_array_unref);
   g_clear_pointer (&self->qp_addrs, g_ptr_array_unref);

@@ -12,6 +12,8 @@
 
 #include <glib-object.h>
 
+#include "rtop-job.h"
+
 G_BEGIN_DECLS
 
 /* Canonical metrics: what every provider's counters are mapped to
@@ -242,6 +244,7 @@ typedef struct {
   char *cmdline;             /* NUL-separated args joined by spaces; NULL when unreadable */
   char *user;                /* user name, or the uid as text when it has none */
   guint32 uid;
+  RtopJob job;               /* from its cgroup; kind RTOP_JOB_NONE when not known */
   guint64 rss_bytes;
   guint32 threads;
   char state;                /* /proc state letter, '?' when unknown */

@@ -378,6 +378,7 @@ enrich (RtopCollector *self, RtopProcess *proc)
   proc->comm = g_strdup (info->comm);
   proc->cmdline = g_strdup (info->cmdline);
   proc->user = g_strdup (info->user);
+  rtop_job_copy (&proc->job, &info->job);
   proc->uid = info->uid;
   proc->rss_bytes = info->rss_bytes;
   proc->threads = info->threads;

@@ -37,7 +37,7 @@ shift $((OPTIND - 1))
 src=$(cd "$(dirname "$0")" && pwd)
 fuzzdir=$builddir/tests/fuzz
 [ -d "$fuzzdir" ] || { echo "$0: no $fuzzdir (configure with -Dfuzzing=true)" >&2; exit 2; }
-targets=${*:-"fuzz-netlink fuzz-reuse fuzz-procfs fuzz-sysfs fuzz-recording fuzz-stream fuzz-exposition fuzz-gpu fuzz-askpass"}
+targets=${*:-"fuzz-netlink fuzz-reuse fuzz-procfs fuzz-cgroup fuzz-sysfs fuzz-recording fuzz-stream fuzz-exposition fuzz-gpu fuzz-askpass"}
 
 seeds_of () {
   case $1 in
@@ -46,6 +46,7 @@ seeds_of () {
     fuzz-recording) echo "$fuzzdir/recording-seeds" ;;
     fuzz-stream) echo "$fuzzdir/stream-seeds" ;;
     fuzz-procfs) echo "$src/procfs-seeds" ;;
+    fuzz-cgroup) echo "$src/cgroup-seeds" ;;
     fuzz-sysfs) echo "$src/sysfs-seeds" ;;
     fuzz-exposition) echo "$src/exposition-seeds" ;;
     fuzz-gpu) echo "$src/gpu-seeds" ;;

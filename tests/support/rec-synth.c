@@ -161,6 +161,8 @@ add_process (RtopSnapshot *snap)
   proc->cmdline = g_strdup ("ib_write_bw -d mlx5_0 --report_gbits 10.0.0.2");
   proc->user = g_strdup ("alice");
   proc->uid = 1000;
+  rtop_job_set (&proc->job, RTOP_JOB_KUBERNETES, "0f7f8fa5-9d3b-4b8c-a2b5-6c9a1e9c3d21",
+                "3d2ae0c5b6d4e5f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718");
   proc->state = 'S';
   pd.device = rec_synth_device_name (0);
   pd.qps = 2;
