@@ -842,11 +842,33 @@ test_processes_search_and_sort (void)
 
   g_object_add_weak_pointer (G_OBJECT (history), (gpointer *) &history);
   gui_fixture_add_process (s, 100, "ib_write_bw", "alice", "mlx5_0", 4, 2, 1 << 20);
-  gui_fixture_add_process (s, 200, "ibv_rc_pingpong", "bob", "rxe2", 16, 1, 4096);
-  gui_fixture_add_process (s, 300, "python3", "carol", "rxe10", 2, 8, 1 << 30);
+  rtop_job_set (&gui_fixture_add_process (s, 200, "ibv_rc_pingpong", "bob", "rxe2", 16, 1, 4096)->job,
+                RTOP_JOB_SLURM, "7", "batch");
+  rtop_job_set (&gui_fixture_add_process (s, 300, "python3", "carol", "rxe10", 2, 8, 1 << 30)->job,
+                RTOP_JOB_CONTAINER, "3d2ae0c5b6d4e5f0a1b2", "docker");
   ingest (history, s);
   rtop_section_set_session (RTOP_SECTION (view), session);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+  {
+    g_autoptr(RtopProcessItem) first = g_list_model_get_item (model, 0);
+    g_autoptr(RtopProcessItem) last = g_list_model_get_item (model, 2);
+
+    g_assert_null (rtop_process_item_get_job_text (first));
+    g_assert_cmpstr (rtop_process_item_get_job_text (last), ==, "docker container 3d2ae0c5b6d4");
+  }
+
+  /* The job is searched and sorted by its words. */
+  rtop_processes_section_set_search (RTOP_PROCESSES_SECTION (view), "slurm job 7, step batch");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+  rtop_processes_section_set_search (RTOP_PROCESSES_SECTION (view), "");
+  rtop_column_view_sort_by (find_column_view (view), "job", GTK_SORT_DESCENDING);
+  {
+    g_autoptr(RtopProcessItem) top = g_list_model_get_item (model, 0);
+    g_autoptr(RtopProcessItem) next = g_list_model_get_item (model, 1);
+
+    g_assert_cmpint (rtop_process_item_get_pid (top), ==, 300);
+    g_assert_cmpint (rtop_process_item_get_pid (next), ==, 200);
+  }
 
   rtop_processes_section_set_search (RTOP_PROCESSES_SECTION (view), "PINGPONG");
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);

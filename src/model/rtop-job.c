@@ -121,3 +121,10 @@ rtop_job_copy (RtopJob *dest, const RtopJob *src)
   dest->detail = g_strdup (src->detail);
   dest->name = g_strdup (src->name);
 }
+
+gboolean
+rtop_job_equal (const RtopJob *a, const RtopJob *b)
+{
+  return a->kind == b->kind && g_strcmp0 (a->id, b->id) == 0 &&
+         g_strcmp0 (a->detail, b->detail) == 0;
+}

@@ -45,5 +45,7 @@ RtopJobKind rtop_job_kind_from_string (const char *name);
 void rtop_job_set (RtopJob *job, RtopJobKind kind, const char *id, const char *detail);
 void rtop_job_copy (RtopJob *dest, const RtopJob *src);
 void rtop_job_clear (RtopJob *job);
+/* Same kind, id and detail. */
+gboolean rtop_job_equal (const RtopJob *a, const RtopJob *b);
 
 G_END_DECLS

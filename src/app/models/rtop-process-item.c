@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n.h>
 
 #include "rtop-process-item.h"
 #include "rtop-qp-item.h"
@@ -20,6 +21,8 @@ struct _RtopProcessItem {
   char *user;
   char *comm;
   char *cmdline;
+  RtopJob job;
+  char *job_text;      /* the job in words, translated; NULL when none */
   char *devices_text;
   GArray *devices;     /* RtopProcessDevice with device names owned by us */
   guint32 qps, contexts, mrs, threads;
@@ -49,6 +52,8 @@ rtop_process_item_finalize (GObject *object)
   g_free (self->user);
   g_free (self->comm);
   g_free (self->cmdline);
+  rtop_job_clear (&self->job);
+  g_free (self->job_text);
   g_free (self->devices_text);
   g_array_unref (self->devices);
   g_clear_object (&self->qp_list);
@@ -156,6 +161,50 @@ copy_devices (RtopProcessItem *self, GArray *devices)
   self->devices_text = g_string_free (text, FALSE);
 }
 
+/* A container id as docker ps shows it: its first twelve characters. */
+static char *
+short_id (const char *id)
+{
+  return id != NULL ? g_utf8_substring (id, 0, MIN (12, g_utf8_strlen (id, -1))) : NULL;
+}
+
+/* The job in words.  Its parts are already safe (rtop_job_set). */
+static char *
+job_text (const RtopJob *job)
+{
+  g_autofree char *shortened = NULL;
+
+  switch (job->kind)
+    {
+    case RTOP_JOB_SLURM:
+      if (job->detail != NULL)
+        /* Translators: a Slurm job id and its step ("0", "batch", "extern") */
+        return g_strdup_printf (_("Slurm job %s, step %s"), job->id, job->detail);
+      return g_strdup_printf (_("Slurm job %s"), job->id);
+    case RTOP_JOB_KUBERNETES:
+      if (job->detail == NULL)
+        /* Translators: %s is a Kubernetes pod's UID */
+        return g_strdup_printf (_("Pod %s"), job->id);
+      shortened = short_id (job->detail);
+      /* Translators: a Kubernetes pod's UID and a container id */
+      return g_strdup_printf (_("Pod %s, container %s"), job->id, shortened);
+    case RTOP_JOB_CONTAINER:
+      shortened = short_id (job->id);
+      /* Translators: a container runtime ("docker", "podman") and a container id */
+      return g_strdup_printf (_("%s container %s"), job->detail ? job->detail : "", shortened);
+    case RTOP_JOB_SESSION:
+      /* Translators: a systemd-logind session id and the user's uid */
+      return g_strdup_printf (_("Session %s of uid %s"), job->id, job->detail ? job->detail : "?");
+    case RTOP_JOB_SERVICE:
+    case RTOP_JOB_CGROUP:
+      return g_strdup (job->id);
+    case RTOP_JOB_NONE:
+    case RTOP_JOB_N_KINDS:
+    default:
+      return NULL;
+    }
+}
+
 void
 rtop_process_item_update (RtopProcessItem *self, const RtopProcess *process)
 {
@@ -173,6 +222,12 @@ rtop_process_item_update (RtopProcessItem *self, const RtopProcess *process)
   self->cmdline = process->cmdline && *process->cmdline
                     ? rtop_text_make_safe (process->cmdline, RTOP_TEXT_CMDLINE_MAX)
                     : NULL;
+  if (self->job_text == NULL || !rtop_job_equal (&self->job, &process->job))
+    {
+      rtop_job_set (&self->job, process->job.kind, process->job.id, process->job.detail);
+      g_free (self->job_text);
+      self->job_text = job_text (&self->job);
+    }
   self->qps = process->qps;
   self->contexts = process->contexts;
   self->mrs = process->mrs;
@@ -212,6 +267,12 @@ const char *
 rtop_process_item_get_command (RtopProcessItem *self)
 {
   return self->cmdline ? self->cmdline : self->comm;
+}
+
+const char *
+rtop_process_item_get_job_text (RtopProcessItem *self)
+{
+  return self->job_text;
 }
 
 const char *

@@ -57,6 +57,20 @@ user_key (gpointer item)
 }
 
 static char *
+job_text (gpointer item)
+{
+  const char *job = rtop_process_item_get_job_text (item);
+
+  return g_strdup (job != NULL ? job : "—");
+}
+
+static const char *
+job_key (gpointer item)
+{
+  return rtop_process_item_get_job_text (item);
+}
+
+static char *
 command_text (gpointer item)
 {
   const char *cmd = rtop_process_item_get_command (item);
@@ -151,6 +165,8 @@ static const RtopColumnDef process_columns[] = {
   { "pid", N_("PID"), NULL, pid_text, pid_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0 },
   { "host", N_("Host"), N_("The host the process runs on"), host_text, NULL, host_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
   { "user", N_("User"), NULL, user_text, NULL, user_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
+  { "job", N_("Job"), N_("The job the process belongs to, from its cgroup: a Slurm job step, a Kubernetes pod, a container, a service or a login session"),
+    job_text, NULL, job_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
   { "command", N_("Command"), NULL, command_text, NULL, command_key, NULL, NULL, NULL, FALSE, TRUE, 0 },
   { "devices", N_("Devices"), NULL, devices_text, NULL, devices_key, NULL, NULL, NULL, FALSE, FALSE, 0 },
   { "qps", N_("QPs"), NULL, qps_text, qps_key, NULL, NULL, NULL, NULL, TRUE, FALSE, 0, qps_here_text },
@@ -211,6 +227,7 @@ filter_func (gpointer item, gpointer user_data)
   return contains_folded (rtop_process_item_get_command (item), self->search_text) ||
          contains_folded (rtop_process_item_get_comm (item), self->search_text) ||
          contains_folded (rtop_process_item_get_user (item), self->search_text) ||
+         contains_folded (rtop_process_item_get_job_text (item), self->search_text) ||
          contains_folded (rtop_process_item_get_devices (item), self->search_text) ||
          contains_folded (rtop_process_item_get_host (item), self->search_text) ||
          g_str_has_prefix (pid, self->search_text);
