@@ -471,6 +471,48 @@ test_process_pid_negative (void)
   assert_sample (text, "rdmatop_process_queue_pairs{device=\"rxe0\",pid=\"0\",comm=\"gone\"}", 3);
 }
 
+/* The job label only when asked: two hidden owners (pid 0) in two pods
+ * are two series with it, one summed series without it. */
+static void
+test_process_job_label (void)
+{
+  for (guint with = 0; with < 2; with++)
+    {
+      g_autoptr(MetricsSynth) synth = metrics_synth_new ();
+      RtopOpenMetricsOptions options = { .processes = TRUE, .job_label = with };
+      g_autoptr(RtopOpenMetrics) om = rtop_openmetrics_new (&options);
+      g_autoptr(RtopSnapshot) snap = rtop_snapshot_new ();
+      g_autofree char *text = NULL;
+
+      synth_device (snap, "rxe0", 1, "rxe");
+      for (guint i = 0; i < 3; i++)
+        {
+          RtopProcess *p = rtop_process_new (0);
+          RtopProcessDevice pd = { g_strdup ("rxe0"), 1 + i, 1, 1, 1 };
+
+          if (i < 2)
+            rtop_job_set (&p->job, RTOP_JOB_KUBERNETES, i == 0 ? "pod-a-uid" : "pod-b-uid", NULL);
+          g_array_append_val (p->devices, pd);
+          g_ptr_array_add (snap->processes, p);
+        }
+      metrics_synth_finish (synth, snap, 1);
+      rtop_openmetrics_update (om, snap, 0.01);
+      text = format (om, RTOP_EXPOSITION_OPENMETRICS, NULL);
+      if (!with)
+        {
+          assert_sample (text, "rdmatop_process_queue_pairs{device=\"rxe0\",pid=\"0\",comm=\"\"}", 6);
+          g_assert_null (strstr (text, "job_name"));
+          continue;
+        }
+      assert_sample (text, "rdmatop_process_queue_pairs{device=\"rxe0\",pid=\"0\",comm=\"\","
+                     "job_name=\"\",job_kind=\"\"}", 3);
+      assert_sample (text, "rdmatop_process_queue_pairs{device=\"rxe0\",pid=\"0\",comm=\"\","
+                     "job_name=\"pod pod-a-uid\",job_kind=\"kubernetes\"}", 1);
+      assert_sample (text, "rdmatop_process_queue_pairs{device=\"rxe0\",pid=\"0\",comm=\"\","
+                     "job_name=\"pod pod-b-uid\",job_kind=\"kubernetes\"}", 2);
+    }
+}
+
 /* State is bounded: ports that go away take their totals along. */
 static void
 test_ports_swept (void)
@@ -818,6 +860,7 @@ main (int argc, char **argv)
   g_test_add_func ("/openmetrics/totals-by-source", test_totals_by_source);
   g_test_add_func ("/openmetrics/totals-follow-layout", test_totals_follow_layout);
   g_test_add_func ("/openmetrics/metric-totals-restart", test_metric_totals_restart);
+  g_test_add_func ("/openmetrics/process-job-label", test_process_job_label);
   g_test_add_func ("/openmetrics/accept", test_accept);
   g_test_add_func ("/openmetrics/accept-encoding", test_accept_encoding);
   return g_test_run ();

@@ -211,11 +211,18 @@ test_serve_usage (void)
   /* (serve without --stdio is the Prometheus exporter: it serves on.) */
   g_autoptr(Serve) plain = serve_start ("--stdio", "--no-such-option", NULL);
   g_autoptr(Serve) bad = serve_start ("--stdio", "--interval", "0", NULL);
+  /* The job label is for process series, and the only label there is. */
+  g_autoptr(Serve) lonely_label = serve_start ("--labels", "job", NULL);
+  g_autoptr(Serve) unknown_label = serve_start ("--processes", "--labels", "job,uid", NULL);
 
   g_output_stream_close (g_subprocess_get_stdin_pipe (plain->proc), NULL, NULL);
   g_assert_cmpint (serve_wait (plain), ==, 2);
   g_assert_cmpint (serve_wait (bad), ==, 2);
   g_assert_nonnull (strstr (bad->err_text->str, "interval"));
+  g_assert_cmpint (serve_wait (lonely_label), ==, 2);
+  g_assert_nonnull (strstr (lonely_label->err_text->str, "--processes"));
+  g_assert_cmpint (serve_wait (unknown_label), ==, 2);
+  g_assert_nonnull (strstr (unknown_label->err_text->str, "uid"));
 }
 
 int

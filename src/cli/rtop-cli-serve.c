@@ -6,6 +6,8 @@
  * is one more row and its options, with the sampling loop unchanged. */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <math.h>
@@ -30,6 +32,7 @@ typedef struct {
   gboolean processes;
   int max_processes;
   int max_connections;
+  gboolean job_label;        /* --labels job */
   GMainLoop *loop;
   RtopStatus last_status;
   gboolean seen_first;
@@ -68,6 +71,7 @@ http_start (const ServeOptions *o, GError **error)
   RtopOpenMetricsOptions mopts = {
     .processes = o->processes,
     .max_process_series = (guint) o->max_processes,
+    .job_label = o->job_label,
     .host = g_get_host_name (),
     .version = PACKAGE_VERSION,
   };
@@ -116,6 +120,26 @@ devices_cb (const char *name, const char *value, gpointer data, GError **error)
   return rtop_cli_add_devices (&((ServeOptions *) data)->devices, value, error);
 }
 
+/* Labels added only when asked: each is a cardinality the operator chooses. */
+static gboolean
+labels_cb (const char *name, const char *value, gpointer data, GError **error)
+{
+  g_auto(GStrv) labels = g_strsplit (value, ",", -1);
+
+  for (guint i = 0; labels[i] != NULL; i++)
+    {
+      if (strcmp (g_strstrip (labels[i]), "job") == 0)
+        ((ServeOptions *) data)->job_label = TRUE;
+      else
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("Unknown label “%s” for --labels (known: job)"), labels[i]);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static GOptionContext *
 serve_context (ServeOptions *o)
 {
@@ -130,6 +154,9 @@ serve_context (ServeOptions *o)
       N_("Also export per-process metrics (pids and commands leave the machine)"), NULL },
     { "max-processes", 0, 0, G_OPTION_ARG_INT, &o->max_processes,
       N_("At most N process series, the heaviest users first (default 100)"), N_("N") },
+    { "labels", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) labels_cb,
+      N_("Add these labels to the process series: job (the process's Slurm job, pod, "
+         "container, service or session)"), N_("LIST") },
     { "max-connections", 0, 0, G_OPTION_ARG_INT, &o->max_connections,
       N_("At most N connections at once; past that the oldest is closed (default 32)"), N_("N") },
     { NULL }
@@ -158,6 +185,8 @@ check_limits (const ServeOptions *o)
     return _("--max-connections must be from 1 to 1024");
   if (o->max_processes != RTOP_OPENMETRICS_DEFAULT_MAX_PROCESS_SERIES && !o->processes)
     return _("--max-processes needs --processes");
+  if (o->job_label && !o->processes)
+    return _("--labels job needs --processes");
   return NULL;
 }
 

@@ -702,6 +702,7 @@ typedef struct {
   const char *device;
   gint32 pid;
   const char *comm;
+  const RtopJob *job;        /* NULL unless the job label was asked for */
   guint64 values[G_N_ELEMENTS (fam_proc)];
 } ProcRow;
 
@@ -728,14 +729,18 @@ proc_row_key_cmp (gconstpointer a, gconstpointer b)
     return c;
   if (x->pid != y->pid)
     return x->pid < y->pid ? -1 : 1;
-  return g_strcmp0 (x->comm, y->comm);
+  c = g_strcmp0 (x->comm, y->comm);
+  if (c != 0 || x->job == NULL || y->job == NULL)
+    return c != 0 ? c : (x->job != NULL) - (y->job != NULL);
+  return g_strcmp0 (x->job->name, y->job->name);
 }
 
-/* One row per (device, pid, command): rows that would repeat a label set
- * (owners outside our PID namespace, kernel objects) are summed, since a
- * scrape with a repeated series is rejected whole. */
+/* One row per (device, pid, command, and job when labelled): rows that
+ * would repeat a label set (owners outside our PID namespace, kernel
+ * objects) are summed, since a scrape with a repeated series is rejected
+ * whole. */
 static GArray *
-process_rows (const RtopSnapshot *snap)
+process_rows (const RtopSnapshot *snap, gboolean with_job)
 {
   GArray *rows = g_array_new (FALSE, TRUE, sizeof (ProcRow));
 
@@ -747,6 +752,7 @@ process_rows (const RtopSnapshot *snap)
         {
           const RtopProcessDevice *pd = &g_array_index (p->devices, RtopProcessDevice, j);
           ProcRow row = { pd->device, p->pid, p->comm != NULL ? p->comm : "",
+                          with_job ? &p->job : NULL,
                           { pd->qps, pd->contexts, pd->mrs, pd->mr_bytes } };
 
           g_array_append_val (rows, row);
@@ -770,10 +776,24 @@ process_rows (const RtopSnapshot *snap)
   return rows;
 }
 
+/* "job_name" (the job's name, "" when not known) and "job_kind": always
+ * both, so every series of a family has the same label names.  Not "job":
+ * Prometheus sets that label to the scrape job's name, and would rename
+ * ours to "exported_job". */
+static void
+job_labels (Writer *w, const RtopJob *job)
+{
+  g_autofree char *name = rtop_text_make_safe (job->name, RTOP_JOB_TEXT_MAX);
+  const char *kind = rtop_job_kind_to_string (job->kind);
+
+  label (w, "job_name", name != NULL ? name : "");
+  label (w, "job_kind", kind != NULL ? kind : "");
+}
+
 static void
 write_processes (RtopOpenMetrics *self, Writer *w)
 {
-  g_autoptr(GArray) rows = process_rows (self->latest);
+  g_autoptr(GArray) rows = process_rows (self->latest, self->options.job_label);
   guint dropped = 0;
 
   if (rows->len > self->options.max_process_series)
@@ -793,6 +813,8 @@ write_processes (RtopOpenMetrics *self, Writer *w)
         label (w, "device", row->device);
         label_uint (w, "pid", (guint64) MAX (row->pid, 0));
         label (w, "comm", comm);
+        if (row->job != NULL)
+          job_labels (w, row->job);
         value_uint (w, row->values[f]);
       }
   sample_begin (w, &fam_proc_dropped);

@@ -41,6 +41,7 @@ gboolean rtop_http_accepts_gzip (const char *accept_encoding, gsize len);
 typedef struct {
   gboolean processes;        /* export per-process metrics (pids and commands) */
   guint max_process_series;  /* at most this many (pid, device) series; 0: the default, 100 */
+  gboolean job_label;        /* process series carry "job_name" and "job_kind" labels */
   const char *host;          /* the "host" label of rdmatop_exporter_info; NULL: none */
   const char *version;       /* of rdmatop_exporter_info; NULL: none */
 } RtopOpenMetricsOptions;
