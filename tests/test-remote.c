@@ -270,14 +270,18 @@ static void
 test_remote_flood (void)
 {
   g_autofree char *script = NULL;
+  g_autofree char *text = NULL;
 
   if (fx.sshd == NULL)
     {
       g_test_skip ("no sshd (install openssh-server)");
       return;
     }
-  write_text ("flood", "#!/bin/sh\nprintf 'RTOPSTRMH\\010\\001\\0060.1.0\\000'\n"
-              "while :; do printf 'S\\007\\001\\002\\002\\000\\000\\000\\000'; done\n");
+  /* A hello of this stream version, then snapshots without end. */
+  text = g_strdup_printf ("#!/bin/sh\nprintf 'RTOPSTRMH\\010\\%03o\\0060.1.0\\000'\n"
+                          "while :; do printf 'S\\007\\001\\002\\002\\000\\000\\000\\000'; done\n",
+                          RTOP_STREAM_VERSION);
+  write_text ("flood", text);
   script = path ("flood");
   g_chmod (script, 0700);
   expect_failure_after_running ("node", script, "cut off");

@@ -1009,7 +1009,8 @@ test_minimal_keyframe (void)
 /* Found by fuzz-stream in CI's short run: a port whose read time jumps
  * from a positive time to near INT64_MIN made the decoder subtract past
  * 64 bits (undefined; UBSan stopped there).  A read time that does not fit
- * is now refused where it is decoded. */
+ * is now refused where it is decoded.  (Its hello says the current
+ * stream version: byte 11 of the file, raised with each version.) */
 static void
 test_read_time_overflow (void)
 {

@@ -508,6 +508,7 @@ copy_process_fields (RtopProcess *p, const RtopProcess *r)
   p->rss_bytes = r->rss_bytes;
   p->threads = r->threads;
   p->state = r->state;
+  rtop_job_copy (&p->job, &r->job);
   p->qps = r->qps;
   p->contexts = r->contexts;
   p->mrs = r->mrs;
@@ -532,6 +533,21 @@ make_safe_in_place (char **text, gsize max_bytes)
       g_free (*text);
       *text = safe;
     }
+}
+
+/* kind, id, detail; the name is worked out here, and the texts are made
+ * safe like every name from another host. */
+static gboolean
+get_job (Dec *d, RtopJob *job)
+{
+  g_autofree char *id = NULL;
+  g_autofree char *detail = NULL;
+  guint kind;
+
+  if (!get_uint (d->r, RTOP_JOB_N_KINDS - 1, &kind) || !get_str (d, &id) || !get_str (d, &detail))
+    return FALSE;
+  rtop_job_set (job, kind, id, detail);
+  return TRUE;
 }
 
 static gboolean
@@ -588,6 +604,8 @@ get_process_fields (Dec *d, RtopProcess *p, guint mask)
       ((mask & PROC_CONTEXTS) && !get_u32 (r, &p->contexts)) ||
       ((mask & PROC_MRS) && !get_u32 (r, &p->mrs)) ||
       ((mask & PROC_MR_BYTES) && !get_varint (r, &p->mr_bytes)))
+    return FALSE;
+  if ((mask & PROC_JOB) && !get_job (d, &p->job))
     return FALSE;
   return !(mask & PROC_DEVICES) || get_process_devices (d, p);
 }

@@ -20,12 +20,16 @@ typedef struct {
   guint64 rss_bytes;
   guint32 threads;
   char state;
+  const RtopJob *job;        /* a pod or container id says as much as a pid */
 } ProcView;
+
+static const RtopJob no_job = { RTOP_JOB_NONE, NULL, NULL, NULL };
 
 static void
 proc_view (const RtopProcess *p, gboolean shared, ProcView *v)
 {
   memset (v, 0, sizeof *v);
+  v->job = &no_job;
   v->kernel = p->kernel != FALSE;
   v->state = '?';
   /* A kernel module's name says nothing about the machine's users. */
@@ -40,6 +44,7 @@ proc_view (const RtopProcess *p, gboolean shared, ProcView *v)
   v->rss_bytes = p->rss_bytes;
   v->threads = p->threads;
   v->state = p->state;
+  v->job = &p->job;
 }
 
 /* One snapshot frame being written. */
@@ -466,6 +471,7 @@ process_mask (const ProcView *v, const RtopProcess *p, const ProcView *rv, const
   mask |= v->rss_bytes != rv->rss_bytes ? PROC_RSS : 0;
   mask |= v->threads != rv->threads ? PROC_THREADS : 0;
   mask |= v->state != rv->state ? PROC_STATE : 0;
+  mask |= !rtop_job_equal (v->job, rv->job) ? PROC_JOB : 0;
   mask |= p->qps != (r ? r->qps : 0) ? PROC_QPS : 0;
   mask |= p->contexts != (r ? r->contexts : 0) ? PROC_CONTEXTS : 0;
   mask |= p->mrs != (r ? r->mrs : 0) ? PROC_MRS : 0;
@@ -487,6 +493,7 @@ put_process (Enc *e, const RtopProcess *p, const RtopProcess *r)
     {
       memset (&rv, 0, sizeof rv);
       rv.state = '?';
+      rv.job = &no_job;
     }
   mask = process_mask (&v, p, &rv, r);
   put_varint (e->out, mask);
@@ -514,6 +521,12 @@ put_process (Enc *e, const RtopProcess *p, const RtopProcess *r)
     put_varint (e->out, p->mrs);
   if (mask & PROC_MR_BYTES)
     put_varint (e->out, p->mr_bytes);
+  if (mask & PROC_JOB)
+    {
+      put_varint (e->out, v.job->kind);
+      put_str (e, v.job->id);
+      put_str (e, v.job->detail);
+    }
   if (mask & PROC_DEVICES)
     {
       guint n = MIN (p->devices->len, RTOP_STREAM_MAX_PROCESS_DEVICES);

@@ -68,7 +68,8 @@ enum { FRAME_HELLO = 'H', FRAME_SNAPSHOT = 'S', FRAME_ERROR = 'E' };
 #define PROC_MRS        (1u << 10)
 #define PROC_MR_BYTES   (1u << 11)
 #define PROC_DEVICES    (1u << 12)
-#define PROC_ALL        ((1u << 13) - 1)
+#define PROC_JOB        (1u << 13)
+#define PROC_ALL        ((1u << 14) - 1)
 
 /* String references: 0 NULL, 1 a new string for the table, 2 a string
  * once (the table is full), 3 + n the table's entry n. */

@@ -41,7 +41,7 @@ G_BEGIN_DECLS
 #define RTOP_STREAM_MAGIC "RTOPSTRM"
 #define RTOP_STREAM_MAGIC_LEN 8
 /* Bumped whenever a decoder of the previous version would misread. */
-#define RTOP_STREAM_VERSION 1
+#define RTOP_STREAM_VERSION 2
 
 /* Capabilities the producer announces in its hello. */
 typedef enum {

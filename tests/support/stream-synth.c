@@ -262,6 +262,12 @@ new_process (StreamSynth *self)
   proc->cmdline = g_strdup_printf ("%s --size 65536 -d rxe0 --run %d", proc->comm, proc->pid);
   proc->user = g_strdup ("alice");
   proc->uid = 1000;
+  if (proc->pid % 2 == 0)
+    {
+      g_autofree char *id = g_strdup_printf ("%d", 1000 + proc->pid / 4);
+
+      rtop_job_set (&proc->job, RTOP_JOB_SLURM, id, proc->pid % 4 == 0 ? "0" : "batch");
+    }
   proc->rss_bytes = 50 << 20;
   proc->threads = 4;
   proc->state = 'S';
@@ -288,6 +294,7 @@ copy_process (const RtopProcess *p)
   c->comm = g_strdup (p->comm);
   c->cmdline = g_strdup (p->cmdline);
   c->user = g_strdup (p->user);
+  rtop_job_copy (&c->job, &p->job);
   c->uid = p->uid;
   c->rss_bytes = p->rss_bytes;
   c->threads = p->threads;
@@ -456,6 +463,10 @@ assert_processes_equal (const RtopProcess *a, const RtopProcess *b, gboolean sha
   g_assert_cmpstr (b->comm, ==, shared || a->kernel ? a->comm : NULL);
   g_assert_cmpstr (b->cmdline, ==, shared ? a->cmdline : NULL);
   g_assert_cmpstr (b->user, ==, shared ? a->user : NULL);
+  g_assert_cmpint (b->job.kind, ==, shared ? a->job.kind : RTOP_JOB_NONE);
+  g_assert_cmpstr (b->job.id, ==, shared ? a->job.id : NULL);
+  g_assert_cmpstr (b->job.detail, ==, shared ? a->job.detail : NULL);
+  g_assert_cmpstr (b->job.name, ==, shared ? a->job.name : NULL);
   g_assert_cmpuint (b->uid, ==, shared ? a->uid : 0);
   g_assert_cmpuint (b->rss_bytes, ==, shared ? a->rss_bytes : 0);
   g_assert_cmpuint (b->threads, ==, shared ? a->threads : 0);
