@@ -870,6 +870,25 @@ test_processes_search_and_sort (void)
     g_assert_cmpint (rtop_process_item_get_pid (next), ==, 200);
   }
 
+  /* Grouped by job (the action the toolbar's toggle uses), the view's
+   * sort holds within a job and processes without one come last. */
+  rtop_column_view_sort_by (find_column_view (view), "qps", GTK_SORT_DESCENDING);
+  {
+    g_autoptr(RtopProcessItem) top = g_list_model_get_item (model, 0);
+    g_assert_cmpint (rtop_process_item_get_pid (top), ==, 200);
+  }
+  g_assert_true (gtk_widget_activate_action (view, "processes.group-by-job", NULL));
+  g_assert_true (rtop_processes_section_get_group_by_job (RTOP_PROCESSES_SECTION (view)));
+  {
+    g_autoptr(RtopProcessItem) last = g_list_model_get_item (model, 2);
+    g_assert_cmpint (rtop_process_item_get_pid (last), ==, 100);
+  }
+  rtop_processes_section_set_group_by_job (RTOP_PROCESSES_SECTION (view), FALSE);
+  {
+    g_autoptr(RtopProcessItem) middle = g_list_model_get_item (model, 1);
+    g_assert_cmpint (rtop_process_item_get_pid (middle), ==, 100);
+  }
+
   rtop_processes_section_set_search (RTOP_PROCESSES_SECTION (view), "PINGPONG");
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
   rtop_processes_section_set_search (RTOP_PROCESSES_SECTION (view), "rxe");

@@ -16,7 +16,9 @@ struct _RtopProcessesSection {
   GtkFilterListModel *filtered;
   GtkSortListModel *sorted;
   GtkCustomFilter *filter;
+  GtkMultiSorter *grouped;   /* by job, then by the view's column */
   char *search_text;   /* casefolded */
+  gboolean group_by_job;
 
   GtkWidget *hidden_banner;
   GtkSearchEntry *search;
@@ -26,6 +28,9 @@ struct _RtopProcessesSection {
 };
 
 G_DEFINE_FINAL_TYPE (RtopProcessesSection, rtop_processes_section, RTOP_TYPE_SECTION)
+
+enum { PROP_0, PROP_GROUP_BY_JOB, N_PROPS };
+static GParamSpec *props[N_PROPS];
 
 static char *
 pid_text (gpointer item)
@@ -233,6 +238,37 @@ filter_func (gpointer item, gpointer user_data)
          g_str_has_prefix (pid, self->search_text);
 }
 
+/* Grouped, a job's processes are next to each other: by the job's words,
+ * processes without a job last. */
+static int
+job_compare_cb (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const char *x = rtop_process_item_get_job_text ((RtopProcessItem *) a);
+  const char *y = rtop_process_item_get_job_text ((RtopProcessItem *) b);
+
+  if (x == NULL || y == NULL)
+    return (x == NULL) - (y == NULL);
+  return CLAMP (rtop_natural_compare (x, y), -1, 1);
+}
+
+gboolean
+rtop_processes_section_get_group_by_job (RtopProcessesSection *self)
+{
+  return self->group_by_job;
+}
+
+void
+rtop_processes_section_set_group_by_job (RtopProcessesSection *self, gboolean group)
+{
+  group = group != FALSE;
+  if (self->group_by_job == group)
+    return;
+  self->group_by_job = group;
+  gtk_sort_list_model_set_sorter (self->sorted, group ? GTK_SORTER (self->grouped)
+                                                      : gtk_column_view_get_sorter (self->view));
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_GROUP_BY_JOB]);
+}
+
 static void
 update_count (RtopProcessesSection *self)
 {
@@ -343,8 +379,41 @@ rtop_processes_section_finalize (GObject *object)
 
   g_clear_object (&self->filtered);
   g_clear_object (&self->sorted);
+  g_clear_object (&self->grouped);
   g_free (self->search_text);
   G_OBJECT_CLASS (rtop_processes_section_parent_class)->finalize (object);
+}
+
+static void
+rtop_processes_section_get_property (GObject *object, guint prop_id, GValue *value,
+                                     GParamSpec *pspec)
+{
+  RtopProcessesSection *self = RTOP_PROCESSES_SECTION (object);
+
+  switch (prop_id)
+    {
+    case PROP_GROUP_BY_JOB:
+      g_value_set_boolean (value, self->group_by_job);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rtop_processes_section_set_property (GObject *object, guint prop_id, const GValue *value,
+                                     GParamSpec *pspec)
+{
+  RtopProcessesSection *self = RTOP_PROCESSES_SECTION (object);
+
+  switch (prop_id)
+    {
+    case PROP_GROUP_BY_JOB:
+      rtop_processes_section_set_group_by_job (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -353,6 +422,8 @@ rtop_processes_section_class_init (RtopProcessesSectionClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->get_property = rtop_processes_section_get_property;
+  object_class->set_property = rtop_processes_section_set_property;
   object_class->dispose = rtop_processes_section_dispose;
   RTOP_SECTION_CLASS (klass)->bind = rtop_processes_section_bind;
   RTOP_SECTION_CLASS (klass)->focus = rtop_processes_section_focus;
@@ -360,6 +431,12 @@ rtop_processes_section_class_init (RtopProcessesSectionClass *klass)
   rtop_section_class_set_page (RTOP_SECTION_CLASS (klass), "processes", N_("_Processes"),
                                "system-run-symbolic");
   object_class->finalize = rtop_processes_section_finalize;
+
+  props[PROP_GROUP_BY_JOB] =
+    g_param_spec_boolean ("group-by-job", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
+  gtk_widget_class_install_property_action (widget_class, "processes.group-by-job", "group-by-job");
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-processes-section.ui");
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, hidden_banner);
@@ -382,6 +459,10 @@ rtop_processes_section_init (RtopProcessesSection *self)
   self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (self->filter));
   self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filtered)),
                                           g_object_ref (gtk_column_view_get_sorter (self->view)));
+  self->grouped = gtk_multi_sorter_new ();
+  gtk_multi_sorter_append (self->grouped,
+                           GTK_SORTER (gtk_custom_sorter_new (job_compare_cb, NULL, NULL)));
+  gtk_multi_sorter_append (self->grouped, g_object_ref (gtk_column_view_get_sorter (self->view)));
   selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
   gtk_single_selection_set_autoselect (selection, FALSE);
   gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (selection));
