@@ -798,6 +798,9 @@ test_processes (Fixture *f, gconstpointer data)
   g_assert_nonnull (me->user);
   g_assert_cmpuint (me->threads, >=, 2);    /* this thread and the fake kernel */
   g_assert_cmpuint (me->rss_bytes, >, 0);
+  /* Our job, from our own cgroup: every Linux process has one. */
+  g_assert_cmpint (me->job.kind, !=, RTOP_JOB_NONE);
+  g_assert_nonnull (me->job.name);
 
   for (guint i = 0; i < snap->processes->len; i++)
     {

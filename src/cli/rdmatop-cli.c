@@ -157,18 +157,20 @@ print_snapshot_text (const RtopSnapshot *snap)
         }
     }
   if (snap->processes->len > 0)
-    g_print ("\n%7s %-16s %-10s %6s %6s %6s %12s\n", _("PID"), _("COMMAND"), _("USER"),
-             _("QPS"), _("CTXS"), _("MRS"), _("MR BYTES"));
+    g_print ("\n%7s %-16s %-10s %6s %6s %6s %12s %s\n", _("PID"), _("COMMAND"), _("USER"),
+             _("QPS"), _("CTXS"), _("MRS"), _("MR BYTES"), _("JOB"));
   for (guint i = 0; i < snap->processes->len; i++)
     {
       const RtopProcess *p = g_ptr_array_index (snap->processes, i);
       /* A terminal obeys escape sequences: names only as rtop-text.h shows them. */
       g_autofree char *comm = rtop_text_make_safe (p->comm, RTOP_TEXT_COMM_MAX);
       g_autofree char *user = rtop_text_make_safe (p->user, RTOP_TEXT_USER_MAX);
+      g_autofree char *job = rtop_text_make_safe (p->job.name, RTOP_JOB_TEXT_MAX);
 
-      g_print ("%7d %-16s %-10s %6u %6u %6u %12" G_GUINT64_FORMAT "\n", p->pid,
+      /* The job last: it is the one column of any width. */
+      g_print ("%7d %-16s %-10s %6u %6u %6u %12" G_GUINT64_FORMAT " %s\n", p->pid,
                comm ? comm : _("(hidden)"), user ? user : "-",
-               p->qps, p->contexts, p->mrs, p->mr_bytes);
+               p->qps, p->contexts, p->mrs, p->mr_bytes, job ? job : "-");
     }
   if (snap->processes_error != NULL)
     g_print ("%s\n", snap->processes_error);
