@@ -57,7 +57,8 @@ feed (RtopHistory *history, guint n)
       s = gui_fixture_snapshot (seq, 1.0, p, G_N_ELEMENTS (p));
       if (seq == n)
         {
-          gui_fixture_add_process (s, 4242, "ib_write_bw", "alice", "mlx5_0", 8, 4, 8ull << 30);
+          rtop_job_set (&gui_fixture_add_process (s, 4242, "ib_write_bw", "alice", "mlx5_0", 8, 4,
+                                                  8ull << 30)->job, RTOP_JOB_SLURM, "1234", "0");
           {
             RtopProcess *pp = gui_fixture_add_process (s, 4300, "ibv_rc_pingpong", "bob", "rxe0", 3, 1, 4096);
             RtopDevice *rxe0 = rtop_snapshot_find_device (s, "rxe0");
@@ -70,6 +71,8 @@ feed (RtopHistory *history, guint n)
             pp->qp_list = g_array_new (FALSE, FALSE, sizeof (RtopQp));
             g_array_append_vals (pp->qp_list, qps, 3);
             pp->qps_in_error = 1;
+            rtop_job_set (&pp->job, RTOP_JOB_KUBERNETES, "0f7f8fa5-9d3b-4b8c-a2b5-6c9a1e9c3d21",
+                          "3d2ae0c5b6d4e5f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718");
           }
           gui_fixture_add_process (s, 0, "nccl-tests", "?", "mlx5_1", 64, 16, 2ull << 30);
           s->pids_hidden = TRUE;
@@ -1006,6 +1009,8 @@ test_process_page (Fixture *f, gconstpointer data)
   dump = rtop_window_dump (f->window);
   g_test_message ("%s", strstr (dump, "process-page"));
   g_assert_nonnull (strstr (dump, "process-page\tibv_rc_pingpong"));
+  /* The page names the process's job. */
+  g_assert_nonnull (strstr (dump, "· Pod 0f7f8fa5-9d3b-4b8c-a2b5-6c9a1e9c3d21, container 3d2ae0c5b6d4\n"));
   g_assert_nonnull (strstr (dump, "process-error\t1 queue pair is in the error state"));
   g_assert_nonnull (strstr (dump, "process-port\trxe0/1"));
   g_assert_nonnull (strstr (dump, "qp\tqpn=17\ttype=RC\tstate=RTS\tport=rxe0/1\tpeer=18\tpeer-addr=192.0.2.2:40001"));

@@ -194,6 +194,14 @@ update_header (RtopProcessSection *self)
                           pid, rtop_process_item_get_user (p) ? rtop_process_item_get_user (p) : "?",
                           rtop_process_item_get_devices (p), rtop_process_item_get_qps (p),
                           rtop_process_item_get_contexts (p), rtop_process_item_get_mrs (p), memory);
+  if (rtop_process_item_get_job_text (p) != NULL)
+    {
+      /* The job last: it may be long (a path, a pod UID). */
+      char *with_job = g_strdup_printf ("%s · %s", text, rtop_process_item_get_job_text (p));
+
+      g_free (text);
+      text = with_job;
+    }
   gtk_label_set_label (self->subtitle, text);
 
   in_error = rtop_process_item_get_qps_in_error (p);
