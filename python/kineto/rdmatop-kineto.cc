@@ -31,6 +31,10 @@
 #include <kineto/libkineto.h>
 #include <kineto/output_base.h>
 
+#ifndef RDMATOP_TORCH_VERSION
+#error "RDMATOP_TORCH_VERSION must name the torch version built against"
+#endif
+
 namespace {
 
 /* The Chrome trace "pid" the counter tracks belong to: a process of their
@@ -314,5 +318,11 @@ PyModuleDef rtop_module = {
 PyMODINIT_FUNC
 PyInit__kineto (void)
 {
-  return PyModule_Create (&rtop_module);
+  PyObject *mod = PyModule_Create (&rtop_module);
+  /* The torch this module was compiled against: rdmatop.kineto compares it
+   * with the torch it runs with, since Kineto's C++ API has no stable ABI. */
+  if (mod != nullptr
+      && PyModule_AddStringConstant (mod, "torch_version", RDMATOP_TORCH_VERSION) < 0)
+    Py_CLEAR (mod);
+  return mod;
 }

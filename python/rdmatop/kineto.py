@@ -31,24 +31,64 @@ _source = None
 _ext = None
 
 
+_REINSTALL = ("reinstall rdmatop into this environment with "
+              "“pip install --no-build-isolation ./python” from an rdmatop checkout, "
+              "so that its Kineto module is built against this torch")
+
+
+def _import_torch():
+    from . import Error
+
+    try:
+        import torch  # loads libtorch_cpu, which carries Kineto
+    except ImportError as e:
+        raise Error("rdmatop.kineto needs PyTorch, which this Python cannot import (%s): "
+                    "install torch, then %s" % (e, _REINSTALL)) from None
+    return torch
+
+
+def _missing_module_sentence(torch, error):
+    """Why an installed rdmatop has no usable _kineto, as a sentence to act on."""
+    root = os.path.dirname(torch.__file__)
+    header = os.path.join(root, "include", "kineto", "libkineto.h")
+    try:
+        with open(header, encoding="utf-8", errors="replace") as f:
+            has_api = "registerProfilerFactory" in f.read(1 << 20)
+    except OSError:
+        has_api = False
+    if not has_api:
+        return ("torch %s has no Kineto child-profiler API (no %s): install a torch built "
+                "with Kineto (such as torch 2.15 from pytorch.org), then %s"
+                % (torch.__version__, header, _REINSTALL))
+    return "rdmatop's Kineto module is missing or unusable (%s): %s" % (error, _REINSTALL)
+
+
+def _load(path):
+    loader = importlib.machinery.ExtensionFileLoader("rdmatop._kineto", path)
+    spec = importlib.util.spec_from_file_location("rdmatop._kineto", path, loader=loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
 def _extension():
     # RDMATOP_KINETO_MODULE names the built module directly (tests run it
     # from the build tree); an installed package has it beside this file.
     global _ext
     if _ext is None:
-        import torch  # noqa: F401  (loads libtorch_cpu, which carries Kineto)
+        from . import Error
 
+        torch = _import_torch()
         path = os.environ.get("RDMATOP_KINETO_MODULE")
-        if path:
-            loader = importlib.machinery.ExtensionFileLoader("rdmatop._kineto", path)
-            spec = importlib.util.spec_from_file_location("rdmatop._kineto", path, loader=loader)
-            mod = importlib.util.module_from_spec(spec)
-            loader.exec_module(mod)
-            _ext = mod
-        else:
-            from . import _kineto
-
-            _ext = _kineto
+        try:
+            mod = _load(path) if path else importlib.import_module("rdmatop._kineto")
+        except ImportError as e:
+            raise Error(_missing_module_sentence(torch, e)) from None
+        built = getattr(mod, "torch_version", None)
+        if built != torch.__version__:
+            raise Error("rdmatop's Kineto module was built against torch %s, but this Python "
+                        "runs torch %s: %s" % (built, torch.__version__, _REINSTALL))
+        _ext = mod
     return _ext
 
 
@@ -96,12 +136,15 @@ def enable(devices=None, ports=None, interval=0.001, metrics=None, compact=True,
     of :class:`rdmatop.Capture`.  The arguments are checked here, by
     opening one capture, so a wrong device name raises at once (an
     :class:`rdmatop.Error`) instead of silently leaving the trace without
-    tracks.  ``compact`` drops points that repeat a track's value.
+    tracks.  Without torch, or with an rdmatop whose Kineto module was not
+    built against this torch, it raises :class:`rdmatop.Error` saying what
+    to install or rebuild.  ``compact`` drops points that repeat a track's value.
     ``capture``, if given, is a callable returning an object with
     ``start()``, ``stop()`` and ``samples()`` to use instead of
     :class:`rdmatop.Capture`.  Calling it again replaces the settings.
     """
     global _source
+    ext = _extension()  # raises rdmatop.Error saying what to install or rebuild
     if capture is None:
         import rdmatop
 
@@ -112,7 +155,7 @@ def enable(devices=None, ports=None, interval=0.001, metrics=None, compact=True,
         capture().close()
     src = _CaptureSource(capture, compact)
     with _lock:
-        _extension().set_source(src)
+        ext.set_source(src)
         _source = src
 
 

@@ -78,6 +78,26 @@ class TestErrors(unittest.TestCase):
         self.assertEqual(str(cm.exception), "no RDMA device named \u201cnosuchdev0\u201d (see \u201crdma dev\u201d)")
 
 
+class TestKinetoWithoutTorch(unittest.TestCase):
+    def test_enable_says_what_to_install(self):
+        import sys
+        import rdmatop.kineto
+
+        saved = sys.modules.get("torch")
+        sys.modules["torch"] = None  # import torch raises ImportError
+        try:
+            with self.assertRaises(rdmatop.Error) as cm:
+                rdmatop.kineto.enable()
+        finally:
+            if saved is None:
+                del sys.modules["torch"]
+            else:
+                sys.modules["torch"] = saved
+        self.assertIn("install torch", str(cm.exception))
+        self.assertIn("pip install --no-build-isolation ./python", str(cm.exception))
+        self.assertFalse(rdmatop.kineto.is_enabled())
+
+
 def S(t, dev, port, metric, value):
     return rdmatop.Sample(t + 10**18, t, dev, port, metric, value)
 

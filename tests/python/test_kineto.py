@@ -116,6 +116,35 @@ class Kineto(unittest.TestCase):
         self.assertEqual(perfetto_rules.counter_tracks(trace, pid) if pid else {}, {})
         self.assertIsInstance(rdmatop.kineto.last_error(), Refused)
 
+    def test_unusable_module_says_what_to_rebuild(self):
+        saved_ext, saved_env = rdmatop.kineto._ext, os.environ.get("RDMATOP_KINETO_MODULE")
+        try:
+            rdmatop.kineto._ext = None
+            os.environ["RDMATOP_KINETO_MODULE"] = self.path("missing.so")
+            with self.assertRaises(rdmatop.Error) as cm:
+                rdmatop.kineto.enable(capture=ClockCapture)
+            self.assertIn("pip install --no-build-isolation ./python", str(cm.exception))
+            rdmatop.kineto._ext = None
+            if saved_env is None:
+                del os.environ["RDMATOP_KINETO_MODULE"]
+            else:
+                os.environ["RDMATOP_KINETO_MODULE"] = saved_env
+            real = torch.__version__
+            torch.__version__ = "0.0.1"
+            try:
+                with self.assertRaises(rdmatop.Error) as cm:
+                    rdmatop.kineto.enable(capture=ClockCapture)
+            finally:
+                torch.__version__ = real
+            self.assertIn("built against torch %s" % real, str(cm.exception))
+            self.assertFalse(rdmatop.kineto.is_enabled())
+        finally:
+            rdmatop.kineto._ext = saved_ext
+            if saved_env is None:
+                os.environ.pop("RDMATOP_KINETO_MODULE", None)
+            else:
+                os.environ["RDMATOP_KINETO_MODULE"] = saved_env
+
     def test_each_trace_its_own_capture(self):
         rdmatop.kineto.enable(capture=ClockCapture)
         profile_to(self.path("a.json"))
