@@ -12,15 +12,21 @@
  * The source protocol, all called with the GIL held:
  *   start()                 begin capturing; raises on error
  *   stop()                  end capturing
- *   points(start_ns, end_ns)  list of (time_ns, name, key, value) tuples,
- *                           time_ns on CLOCK_REALTIME like Kineto's own
- *                           timestamps, inside [start_ns, end_ns]
+ *   native_points(start_ns, end_ns)  None, or (bytes, names): the points
+ *                           librdmatop made (rdmatop_tracks_clip()), an
+ *                           array of rdmatop_track_point, and a list of
+ *                           (name, key) by track index
+ *   points(start_ns, end_ns)  when native_points() gives None: a list of
+ *                           (time_ns, name, key, value) tuples
+ * Times are on CLOCK_REALTIME like Kineto's own, inside [start_ns, end_ns].
  */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <cstring>
 #include <memory>
+#include <algorithm>
 #include <mutex>
 #include <set>
 #include <string>
@@ -170,12 +176,105 @@ private:
     PyGILState_Release (gil);
   }
 
+  void
+  add_point (int64_t ts, const std::string &name, const std::string &key, double value)
+  {
+    auto act = std::make_unique<libkineto::GenericTraceActivity> (
+        buffer_->span, kRtopCounterType, name);
+    act->startTime = ts;
+    act->endTime = ts;
+    act->device = kRtopPid;
+    act->resource = 0;
+    act->addCounterValue (key, value);
+    buffer_->activities.push_back (std::move (act));
+  }
+
+  /* The track names of native_points(), by index; false if malformed. */
+  bool
+  read_names (PyObject *list, std::vector<std::pair<std::string, std::string>> &names)
+  {
+    PyObject *seq = PySequence_Fast (list, "the track names must be a sequence");
+    if (seq == nullptr)
+      return false;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE (seq);
+    for (Py_ssize_t i = 0; i < n; i++)
+      {
+        const char *name, *key;
+        if (!PyArg_ParseTuple (PySequence_Fast_GET_ITEM (seq, i), "ss", &name, &key))
+          {
+            Py_DECREF (seq);
+            return false;
+          }
+        names.emplace_back (name, key);
+      }
+    Py_DECREF (seq);
+    return true;
+  }
+
+  /* The layout of rdmatop_track_point (rdmatop.h). */
+  struct NativePoint
+  {
+    int64_t time_ns;
+    uint32_t track;
+    uint32_t reserved;
+    double rate;
+  };
+  static_assert (sizeof (NativePoint) == 24, "rdmatop_track_point is 24 bytes");
+
+  /* Points librdmatop made, straight from its array: no Python object per
+   * point.  A malformed answer is an error, not a half-read trace. */
+  void
+  collect_native (PyObject *answer, int64_t start_ns, int64_t end_ns)
+  {
+    PyObject *data, *list;
+    std::vector<std::pair<std::string, std::string>> names;
+    char *bytes;
+    Py_ssize_t len;
+
+    if (!PyArg_ParseTuple (answer, "SO", &data, &list)
+        || PyBytes_AsStringAndSize (data, &bytes, &len) < 0
+        || !read_names (list, names))
+      {
+        errors_.push_back (fetch_error ("the capture's points are malformed"));
+        return;
+      }
+    if (len % (Py_ssize_t) sizeof (NativePoint) != 0)
+      {
+        errors_.push_back ("rdmatop: the capture's points are not whole");
+        return;
+      }
+    Py_ssize_t n = std::min (len / (Py_ssize_t) sizeof (NativePoint), kMaxPoints);
+    for (Py_ssize_t i = 0; i < n; i++)
+      {
+        NativePoint p;
+        std::memcpy (&p, bytes + i * sizeof p, sizeof p);
+        if (p.track >= names.size () || p.time_ns < start_ns || p.time_ns > end_ns)
+          continue;
+        add_point (p.time_ns, names[p.track].first, names[p.track].second, p.rate);
+      }
+  }
+
   /* Reads the source's points into counter activities; a malformed point
    * ends the collection with an error rather than a half-read trace. */
   void
   collect (int64_t start_ns, int64_t end_ns)
   {
     PyGILState_STATE gil = PyGILState_Ensure ();
+    PyObject *native = PyObject_HasAttrString (source_, "native_points")
+        ? PyObject_CallMethod (source_, "native_points", "LL", (long long) start_ns,
+                               (long long) end_ns)
+        : (Py_INCREF (Py_None), Py_None);
+    if (native == nullptr)
+      errors_.push_back (fetch_error ("reading the capture failed"));
+    else if (native != Py_None)
+      collect_native (native, start_ns, end_ns);
+    if (native != Py_None)
+      {
+        Py_XDECREF (native);
+        PyGILState_Release (gil);
+        return;
+      }
+    Py_DECREF (native);
     PyObject *points = PyObject_CallMethod (source_, "points", "LL",
                                             (long long) start_ns,
                                             (long long) end_ns);
@@ -205,14 +304,7 @@ private:
           }
         if (ts < start_ns || ts > end_ns)
           continue;
-        auto act = std::make_unique<libkineto::GenericTraceActivity> (
-            buffer_->span, kRtopCounterType, name);
-        act->startTime = ts;
-        act->endTime = ts;
-        act->device = kRtopPid;
-        act->resource = 0;
-        act->addCounterValue (key, value);
-        buffer_->activities.push_back (std::move (act));
+        add_point (ts, name, key, value);
       }
     Py_DECREF (seq);
     Py_DECREF (points);

@@ -22,7 +22,7 @@ import importlib.util
 import os
 import threading
 
-from . import _tracks
+from . import _ctracks, _tracks
 
 __all__ = ["enable", "disable", "is_enabled", "last_error"]
 
@@ -93,43 +93,85 @@ def _extension():
 
 
 class _CaptureSource:
-    """What the Kineto child profiler drives: one capture per trace."""
+    """What the Kineto child profiler drives: one capture per trace.
 
-    def __init__(self, make_capture, compact):
+    An rdmatop.Capture makes its points in C on its own thread
+    (native_points(): one bytes object of rdmatop_track_point for the
+    shim); another capture object goes through rdmatop._tracks in Python
+    (points()), drained when it stops unless drain_s asks for more."""
+
+    def __init__(self, make_capture, compact, drain_s=None):
         self._make_capture = make_capture
         self._compact = compact
+        self._drain_s = drain_s
         self._recorder = None
+        self._capture = None
+        self._ctracks = None
         self._points = []
         self.error = None
 
     def start(self):
+        import rdmatop
+
         self._points = []
         self.error = None
+        self._close_native()
         try:
-            rec = _tracks.Recorder(self._make_capture(), "time_ns", self._compact)
-            rec.start()
+            cap = self._make_capture()
+            if isinstance(cap, rdmatop.Capture):
+                tracks = _ctracks.Tracks("time_ns", self._compact)
+                cap.set_tracks(tracks)
+                cap.start()
+                self._capture, self._ctracks = cap, tracks
+            else:
+                rec = _tracks.Recorder(cap, "time_ns", self._compact, self._drain_s)
+                rec.start()
+                self._recorder = rec
         except Exception as e:
             # Kineto only logs a child profiler's errors; keep the exception
             # so last_error() can say why a trace has no RDMA tracks.
             self.error = e
             raise
-        self._recorder = rec
 
     def stop(self):
+        if self._capture is not None:
+            self._capture.stop()
         rec, self._recorder = self._recorder, None
         if rec is not None:
             rec.stop()
             self._points = rec.points()
 
+    def _close_native(self):
+        cap, self._capture, self._ctracks = self._capture, None, None
+        if cap is not None:
+            cap.close()
+
+    def native_points(self, start_ns, end_ns):
+        """(bytes of rdmatop_track_point, [(track name, counter key)] by track
+        index) for the window, or None when the capture was not rdmatop's."""
+        tracks = self._ctracks
+        if tracks is None:
+            return None
+        try:
+            names = [(_tracks.track_name(d, p), _tracks.counter_key(c)) for d, p, c in tracks.names()]
+            return tracks.raw(start_ns, end_ns), names
+        finally:
+            self._close_native()
+
     def points(self, start_ns, end_ns):
-        pts, self._points = _tracks.clip(self._points, start_ns, end_ns), []
+        if self._ctracks is not None:
+            pts = self._ctracks.points(start_ns, end_ns)
+            self._close_native()
+        else:
+            pts, self._points = _tracks.clip(self._points, start_ns, end_ns), []
         return [
             (p.time_ns, _tracks.track_name(p.device, p.port), _tracks.counter_key(p.metric), p.rate)
             for p in pts
         ]
 
 
-def enable(devices=None, ports=None, interval=0.001, metrics=None, compact=True, capture=None):
+def enable(devices=None, ports=None, interval=0.001, metrics=None, compact=True, capture=None,
+           drain_s=None):
     """Adds rdmatop's counter tracks to every torch.profiler trace from now on.
 
     ``devices``, ``ports``, ``interval`` (seconds) and ``metrics`` are those
@@ -141,9 +183,14 @@ def enable(devices=None, ports=None, interval=0.001, metrics=None, compact=True,
     to install or rebuild.  ``compact`` drops points that repeat a track's value.
     ``capture``, if given, is a callable returning an object with
     ``start()``, ``stop()`` and ``samples()`` to use instead of
-    :class:`rdmatop.Capture`.  Calling it again replaces the settings.
+    :class:`rdmatop.Capture`.  An rdmatop.Capture turns its samples into
+    points in C on its own thread, so no Python runs during the profile;
+    another capture is read when the trace stops, or every ``drain_s``
+    seconds on a thread if given (for one whose buffer would fill).
+    Calling it again replaces the settings.
     """
     global _source
+    _tracks.check_drain(drain_s)
     ext = _extension()  # raises rdmatop.Error saying what to install or rebuild
     if capture is None:
         import rdmatop
@@ -153,7 +200,7 @@ def enable(devices=None, ports=None, interval=0.001, metrics=None, compact=True,
 
         # Validate now: Kineto would only log an error from inside the trace.
         capture().close()
-    src = _CaptureSource(capture, compact)
+    src = _CaptureSource(capture, compact, drain_s)
     with _lock:
         ext.set_source(src)
         _source = src

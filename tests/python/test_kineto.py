@@ -116,6 +116,34 @@ class Kineto(unittest.TestCase):
         self.assertEqual(perfetto_rules.counter_tracks(trace, pid) if pid else {}, {})
         self.assertIsInstance(rdmatop.kineto.last_error(), Refused)
 
+    def test_points_made_in_c_no_python_thread(self):
+        import threading
+
+        rdmatop.kineto.enable(capture=lambda: rdmatop.Capture.synthetic(ports=2, counters=3))
+        threads = []
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+            matmuls()
+            time.sleep(0.05)
+            threads = [t.name for t in threading.enumerate()]
+            matmuls()
+        prof.export_chrome_trace(self.path("c.json"))
+        self.assertEqual(threads, [threading.main_thread().name], "no Python thread while profiling")
+        trace = perfetto_rules.load(self.path("c.json"))
+        pid = perfetto_rules.pid_named(trace, "rdmatop")
+        self.assertIsNotNone(pid)
+        self.assertEqual(perfetto_rules.check(trace, [pid]), [])
+        tracks = perfetto_rules.counter_tracks(trace, pid)
+        self.assertEqual(len(tracks), 6, sorted(tracks))
+        busy = tracks[("rdmatop synth0/1", "sent_pkts/s")]
+        idle = tracks[("rdmatop synth0/2", "duplicate_request/s")]
+        self.assertGreater(len(busy), 10)
+        self.assertTrue(all(v > 0 for _, v in busy))
+        self.assertTrue(all(v == 0 for _, v in idle))
+        lo, hi = perfetto_rules.span(trace, exclude_pid=pid)
+        ts = [t for pts in tracks.values() for t, _ in pts]
+        self.assertGreaterEqual(min(ts), lo)
+        self.assertLessEqual(max(ts), hi)
+
     def test_unusable_module_says_what_to_rebuild(self):
         saved_ext, saved_env = rdmatop.kineto._ext, os.environ.get("RDMATOP_KINETO_MODULE")
         try:
