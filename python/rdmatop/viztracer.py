@@ -22,7 +22,7 @@ import shlex
 
 from viztracer.vizplugin import VizPluginBase, VizPluginError
 
-from . import _tracks
+from . import _ctracks, _tracks
 
 __all__ = ["RdmatopPlugin", "get_vizplugin", "parse_options"]
 
@@ -56,8 +56,10 @@ class RdmatopPlugin(VizPluginBase):
     with another callable returning start()/stop()/samples()."""
 
     def __init__(self, devices=None, ports=None, interval=0.001, metrics=None,
-                 compact=True, capture=None):
+                 compact=True, capture=None, drain_s=None):
         super().__init__()
+        _tracks.check_drain(drain_s)
+        self._drain_s = drain_s
         if capture is None:
             import rdmatop
 
@@ -71,6 +73,8 @@ class RdmatopPlugin(VizPluginBase):
         self._make_capture = capture
         self._compact = compact
         self._recorder = None
+        self._capture = None
+        self._ctracks = []     # Tracks of captures run, read at save
         self._points = []
 
     def support_version(self):
@@ -91,40 +95,65 @@ class RdmatopPlugin(VizPluginBase):
         return {}
 
     def _start(self):
-        if self._recorder is not None:
+        import rdmatop
+
+        if self._recorder is not None or self._capture is not None:
             return
-        rec = _tracks.Recorder(self._make_capture(), "mono_ns", self._compact)
+        cap = self._make_capture()
+        if isinstance(cap, rdmatop.Capture):
+            # Points made in C on the capture's thread: no Python runs
+            # while VizTracer traces.
+            tracks = _ctracks.Tracks("mono_ns", self._compact)
+            cap.set_tracks(tracks)
+            cap.start()
+            self._capture = cap
+            self._ctracks.append(tracks)
+            return
+        rec = _tracks.Recorder(cap, "mono_ns", self._compact, self._drain_s)
         rec.start()
         self._recorder = rec
 
     def _stop(self):
+        cap, self._capture = self._capture, None
+        if cap is not None:
+            cap.close()  # the tracks keep the points
         rec, self._recorder = self._recorder, None
         if rec is not None:
             rec.stop()
             self._points += rec.points()
 
+    def _window_points(self, lo_ns, hi_ns):
+        """(name, key, time_ns, rate) of every point in the window, from
+        the C tracks in one call each and from the Python points."""
+        out = []
+        for tracks in self._ctracks:
+            names = [(_tracks.track_name(d, p), _tracks.counter_key(c)) for d, p, c in tracks.names()]
+            times, idx, rates = tracks.arrays(lo_ns, hi_ns)
+            out += [(*names[k], t, r) for t, k, r in zip(times, idx, rates)]
+            tracks.close()
+        self._ctracks = []
+        pts, self._points = _tracks.clip(self._points, lo_ns, hi_ns), []
+        out += [(_tracks.track_name(p.device, p.port), _tracks.counter_key(p.metric), p.time_ns,
+                 p.rate) for p in pts]
+        return out
+
     def _add_tracks(self, data):
         events = data.setdefault("traceEvents", [])
         timed = [e for e in events if e.get("ph") != "M" and "ts" in e]
-        if not timed or not self._points:
+        if not timed or not (self._points or self._ctracks):
             return
         # VizTracer's ts is CLOCK_MONOTONIC in µs; keep to its events' span.
         lo = min(e["ts"] for e in timed)
         hi = max(e["ts"] + e.get("dur", 0) for e in timed)
-        pts = _tracks.clip(self._points, int(lo * 1000), int(hi * 1000))
-        self._points = []
+        pts = self._window_points(int(lo * 1000), int(hi * 1000))
+        if not pts:
+            return
         tid = os.getpid()
         events.append({"ph": "M", "name": "process_name", "pid": PID, "tid": 0,
                        "args": {"name": "rdmatop"}})
-        for p in pts:
-            events.append({
-                "ph": "C",
-                "name": _tracks.track_name(p.device, p.port),
-                "pid": PID,
-                "tid": tid,
-                "ts": min(max(p.time_ns / 1000, lo), hi),
-                "args": {_tracks.counter_key(p.metric): p.rate},
-            })
+        events += [{"ph": "C", "name": name, "pid": PID, "tid": tid,
+                    "ts": min(max(t / 1000, lo), hi), "args": {key: rate}}
+                   for name, key, t, rate in pts]
 
 
 def parse_options(arg):

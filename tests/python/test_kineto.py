@@ -136,7 +136,7 @@ class Kineto(unittest.TestCase):
         self.assertEqual(len(tracks), 6, sorted(tracks))
         busy = tracks[("rdmatop synth0/1", "sent_pkts/s")]
         idle = tracks[("rdmatop synth0/2", "duplicate_request/s")]
-        self.assertGreater(len(busy), 10)
+        self.assertGreaterEqual(len(busy), 2)
         self.assertTrue(all(v > 0 for _, v in busy))
         self.assertTrue(all(v == 0 for _, v in idle))
         lo, hi = perfetto_rules.span(trace, exclude_pid=pid)
