@@ -292,6 +292,40 @@ test_clip_makes_nothing_up_past_the_data (void)
   g_assert_cmpuint (n, ==, 0);
 }
 
+/* The clip in one pass and the sorting one agree on every window, edges
+ * on points included, also where the realtime clock steps back. */
+static void
+test_clip_paths_agree (void)
+{
+  for (int step_back = 0; step_back <= 1; step_back++)
+    {
+      g_autoptr(RtopTracks) t = tracks_new (RTOP_TRACKS_CLOCK_REALTIME, TRUE);
+      g_autoptr(GArray) s = g_array_new (FALSE, FALSE, sizeof (RtopTrackSample));
+      const char *ports[] = { "a", "b", "c" };
+      guint64 v[3] = { 0 };
+
+      for (guint i = 0; i < 60; i++)
+        for (guint p = 0; p < 3; p++)
+          {
+            gint64 real = REAL0 + i * MS + p * 1000 - (step_back && i >= 30 ? 20 * MS : 0);
+            v[p] += p == 2 ? 0 : (i / 7 + p) % 3;
+            g_array_append_vals (s, &(RtopTrackSample) {
+              real, MONO0 + i * MS + p * 1000, ports[p], 1, "x", v[p] }, 1);
+          }
+      feed (t, s);
+      for (gint64 lo = -2; lo < 64; lo += 3)
+        for (gint64 hi = lo - 1; hi < 66; hi += 4)
+          {
+            g_autofree RtopTrackPoint *a = NULL, *b = NULL;
+            gsize na, nb;
+            a = rtop_tracks_clip (t, REAL0 + lo * MS, REAL0 + hi * MS + (hi % 2) * 1000, &na);
+            b = rtop_tracks_clip_sorting (t, REAL0 + lo * MS, REAL0 + hi * MS + (hi % 2) * 1000, &nb);
+            g_assert_cmpuint (na, ==, nb);
+            g_assert_cmpmem (a, na * sizeof *a, b, nb * sizeof *b);
+          }
+    }
+}
+
 static void
 test_bounds (void)
 {
@@ -398,6 +432,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/tracks/clip/inclusive-bounds", test_clip_inclusive_bounds);
   g_test_add_func ("/tracks/clip/held-values", test_clip_carries_held_values);
   g_test_add_func ("/tracks/clip/nothing-past-the-data", test_clip_makes_nothing_up_past_the_data);
+  g_test_add_func ("/tracks/clip/paths-agree", test_clip_paths_agree);
   g_test_add_func ("/tracks/bounds", test_bounds);
   g_test_add_func ("/tracks/synthetic-capture", test_synthetic_capture_feeds_tracks);
   g_test_add_func ("/tracks/synthetic-bounds", test_synthetic_bounds);

@@ -363,26 +363,178 @@ clip_track (const Ranked *all, gsize from, gsize to, gint64 start_ns, gint64 end
     }
 }
 
-RtopTrackPoint *
-rtop_tracks_clip (RtopTracks *self, gint64 start_ns, gint64 end_ns, gsize *n)
+/* What a window needs of one track, found in one pass over its points. */
+typedef struct {
+  gboolean seen, before, at_start, inside, after;
+  gint64 last_ns;            /* of the point before, to check the order */
+  double before_rate;        /* of the newest point before the window */
+  gint64 inside_ns;          /* of the newest point inside */
+  double inside_rate;
+} Window;
+
+/* FALSE when p is older than its track's point before it (the realtime
+ * clock stepped back): then the general, sorting clip is used. */
+static gboolean
+scan_point (Window *w, const RtopTrackPoint *p, gint64 start_ns, gint64 end_ns)
 {
+  if (w->seen && p->time_ns < w->last_ns)
+    return FALSE;
+  w->seen = TRUE;
+  w->last_ns = p->time_ns;
+  if (p->time_ns < start_ns)
+    {
+      w->before = TRUE;
+      w->before_rate = p->rate;
+    }
+  else if (p->time_ns > end_ns)
+    w->after = TRUE;
+  else
+    {
+      w->at_start |= !w->inside && p->time_ns == start_ns;
+      w->inside = TRUE;
+      w->inside_ns = p->time_ns;
+      w->inside_rate = p->rate;
+    }
+  return TRUE;
+}
+
+static gboolean
+in_window (const RtopTrackPoint *p, gint64 start_ns, gint64 end_ns)
+{
+  return p->time_ns >= start_ns && p->time_ns <= end_ns;
+}
+
+/* The held points inside the window, sorted, merged into the sorted run
+ * of out from index from. */
+static void
+merge_held (RtopTracks *self, GArray *out, gint64 start_ns, gint64 end_ns)
+{
+  g_autoptr(GArray) held = g_array_new (FALSE, FALSE, sizeof (RtopTrackPoint));
+  g_autoptr(GArray) merged = NULL;
+  guint i = 0, j = 0;
+
+  for (guint k = 0; k < self->tracks->len; k++)
+    {
+      const Track *t = g_ptr_array_index (self->tracks, k);
+      if (t->have_held && in_window (&t->held, start_ns, end_ns))
+        g_array_append_val (held, t->held);
+    }
+  if (held->len == 0)
+    return;
+  g_array_sort (held, by_time_then_track);
+  merged = g_array_sized_new (FALSE, FALSE, sizeof (RtopTrackPoint), out->len + held->len);
+  while (i < out->len || j < held->len)
+    {
+      const RtopTrackPoint *a = i < out->len ? &g_array_index (out, RtopTrackPoint, i) : NULL;
+      const RtopTrackPoint *b = j < held->len ? &g_array_index (held, RtopTrackPoint, j) : NULL;
+      if (b == NULL || (a != NULL && by_time_then_track (a, b) <= 0))
+        g_array_append_vals (merged, a, 1), i++;
+      else
+        g_array_append_vals (merged, b, 1), j++;
+    }
+  g_array_set_size (out, 0);
+  g_array_append_vals (out, merged->data, merged->len);
+}
+
+static gboolean
+sorted (const GArray *a)
+{
+  for (guint i = 1; i < a->len; i++)
+    if (by_time_then_track (&g_array_index (a, RtopTrackPoint, i - 1),
+                            &g_array_index (a, RtopTrackPoint, i)) > 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* The clip in passes over the points as kept, without sorting them: they
+ * are kept in CLOCK_MONOTONIC order, which is each track's time order
+ * unless the realtime clock stepped back (then NULL). */
+static GArray *
+clip_in_order (RtopTracks *self, gint64 start_ns, gint64 end_ns)
+{
+  g_autofree Window *w = g_new0 (Window, MAX (self->tracks->len, 1));
   g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (RtopTrackPoint));
+
+  for (guint i = 0; i < self->points->len; i++)
+    {
+      const RtopTrackPoint *p = &g_array_index (self->points, RtopTrackPoint, i);
+      if (!scan_point (&w[p->track], p, start_ns, end_ns))
+        return NULL;
+    }
+  for (guint k = 0; k < self->tracks->len; k++)
+    {
+      const Track *t = g_ptr_array_index (self->tracks, k);
+      if (t->have_held && !scan_point (&w[k], &t->held, start_ns, end_ns))
+        return NULL;
+    }
+  /* The rate each track holds at the start, where no point is there. */
+  for (guint k = 0; k < self->tracks->len; k++)
+    if (w[k].before && !w[k].at_start)
+      g_array_append_vals (out, &(RtopTrackPoint) { start_ns, k, 0, w[k].before_rate }, 1);
+  for (guint i = 0; i < self->points->len; i++)
+    {
+      const RtopTrackPoint *p = &g_array_index (self->points, RtopTrackPoint, i);
+      if (in_window (p, start_ns, end_ns))
+        g_array_append_vals (out, p, 1);
+    }
+  merge_held (self, out, start_ns, end_ns);
+  /* Where a track goes on past the window, the rate it holds at the end. */
+  for (guint k = 0; k < self->tracks->len; k++)
+    if (w[k].after && (w[k].inside || w[k].before)
+        && (w[k].inside ? w[k].inside_ns : start_ns) < end_ns)
+      g_array_append_vals (out, &(RtopTrackPoint) {
+        end_ns, k, 0, w[k].inside ? w[k].inside_rate : w[k].before_rate }, 1);
+  if (!sorted (out))
+    g_array_sort (out, by_time_then_track);
+  return g_steal_pointer (&out);
+}
+
+/* The general clip: every point sorted by track and time first. */
+static GArray *
+clip_sorting (RtopTracks *self, gint64 start_ns, gint64 end_ns)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (RtopTrackPoint));
   g_autofree Ranked *all = NULL;
   gsize total, from = 0;
 
-  g_mutex_lock (&self->lock);
   all = ranked_points (self, &total);
-  g_mutex_unlock (&self->lock);
-  if (start_ns <= end_ns)
-    while (from < total)
-      {
-        gsize to = from;
-        while (to < total && all[to].p.track == all[from].p.track)
-          to++;
-        clip_track (all, from, to, start_ns, end_ns, out);
-        from = to;
-      }
+  while (from < total)
+    {
+      gsize to = from;
+      while (to < total && all[to].p.track == all[from].p.track)
+        to++;
+      clip_track (all, from, to, start_ns, end_ns, out);
+      from = to;
+    }
   g_array_sort (out, by_time_then_track);
+  return out;
+}
+
+static RtopTrackPoint *
+clip_to (RtopTracks *self, gint64 start_ns, gint64 end_ns, gboolean in_order, gsize *n)
+{
+  GArray *out = NULL;
+
+  g_mutex_lock (&self->lock);
+  if (start_ns > end_ns)
+    out = g_array_new (FALSE, FALSE, sizeof (RtopTrackPoint));
+  else if (in_order)
+    out = clip_in_order (self, start_ns, end_ns);
+  if (out == NULL)
+    out = clip_sorting (self, start_ns, end_ns);
+  g_mutex_unlock (&self->lock);
   *n = out->len;
-  return (RtopTrackPoint *) g_array_free (g_steal_pointer (&out), FALSE);
+  return (RtopTrackPoint *) g_array_free (out, FALSE);
+}
+
+RtopTrackPoint *
+rtop_tracks_clip (RtopTracks *self, gint64 start_ns, gint64 end_ns, gsize *n)
+{
+  return clip_to (self, start_ns, end_ns, TRUE, n);
+}
+
+RtopTrackPoint *
+rtop_tracks_clip_sorting (RtopTracks *self, gint64 start_ns, gint64 end_ns, gsize *n)
+{
+  return clip_to (self, start_ns, end_ns, FALSE, n);
 }
