@@ -92,7 +92,7 @@ def run_one(mode, workload, seconds, compact, n_steps):
             if len(steps) % 50 == 1:
                 threads.update(t.name for t in threading.enumerate())
 
-    stop_s = export_s = 0.0
+    stop_s = export_s = rdmatop_s = 0.0
     if mode == "bare":
         loop()
     elif mode.startswith("torch"):
@@ -110,6 +110,10 @@ def run_one(mode, workload, seconds, compact, n_steps):
         t = time.perf_counter()
         prof.export_chrome_trace(path)
         export_s = time.perf_counter() - t
+        if make is not None:
+            # The shim's own part of the stop: reading the points librdmatop
+            # made and making Kineto activities of them.
+            rdmatop_s = rdmatop.kineto._extension().last_trace_stats()[1] / 1e9
     else:
         import viztracer
 
@@ -117,7 +121,17 @@ def run_one(mode, workload, seconds, compact, n_steps):
         if make is not None:
             import rdmatop.viztracer as rv
 
-            plugins.append(rv.RdmatopPlugin(capture=make, compact=compact))
+            plugin = rv.RdmatopPlugin(capture=make, compact=compact)
+            add_tracks = plugin._add_tracks
+
+            def timed(data):
+                nonlocal rdmatop_s
+                t = time.perf_counter()
+                add_tracks(data)
+                rdmatop_s += time.perf_counter() - t
+
+            plugin._add_tracks = timed
+            plugins.append(plugin)
         tracer = viztracer.VizTracer(plugins=plugins, verbose=0, output_file=path,
                                      tracer_entries=2_000_000)
         tracer.start()
@@ -141,7 +155,7 @@ def run_one(mode, workload, seconds, compact, n_steps):
         "mode": mode, "workload": workload, "steps": len(steps),
         "step_ms": statistics.median(steps) * 1e3 if steps else 0.0,
         "profiled_s": sum(steps), "stop_ms": stop_s * 1e3, "export_ms": export_s * 1e3,
-        "trace_bytes": size, "points": points,
+        "trace_bytes": size, "points": points, "rdmatop_ms": rdmatop_s * 1e3,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "rss_added_mb": (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0) / 1024,
         "threads": sorted(threads),
@@ -155,11 +169,14 @@ def median_of(runs, key):
 def report(results, workloads, modes, seconds):
     print(f"# {seconds:g} s profiles; medians over rounds; ratios against the same run's "
           "baseline (bare for torch and viz, torch for torch+r*, viz for viz+r*)")
+    print("# s+e add: stop+export over the baseline's; % of prof: that over the profiled "
+          "time; rdmatop ms: the part of it in rdmatop's own code (the Kineto shim's "
+          "reading and activity making, or the VizTracer plugin's save handler)")
     for w in workloads:
         print(f"\n## workload {w}")
         print(f"{'mode':<10} {'step ms':>8} {'step%':>7} {'stop ms':>8} {'export ms':>9} "
               f"{'s+e add ms':>10} {'% of prof':>9} {'trace MB':>8} {'points':>8} "
-              f"{'peak MB':>8} {'py threads':>10}")
+              f"{'peak MB':>8} {'py threads':>10} {'rdmatop ms':>10}")
         rows = {m: [r for r in results if r["workload"] == w and r["mode"] == m] for m in modes}
         for m in modes:
             runs = rows[m]
@@ -177,7 +194,8 @@ def report(results, workloads, modes, seconds):
                   f"{median_of(runs, 'stop_ms'):8.1f} {median_of(runs, 'export_ms'):9.1f} "
                   f"{added:10.1f} {100 * added / prof:8.2f}% "
                   f"{median_of(runs, 'trace_bytes') / 1e6:8.2f} {median_of(runs, 'points'):8.0f} "
-                  f"{median_of(runs, 'peak_rss_mb'):8.1f} {threads:10d}")
+                  f"{median_of(runs, 'peak_rss_mb'):8.1f} {threads:10d} "
+                  f"{median_of(runs, 'rdmatop_ms'):10.1f}")
 
 
 def main():
