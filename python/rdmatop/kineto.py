@@ -26,6 +26,10 @@ from . import _ctracks, _tracks
 
 __all__ = ["enable", "disable", "is_enabled", "last_error"]
 
+#: Points one trace holds at most, as the Kineto shim does: past it the
+#: newest are dropped, and last_error() says how many.
+MAX_POINTS = 2_000_000
+
 _lock = threading.Lock()
 _source = None
 _ext = None
@@ -119,7 +123,7 @@ class _CaptureSource:
         try:
             cap = self._make_capture()
             if isinstance(cap, rdmatop.Capture):
-                tracks = _ctracks.Tracks("time_ns", self._compact)
+                tracks = _ctracks.Tracks("time_ns", self._compact, MAX_POINTS)
                 cap.set_tracks(tracks)
                 cap.start()
                 self._capture, self._ctracks = cap, tracks
@@ -141,6 +145,15 @@ class _CaptureSource:
             rec.stop()
             self._points = rec.points()
 
+    def _note_dropped(self, tracks):
+        import rdmatop
+
+        if tracks.dropped:
+            self.error = rdmatop.Error(
+                "The trace holds at most %d rdmatop points: %d more were dropped (profile "
+                "for less time, at a longer interval, or with fewer metrics)"
+                % (MAX_POINTS, tracks.dropped))
+
     def _close_native(self):
         cap, self._capture, self._ctracks = self._capture, None, None
         if cap is not None:
@@ -152,6 +165,7 @@ class _CaptureSource:
         tracks = self._ctracks
         if tracks is None:
             return None
+        self._note_dropped(tracks)
         try:
             names = [(_tracks.track_name(d, p), _tracks.counter_key(c)) for d, p, c in tracks.names()]
             return tracks.raw(start_ns, end_ns), names
@@ -160,6 +174,7 @@ class _CaptureSource:
 
     def points(self, start_ns, end_ns):
         if self._ctracks is not None:
+            self._note_dropped(self._ctracks)
             pts = self._ctracks.points(start_ns, end_ns)
             self._close_native()
         else:
@@ -221,6 +236,8 @@ def is_enabled():
 
 
 def last_error():
-    """The exception that kept the last trace's capture from starting, or None."""
+    """The exception that kept the last trace's capture from starting, or
+    the :class:`rdmatop.Error` saying that its points were past the bound
+    (:data:`MAX_POINTS`) and some dropped; None when all went well."""
     src = _source
     return src.error if src is not None else None

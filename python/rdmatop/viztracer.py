@@ -29,6 +29,9 @@ __all__ = ["RdmatopPlugin", "get_vizplugin", "parse_options"]
 #: The Chrome trace pid of the counter tracks: a process of their own.
 PID = 0x52444D41  # "RDMA"
 
+#: Points one trace holds at most (past it the newest are dropped).
+MAX_POINTS = 2_000_000
+
 # The newest VizTracer whose plugin messages this was written against.
 _SUPPORT_VERSION = "1.1.1"
 
@@ -103,7 +106,7 @@ class RdmatopPlugin(VizPluginBase):
         if isinstance(cap, rdmatop.Capture):
             # Points made in C on the capture's thread: no Python runs
             # while VizTracer traces.
-            tracks = _ctracks.Tracks("mono_ns", self._compact)
+            tracks = _ctracks.Tracks("mono_ns", self._compact, MAX_POINTS)
             cap.set_tracks(tracks)
             cap.start()
             self._capture = cap

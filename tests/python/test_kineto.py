@@ -144,6 +144,22 @@ class Kineto(unittest.TestCase):
         self.assertGreaterEqual(min(ts), lo)
         self.assertLessEqual(max(ts), hi)
 
+    def test_points_past_the_bound_are_said(self):
+        saved = rdmatop.kineto.MAX_POINTS
+        rdmatop.kineto.MAX_POINTS = 10
+        try:
+            rdmatop.kineto.enable(capture=lambda: rdmatop.Capture.synthetic(ports=2, counters=3))
+            profile_to(self.path("bound.json"))
+        finally:
+            rdmatop.kineto.MAX_POINTS = saved
+        err = rdmatop.kineto.last_error()
+        self.assertIsInstance(err, rdmatop.Error)
+        self.assertIn("more were dropped", str(err))
+        trace = perfetto_rules.load(self.path("bound.json"))
+        pid = perfetto_rules.pid_named(trace, "rdmatop")
+        points = sum(len(v) for v in perfetto_rules.counter_tracks(trace, pid).values())
+        self.assertLessEqual(points, 10 + 6 * 2, "the bound, held points and window ends")
+
     def test_unusable_module_says_what_to_rebuild(self):
         saved_ext, saved_env = rdmatop.kineto._ext, os.environ.get("RDMATOP_KINETO_MODULE")
         try:
