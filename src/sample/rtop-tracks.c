@@ -404,36 +404,36 @@ in_window (const RtopTrackPoint *p, gint64 start_ns, gint64 end_ns)
   return p->time_ns >= start_ns && p->time_ns <= end_ns;
 }
 
-/* The held points inside the window, sorted, merged into the sorted run
- * of out from index from. */
+/* The held points inside the window (at most one a track), sorted and
+ * merged into out in place, from the back. */
 static void
 merge_held (RtopTracks *self, GArray *out, gint64 start_ns, gint64 end_ns)
 {
   g_autoptr(GArray) held = g_array_new (FALSE, FALSE, sizeof (RtopTrackPoint));
-  g_autoptr(GArray) merged = NULL;
-  guint i = 0, j = 0;
+  RtopTrackPoint *o, *h;
+  gsize i, j, k;
 
-  for (guint k = 0; k < self->tracks->len; k++)
+  for (guint t = 0; t < self->tracks->len; t++)
     {
-      const Track *t = g_ptr_array_index (self->tracks, k);
-      if (t->have_held && in_window (&t->held, start_ns, end_ns))
-        g_array_append_val (held, t->held);
+      const Track *tr = g_ptr_array_index (self->tracks, t);
+      if (tr->have_held && in_window (&tr->held, start_ns, end_ns))
+        g_array_append_val (held, tr->held);
     }
   if (held->len == 0)
     return;
   g_array_sort (held, by_time_then_track);
-  merged = g_array_sized_new (FALSE, FALSE, sizeof (RtopTrackPoint), out->len + held->len);
-  while (i < out->len || j < held->len)
+  i = out->len;
+  j = held->len;
+  g_array_set_size (out, out->len + held->len);
+  o = (RtopTrackPoint *) (void *) out->data;
+  h = (RtopTrackPoint *) (void *) held->data;
+  for (k = out->len; j > 0; k--)
     {
-      const RtopTrackPoint *a = i < out->len ? &g_array_index (out, RtopTrackPoint, i) : NULL;
-      const RtopTrackPoint *b = j < held->len ? &g_array_index (held, RtopTrackPoint, j) : NULL;
-      if (b == NULL || (a != NULL && by_time_then_track (a, b) <= 0))
-        g_array_append_vals (merged, a, 1), i++;
+      if (i > 0 && by_time_then_track (&o[i - 1], &h[j - 1]) > 0)
+        o[k - 1] = o[--i];
       else
-        g_array_append_vals (merged, b, 1), j++;
+        o[k - 1] = h[--j];
     }
-  g_array_set_size (out, 0);
-  g_array_append_vals (out, merged->data, merged->len);
 }
 
 static gboolean
@@ -453,7 +453,9 @@ static GArray *
 clip_in_order (RtopTracks *self, gint64 start_ns, gint64 end_ns)
 {
   g_autofree Window *w = g_new0 (Window, MAX (self->tracks->len, 1));
-  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (RtopTrackPoint));
+  /* Room for every point, held ones and both ends of each track: no growth. */
+  g_autoptr(GArray) out = g_array_sized_new (FALSE, FALSE, sizeof (RtopTrackPoint),
+                                             self->points->len + 3 * self->tracks->len);
 
   for (guint i = 0; i < self->points->len; i++)
     {

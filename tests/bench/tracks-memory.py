@@ -68,13 +68,15 @@ def main():
             ctypes.POINTER(_native.CSample)), len(flat))
     after = peak_mb()
     raw = tracks.raw(-(1 << 63), (1 << 63) - 1)
+    clipped = peak_mb()
     print(f"{a.minutes:g} min at 1 ms, {a.ports} ports x {a.counters} counters "
           f"({passes * n_tr:,} samples), compact={not a.no_compact}, "
           f"max_points={a.max_points or 'default'}")
     print(f"points kept {len(raw) // _ctracks.POINT_SIZE:,}, dropped {tracks.dropped:,}; "
           f"tracks hold {tracks.size / 2**20:.1f} MiB")
     print(f"peak RSS {before:.0f} MiB before, {after:.0f} MiB after feeding "
-          f"(+{after - before:.0f} MiB, with numpy's chunk buffers)")
+          f"(+{after - before:.0f} MiB, with numpy's chunk buffers), {clipped:.0f} MiB after "
+          f"the clip that reads them out")
 
 
 if __name__ == "__main__":
