@@ -4,7 +4,7 @@
 
 #include "rtop-capture.h"
 #include "rtop-error.h"
-#include "rtop-tracks.h"
+#include "rtop-tracks-private.h"
 
 #define REAL0 G_GINT64_CONSTANT (1796000000000000000)
 #define MONO0 G_GINT64_CONSTANT (5000000000)

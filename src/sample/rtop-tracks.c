@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "rtop-error.h"
-#include "rtop-tracks.h"
+#include "rtop-tracks-private.h"
 
 /* One port's counter: what the next sample's rate is taken against, and
  * what compaction holds back. */
@@ -73,8 +73,8 @@ rtop_tracks_new (RtopTracksClock clock, gboolean compact, gsize max_points, GErr
   if (max_points > RTOP_TRACKS_MAX_POINTS)
     {
       g_set_error (error, RTOP_ERROR, RTOP_ERROR_INVALID_ARGUMENT,
-                   _("Tracks keep at most %u points, not %" G_GSIZE_FORMAT),
-                   RTOP_TRACKS_MAX_POINTS, max_points);
+                   _("Tracks keep at most %u points, not %lu"),
+                   RTOP_TRACKS_MAX_POINTS, (gulong) max_points);
       return NULL;
     }
   self = g_new0 (RtopTracks, 1);

@@ -62,11 +62,6 @@ gboolean rtop_tracks_get_track (RtopTracks *self, guint track, const char **devi
  * at start_ns becomes a point there, and where a track goes on past
  * end_ns, the value it holds there a point at end_ns.  Free with g_free. */
 RtopTrackPoint *rtop_tracks_clip (RtopTracks *self, gint64 start_ns, gint64 end_ns, gsize *n);
-/* The same by sorting every point first, whatever their order (what
- * rtop_tracks_clip() falls back to when the realtime clock stepped back);
- * for tests. */
-RtopTrackPoint *rtop_tracks_clip_sorting (RtopTracks *self, gint64 start_ns, gint64 end_ns,
-                                          gsize *n);
 /* Points and samples not kept because a bound was reached. */
 guint64 rtop_tracks_get_dropped (RtopTracks *self);
 /* Bytes held, for the memory bound. */
