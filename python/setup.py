@@ -105,12 +105,17 @@ def kineto_extension(found):
 
 
 class BuildKineto(build_ext):
-    """build_ext that says what it decided about rdmatop._kineto."""
+    """build_ext that says what it decided about rdmatop._kineto and, in
+    place (``pip install -e``, where build_py does not run), also puts
+    librdmatop.so.1 into the package folder."""
 
     def run(self):
-        if not self.extensions:
-            return
-        super().run()
+        if self.extensions:
+            super().run()
+        if self.inplace:
+            lib = build_library(os.path.abspath(self.build_temp))
+            if lib is not None:
+                shutil.copyfile(os.path.realpath(lib), os.path.join(HERE, "rdmatop", SONAME))
 
     def build_extension(self, ext):
         print("rdmatop: building %s against torch in %s" % (ext.name, sys.prefix))

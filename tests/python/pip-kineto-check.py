@@ -29,7 +29,9 @@ def tap(cond, what):
 
 
 site = os.path.dirname(rdmatop.__file__)
-tap(site.startswith(sys.prefix), "rdmatop is the venv's installed copy: " + site)
+# An argument: the editable install's package folder, where rdmatop must be.
+want = sys.argv[1] if len(sys.argv) > 1 else None
+tap(site == want if want else site.startswith(sys.prefix), "rdmatop is the installed copy: " + site)
 ext = rdmatop.kineto._extension()
 tap(os.path.dirname(ext.__file__) == site, "rdmatop._kineto sits in the package: " + ext.__file__)
 tap(ext.torch_version == torch.__version__, "built against torch " + ext.torch_version)
@@ -50,5 +52,19 @@ tap(bool(tracks.get(("rdmatop rxe0/1", "sent_pkts/s"))),
     "the trace has the counter track rdmatop rxe0/1 sent_pkts/s among %s" % sorted(tracks))
 tap(perfetto_rules.check(trace, [pid] if pid is not None else []) == [],
     "the trace follows Perfetto's rules")
+# The installed librdmatop's tracks, made on the capture's thread.
+rdmatop.kineto.enable(capture=lambda: rdmatop.Capture.synthetic(ports=1, counters=2))
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "s.json")
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+        a = torch.randn(64, 64)
+        for _ in range(200):
+            a = torch.tanh(a @ a)
+    prof.export_chrome_trace(path)
+    trace = perfetto_rules.load(path)
+pid = perfetto_rules.pid_named(trace, "rdmatop")
+tracks = perfetto_rules.counter_tracks(trace, pid) if pid is not None else {}
+tap(("rdmatop synth0/1", "sent_pkts/s") in tracks,
+    "a synthetic capture's tracks, made in librdmatop: %s" % sorted(tracks))
 print("1..%d" % n)
 sys.exit(1 if failed else 0)

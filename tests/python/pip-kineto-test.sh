@@ -53,16 +53,31 @@ grep -q "rdmatop: building rdmatop._kineto" "$work/log" && ok "setup.py built rd
   || { notok "setup.py did not build rdmatop._kineto:"; grep "rdmatop:" "$work/log" | sed 's/^/#   /'; }
 
 # The check's TAP lines continue this test's numbering.
-(cd "$work" && env -u RDMATOP_LIBRARY -u RDMATOP_KINETO_MODULE -u PYTHONPATH \
-   "$venv/bin/python" "$here/pip-kineto-check.py") > "$work/out" 2>&1
-rc=$?
-while IFS= read -r line; do
-  case "$line" in
-    "ok "*) ok "${line#ok [0-9]* - }" ;;
-    "not ok "*) notok "${line#not ok [0-9]* - }" ;;
-    1..*) ;;
-    *) echo "# $line" ;;
-  esac
-done < "$work/out"
-[ $rc -eq 0 ] || notok "pip-kineto-check.py exited with $rc"
+run_check () {
+  (cd "$work" && env -u RDMATOP_LIBRARY -u RDMATOP_KINETO_MODULE -u PYTHONPATH \
+     "$venv/bin/python" "$here/pip-kineto-check.py" "$@") > "$work/out" 2>&1
+  rc=$?
+  while IFS= read -r line; do
+    case "$line" in
+      "ok "*) ok "${line#ok [0-9]* - }" ;;
+      "not ok "*) notok "${line#not ok [0-9]* - }" ;;
+      1..*) ;;
+      *) echo "# $line" ;;
+    esac
+  done < "$work/out"
+  [ $rc -eq 0 ] || notok "pip-kineto-check.py exited with $rc"
+}
+run_check
+
+# The same as an editable install (pip install -e), where build_py does
+# not run: build_ext puts both modules into the package folder.
+"$venv/bin/pip" uninstall -y rdmatop > "$work/log" 2>&1
+if (cd "$work" && RDMATOP_MESON_BUILDDIR="$build" "$venv/bin/pip" install -v --no-build-isolation \
+      --no-index -e ./python) > "$work/log" 2>&1; then
+  ok "pip install --no-build-isolation -e ./python"
+  run_check "$work/python/rdmatop"
+else
+  notok "pip install --no-build-isolation -e ./python failed:"
+  tail -n 40 "$work/log" | sed 's/^/#   /'
+fi
 finish
