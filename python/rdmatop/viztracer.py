@@ -17,6 +17,7 @@ Plugin options: ``--interval MS`` (milliseconds between reads, default 1),
 """
 
 import argparse
+import math
 import os
 import shlex
 
@@ -125,38 +126,50 @@ class RdmatopPlugin(VizPluginBase):
             rec.stop()
             self._points += rec.points()
 
-    def _window_points(self, lo_ns, hi_ns):
-        """(name, key, time_ns, rate) of every point in the window, from
-        the C tracks in one call each and from the Python points."""
+    def _counter_events(self, lo, hi):
+        """The window's counter events (VizTracer's µs lo..hi), the C
+        tracks' read in one call each, then the Python points."""
+        lo_ns, hi_ns = int(lo * 1000), int(hi * 1000)
+        tid = os.getpid()
         out = []
         for tracks in self._ctracks:
             names = [(_tracks.track_name(d, p), _tracks.counter_key(c)) for d, p, c in tracks.names()]
             times, idx, rates = tracks.arrays(lo_ns, hi_ns)
-            out += [(*names[k], t, r) for t, k, r in zip(times, idx, rates)]
             tracks.close()
+            out += [{"ph": "C", "name": names[k][0], "pid": PID, "tid": tid,
+                     "ts": min(max(t / 1000, lo), hi), "args": {names[k][1]: r}}
+                    for t, k, r in zip(times, idx, rates)]
         self._ctracks = []
         pts, self._points = _tracks.clip(self._points, lo_ns, hi_ns), []
-        out += [(_tracks.track_name(p.device, p.port), _tracks.counter_key(p.metric), p.time_ns,
-                 p.rate) for p in pts]
+        out += [{"ph": "C", "name": _tracks.track_name(p.device, p.port), "pid": PID, "tid": tid,
+                 "ts": min(max(p.time_ns / 1000, lo), hi),
+                 "args": {_tracks.counter_key(p.metric): p.rate}} for p in pts]
         return out
 
     def _add_tracks(self, data):
         events = data.setdefault("traceEvents", [])
-        timed = [e for e in events if e.get("ph") != "M" and "ts" in e]
-        if not timed or not (self._points or self._ctracks):
+        if not (self._points or self._ctracks):
             return
-        # VizTracer's ts is CLOCK_MONOTONIC in µs; keep to its events' span.
-        lo = min(e["ts"] for e in timed)
-        hi = max(e["ts"] + e.get("dur", 0) for e in timed)
-        pts = self._window_points(int(lo * 1000), int(hi * 1000))
-        if not pts:
+        # VizTracer's ts is CLOCK_MONOTONIC in µs; keep to its events' span
+        # (one pass: a Python-heavy trace has millions of events).
+        lo, hi = math.inf, -math.inf
+        for e in events:
+            ts = e.get("ts")
+            if ts is None or e.get("ph") == "M":
+                continue
+            if ts < lo:
+                lo = ts
+            end = ts + e.get("dur", 0)
+            if end > hi:
+                hi = end
+        if lo > hi:
             return
-        tid = os.getpid()
+        counters = self._counter_events(lo, hi)
+        if not counters:
+            return
         events.append({"ph": "M", "name": "process_name", "pid": PID, "tid": 0,
                        "args": {"name": "rdmatop"}})
-        events += [{"ph": "C", "name": name, "pid": PID, "tid": tid,
-                    "ts": min(max(t / 1000, lo), hi), "args": {key: rate}}
-                   for name, key, t, rate in pts]
+        events += counters
 
 
 def parse_options(arg):
