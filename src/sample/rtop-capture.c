@@ -617,6 +617,9 @@ rtop_capture_set_tracks (RtopCapture *self, RtopTracks *tracks, GError **error)
       return FALSE;
     }
   self->tracks = tracks;
+  /* Nothing waits to be read any more: the ring is not needed (count
+   * stays 0, so nothing indexes it). */
+  g_clear_pointer (&self->ring, g_free);
   return TRUE;
 }
 
