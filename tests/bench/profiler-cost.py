@@ -10,6 +10,9 @@ profiled for --seconds in each mode:
   viz         VizTracer
   viz+r10     VizTracer with the rdmatop plugin at 10 ms
   viz+r1      VizTracer with the rdmatop plugin at 1 ms
+  torch+p1, viz+p1  at 1 ms the way it was before the points were made in
+              C: every sample a Python object, drained by a Python thread
+              every 0.25 s (rdmatop._tracks), for comparison
 
 rdmatop runs a synthetic capture (rdmatop.Capture.synthetic: 8 ports x 15
 counters made up on the capture's C thread, where a real capture reads
@@ -40,7 +43,8 @@ import tempfile
 import threading
 import time
 
-MODES = ["bare", "torch", "torch+r10", "torch+r1", "viz", "viz+r10", "viz+r1"]
+MODES = ["bare", "torch", "torch+r10", "torch+r1", "viz", "viz+r10", "viz+r1", "torch+p1", "viz+p1"]
+DEFAULT_MODES = MODES[:7]
 
 
 def step_matmul(torch, a):
@@ -67,13 +71,23 @@ def run_one(mode, workload, seconds, compact, n_steps):
     a = torch.randn(64, 64) * 0.01
     for _ in range(20):  # warm up outside any profile
         step(torch, a)
-    interval = {"r10": 0.01, "r1": 0.001}.get(mode.partition("+")[2])
+    kind = mode.partition("+")[2]
+    interval = {"r10": 0.01, "r1": 0.001, "p1": 0.001}.get(kind)
     make = None
+    drain = 0.25 if kind == "p1" else None
     if interval is not None:
         import rdmatop
 
+        class InPython:
+            """Not an rdmatop.Capture: the plugins take its samples in Python."""
+
+            def __init__(self, cap):
+                self.start, self.stop, self.samples, self.close = (
+                    cap.start, cap.stop, cap.samples, cap.close)
+
         def make():
-            return rdmatop.Capture.synthetic(ports=8, counters=15, interval=interval)
+            cap = rdmatop.Capture.synthetic(ports=8, counters=15, interval=interval)
+            return InPython(cap) if kind == "p1" else cap
 
     out = tempfile.mkdtemp(prefix="rdmatop-cost-")
     path = os.path.join(out, "trace.json")
@@ -100,7 +114,7 @@ def run_one(mode, workload, seconds, compact, n_steps):
         import rdmatop.kineto
 
         if make is not None:
-            rdmatop.kineto.enable(capture=make, compact=compact)
+            rdmatop.kineto.enable(capture=make, compact=compact, drain_s=drain)
         prof = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU])
         prof.__enter__()
         loop()
@@ -114,6 +128,8 @@ def run_one(mode, workload, seconds, compact, n_steps):
             # The shim's own part of the stop: reading the points librdmatop
             # made and making Kineto activities of them.
             rdmatop_s = rdmatop.kineto._extension().last_trace_stats()[1] / 1e9
+            if kind == "p1":
+                rdmatop_s = float("nan")  # spread over the drain thread and the stop
     else:
         import viztracer
 
@@ -121,7 +137,7 @@ def run_one(mode, workload, seconds, compact, n_steps):
         if make is not None:
             import rdmatop.viztracer as rv
 
-            plugin = rv.RdmatopPlugin(capture=make, compact=compact)
+            plugin = rv.RdmatopPlugin(capture=make, compact=compact, drain_s=drain)
             add_tracks = plugin._add_tracks
 
             def timed(data):
@@ -203,7 +219,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--workloads", default="matmul,python")
-    ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--modes", default=",".join(DEFAULT_MODES))
     ap.add_argument("--no-compact", action="store_true")
     ap.add_argument("--json", help="also write every run's figures here")
     ap.add_argument("--child", help=argparse.SUPPRESS)
