@@ -279,14 +279,26 @@ state_page_changed_cb (RtopOverviewSection *self)
                                        "waiting") == 0);
 }
 
-/* One quiet line for what is missing while something else is shown: RDMA
- * while GPU links are, GPU links ("No NVIDIA driver on this machine"). */
+/* One quiet line for what this computer lacks while something else is
+ * shown: RDMA while GPU links are, GPU links ("No NVIDIA driver on this
+ * machine").  It reads this computer's own newest snapshot, never another
+ * host's, so it does not come and go with whichever host spoke last; with
+ * several hosts each host's state is its card's, and the line is hidden. */
 static void
-update_sources_status (RtopOverviewSection *self, RtopSnapshot *snapshot, guint n_ports)
+update_sources_status (RtopOverviewSection *self, RtopHistory *history)
 {
+  RtopSnapshot *snapshot = rtop_history_get_host_latest (history, NULL);
   g_autoptr(GString) text = g_string_new (NULL);
+  RtopTotals t = { 0 };
 
-  if (snapshot != NULL && snapshot->status != RTOP_STATUS_OK && n_ports > 0 &&
+  /* A recording replayed from another host has that host's name. */
+  if (snapshot == NULL && rtop_history_get_n_hosts (history) == 1)
+    snapshot = rtop_history_get_latest (history);
+  if (rtop_host_strip_get_n_sources (self->host_strip) > 1)
+    snapshot = NULL;
+  if (snapshot != NULL)
+    rtop_history_get_host_totals (history, snapshot->host, &t);
+  if (snapshot != NULL && snapshot->status != RTOP_STATUS_OK && t.n_ports > 0 &&
       snapshot->status_message != NULL)
     /* Translators: %s says why RDMA devices cannot be read */
     g_string_append_printf (text, _("RDMA: %s"), snapshot->status_message);
@@ -435,7 +447,7 @@ history_updated_cb (RtopOverviewSection *self)
   else
     gtk_stack_set_visible_child_name (self->state_stack, "ports");
 
-  update_sources_status (self, snapshot, n_ports);
+  update_sources_status (self, history);
   update_totals (self);
   update_shared_max (self);
   gtk_stack_set_visible_child_name (self->events_stack,

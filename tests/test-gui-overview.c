@@ -1,0 +1,199 @@
+/* test-gui-overview.c: the overview at a glance, driven in the real window:
+ * a layout that holds still while two hosts take turns, one failure said
+ * once, sparklines on a scale ports compare on, the ports in trouble first
+ * on a click of their card, a filter by name, and severities told by a
+ * sign as well as a colour. */
+#include "config.h"
+
+#include <math.h>
+#include <gtk/gtk.h>
+
+#include "support/gui-fixtures.h"
+#include "support/gui-test-util.h"
+#include "rtop-event-item.h"
+#include "rtop-graph-private.h"
+#include "rtop-history-private.h"
+#include "rtop-overview-section-private.h"
+#include "rtop-window-private.h"
+
+/* Sixteen ports of three speeds; two in trouble (a Warning, an Error). */
+#define N_PORTS 16
+
+static void
+make_ports (GuiPortSpec *p, guint seq)
+{
+  static char names[N_PORTS][16];
+
+  for (guint i = 0; i < N_PORTS; i++)
+    {
+      double link = i < 4 ? 400 : i < 10 ? 100 : 25;
+
+      g_snprintf (names[i], sizeof names[i], "mlx5_%u", i);
+      p[i] = (GuiPortSpec) { names[i], 1, "mlx5", "roce", 4, link,
+                             link * 1e9 * (0.02 + 0.04 * (i % 5)) * (1 + 0.2 * sin (seq / 5.0 + i)),
+                             link * 1e9 * 0.03, 1e5, 1e5, 0, 0, 0, TRUE };
+    }
+  /* A port with loss: a Warning; one with errors: an Error. */
+  p[5].retrans = seq > 2 ? 3.01 : 0;
+  p[12].errors = seq > 2 ? 7 : 0;
+}
+
+static void
+ingest (RtopHistory *history, RtopSnapshot *s)
+{
+  rtop_snapshot_seal (s);
+  rtop_history_ingest (history, s);
+  rtop_snapshot_unref (s);
+}
+
+/* A pass of the sixteen ports, from host (NULL: this computer). */
+static void
+feed_ports (RtopHistory *history, const char *host, guint seq)
+{
+  GuiPortSpec p[N_PORTS];
+  RtopSnapshot *s;
+
+  make_ports (p, seq);
+  s = gui_fixture_snapshot (seq, 1.0, p, N_PORTS);
+  s->host = g_strdup (host);
+  ingest (history, s);
+}
+
+/* A pass of a host whose kernel has no RDMA: a failed read, no ports, and
+ * on the first pass the collection error a health check raises. */
+static void
+feed_no_rdma (RtopHistory *history, const char *host, guint seq)
+{
+  RtopSnapshot *s = gui_fixture_snapshot (seq, 1.0, NULL, 0);
+
+  s->host = g_strdup (host);
+  s->status = RTOP_STATUS_NO_NETLINK;
+  s->status_message = g_strdup ("Could not open the RDMA netlink socket.");
+  if (seq == 1)
+    {
+      RtopEvent *e = rtop_event_new (RTOP_EVENT_COLLECTION_ERROR, RTOP_SEVERITY_ERROR, NULL, 0,
+                                     s->status_message);
+
+      e->monotonic_us = s->monotonic_us;
+      e->realtime_us = s->realtime_us;
+      g_ptr_array_add (s->events, e);
+    }
+  ingest (history, s);
+}
+
+typedef struct {
+  RtopSession *session;
+  RtopHistory *history;
+  GSettings *settings;
+  RtopWindow *window;
+  RtopOverviewSection *overview;
+} Fixture;
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  f->settings = g_settings_new (APP_ID);
+  g_settings_reset (f->settings, "last-view");
+  f->session = rtop_session_new (f->settings);
+  f->history = g_object_ref (rtop_session_get_history (f->session));
+  f->window = rtop_window_new (NULL, f->session, f->settings);
+  f->overview = f->window->overview;
+  g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1400, 860);
+  gtk_window_present (GTK_WINDOW (f->window));
+  gui_test_wait_mapped (GTK_WIDGET (f->window));
+  gui_test_spin ();
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  gui_test_spin ();
+  g_assert_null (f->window);
+  g_assert_finalize_object (f->session);
+  g_object_unref (f->history);
+  g_assert_finalize_object (f->settings);
+}
+
+static void
+activate (Fixture *f, const char *action, GVariant *param)
+{
+  g_autofree char *name = g_strconcat ("win.", action, NULL);
+
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (f->window), name, param));
+  gui_test_spin ();
+}
+
+/* The dump's line that starts with prefix (without it), or NULL. */
+static char *
+dump_line (Fixture *f, const char *prefix)
+{
+  g_autofree char *dump = rtop_window_dump (f->window);
+  g_auto(GStrv) lines = g_strsplit (dump, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      return g_strdup (lines[i] + strlen (prefix));
+  return NULL;
+}
+
+/* Where the ports table lies in the window. */
+static graphene_rect_t
+table_bounds (Fixture *f)
+{
+  GtkWidget *scrolled = gtk_widget_get_parent (GTK_WIDGET (f->overview->ports_view));
+  graphene_rect_t bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (scrolled, GTK_WIDGET (f->window), &bounds));
+  return bounds;
+}
+
+/* Two hosts take turns, this computer without RDMA and node1 with ports:
+ * the table stays where it is, and the failure is said once. */
+static void
+test_layout_still (Fixture *f, gconstpointer data)
+{
+  graphene_rect_t first = { { 0, 0 }, { 0, 0 } };
+
+  for (guint seq = 1; seq <= 8; seq++)
+    {
+      graphene_rect_t now;
+
+      if (seq % 2)
+        feed_no_rdma (f->history, NULL, seq);
+      else
+        feed_ports (f->history, "node1", seq);
+      gui_test_wait_painted (GTK_WIDGET (f->window));
+      if (seq < 3)
+        continue;
+      now = table_bounds (f);
+      g_test_message ("pass %u (%s): table at y=%.0f, %.0f high", seq,
+                      seq % 2 ? "this computer" : "node1", now.origin.y, now.size.height);
+      if (seq == 3)
+        first = now;
+      g_assert_cmpfloat (now.origin.y, ==, first.origin.y);
+      g_assert_cmpfloat (now.size.height, ==, first.size.height);
+    }
+  g_assert_cmpstr (rtop_overview_section_get_state (f->overview), ==, "ports");
+  /* The error is this computer's state, not a recent health event. */
+  for (guint i = 0; i < g_list_model_get_n_items (rtop_history_get_recent_events (f->history)); i++)
+    {
+      g_autoptr(RtopEventItem) item = g_list_model_get_item (rtop_history_get_recent_events (f->history), i);
+
+      g_assert_cmpint (rtop_event_item_get_event (item)->kind, !=, RTOP_EVENT_COLLECTION_ERROR);
+    }
+  /* Still in the full log. */
+  g_assert_cmpuint (g_list_model_get_n_items (rtop_history_get_events (f->history)), >=, 1);
+}
+
+int
+main (int argc, char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+
+  g_test_add ("/gui/overview/layout-still", Fixture, NULL, fixture_setup,
+              test_layout_still, fixture_teardown);
+  return g_test_run ();
+}
