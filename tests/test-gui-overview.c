@@ -94,6 +94,7 @@ fixture_setup (Fixture *f, gconstpointer data)
 {
   f->settings = g_settings_new (APP_ID);
   g_settings_reset (f->settings, "last-view");
+  g_settings_reset (f->settings, "sparkline-scale");
   f->session = rtop_session_new (f->settings);
   f->history = g_object_ref (rtop_session_get_history (f->session));
   f->window = rtop_window_new (NULL, f->session, f->settings);
@@ -187,6 +188,86 @@ test_layout_still (Fixture *f, gconstpointer data)
   g_assert_cmpuint (g_list_model_get_n_items (rtop_history_get_events (f->history)), >=, 1);
 }
 
+static void
+collect_graphs (GtkWidget *widget, GPtrArray *out)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (RTOP_IS_GRAPH (child) && gtk_widget_get_mapped (child))
+        g_ptr_array_add (out, child);
+      collect_graphs (child, out);
+    }
+}
+
+/* Checks each shown sparkline's top: its port's link rate, or (peak) its
+ * own peak, under the link rate of a port that is never full.  Returns
+ * how many it checked. */
+static guint
+check_scales (Fixture *f, gboolean peak)
+{
+  g_autoptr(GPtrArray) graphs = g_ptr_array_new ();
+  guint checked = 0;
+
+  collect_graphs (GTK_WIDGET (f->overview->ports_view), graphs);
+  for (guint i = 0; i < graphs->len; i++)
+    {
+      RtopGraph *graph = g_ptr_array_index (graphs, i);
+      RtopPortItem *item = g_object_get_data (G_OBJECT (graph), "rtop-sparkline-item");
+      double link = rtop_port_item_get_link_gbps (item) * 1e9;
+      RtopGraphFrameStats st;
+
+      rtop_graph_get_frame_stats (graph, &st);
+      if (st.data_max <= 0)
+        continue;
+      g_test_message ("%s: axis %.3g, peak %.3g, link %.3g", rtop_port_item_get_key (item),
+                      st.axis_max, st.data_max, link);
+      if (peak)
+        g_assert_cmpfloat (st.axis_max, <, link / 2);
+      else
+        g_assert_cmpfloat (st.axis_max, ==, link);
+      /* The peak text has room right of the line, never over it. */
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (graph)), >=, 200);
+      g_assert_cmpfloat (graph->plot.origin.x + graph->plot.size.width + graph->peak_gutter, <=,
+                         gtk_widget_get_width (GTK_WIDGET (graph)) + 1);
+      g_assert_cmpfloat (graph->peak_gutter, >, 20);
+      checked++;
+    }
+  return checked;
+}
+
+/* Sparklines default to their link's rate: a 400 Gb/s port at a few per
+ * cent is a low line, as it is; View → Sparkline Scale → Peak gives each
+ * its own. */
+static void
+test_scale (Fixture *f, gconstpointer data)
+{
+  g_autofree char *scale = NULL;
+
+  for (guint seq = 1; seq <= 30; seq++)
+    feed_ports (f->history, NULL, seq);
+  gui_test_wait_painted (GTK_WIDGET (f->window));
+  scale = dump_line (f, "scale\t");
+  g_assert_cmpstr (scale, ==, "link-rate");
+  g_assert_cmpuint (check_scales (f, FALSE), >=, 8);
+
+  activate (f, "sparkline-scale", g_variant_new_string ("peak"));
+  {
+    g_autofree char *setting = g_settings_get_string (f->settings, "sparkline-scale");
+    g_assert_cmpstr (setting, ==, "peak");
+  }
+  gui_test_wait_painted (GTK_WIDGET (f->window));
+  g_free (scale);
+  scale = dump_line (f, "scale\t");
+  g_assert_cmpstr (scale, ==, "peak");
+  g_assert_cmpuint (check_scales (f, TRUE), >=, 8);
+
+  /* The setting drives the window too. */
+  g_settings_set_string (f->settings, "sparkline-scale", "link-rate");
+  gui_test_wait_painted (GTK_WIDGET (f->window));
+  g_assert_cmpuint (check_scales (f, FALSE), >=, 8);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -195,5 +276,7 @@ main (int argc, char *argv[])
 
   g_test_add ("/gui/overview/layout-still", Fixture, NULL, fixture_setup,
               test_layout_still, fixture_teardown);
+  g_test_add ("/gui/overview/scale", Fixture, NULL, fixture_setup,
+              test_scale, fixture_teardown);
   return g_test_run ();
 }

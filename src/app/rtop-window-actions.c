@@ -313,7 +313,7 @@ rtop_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.dismiss-remote-banner", NULL, dismiss_remote_banner_action);
   gtk_widget_class_install_action (widget_class, "win.repair-recording", NULL, repair_recording_action);
   gtk_widget_class_install_property_action (widget_class, "win.time-window", "time-window");
-  gtk_widget_class_install_property_action (widget_class, "win.shared-scale", "shared-scale");
+  gtk_widget_class_install_property_action (widget_class, "win.sparkline-scale", "sparkline-scale");
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find", NULL);

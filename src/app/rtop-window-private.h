@@ -20,7 +20,7 @@ struct _RtopWindow {
   gboolean syncing_interval;
   gboolean startup_reported;
   int time_window;              /* minutes: 1, 5, 15 or 60 */
-  gboolean shared_scale;
+  char *sparkline_scale;         /* "link-rate" or "peak" */
   char *message_path;           /* the file the message bar is about */
   gboolean closing;             /* close once the recording is saved */
   GtkWidget *close_question;    /* Save / Discard / Cancel, while it is shown */

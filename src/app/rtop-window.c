@@ -25,7 +25,7 @@ static const double interval_presets[] = { 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60 }
 
 G_DEFINE_FINAL_TYPE (RtopWindow, rtop_window, GTK_TYPE_APPLICATION_WINDOW)
 
-enum { PROP_0, PROP_SESSION, PROP_SETTINGS, PROP_TIME_WINDOW, PROP_SHARED_SCALE, N_PROPS };
+enum { PROP_0, PROP_SESSION, PROP_SETTINGS, PROP_TIME_WINDOW, PROP_SPARKLINE_SCALE, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
 RtopSession *
@@ -621,7 +621,7 @@ bind_settings (RtopWindow *self)
   g_settings_bind_with_mapping (self->settings, "time-window", self->port_detail, "time-window",
                                 G_SETTINGS_BIND_DEFAULT, minutes_to_seconds, seconds_to_minutes,
                                 NULL, NULL);
-  g_settings_bind (self->settings, "shared-scale", self, "shared-scale", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "sparkline-scale", self, "sparkline-scale", G_SETTINGS_BIND_DEFAULT);
   g_signal_connect_object (self->settings, "changed::interval", G_CALLBACK (interval_setting_cb),
                            self, G_CONNECT_SWAPPED);
   interval_setting_cb (self);
@@ -731,7 +731,7 @@ rtop_window_constructed (GObject *object)
 
   g_return_if_fail (self->session != NULL);
   bind_session (self);
-  g_object_bind_property (self, "shared-scale", self->overview, "shared-scale", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self, "sparkline-scale", self->overview, "sparkline-scale", G_BINDING_SYNC_CREATE);
   if (self->settings)
     bind_settings (self);
   views_changed_cb (self);
@@ -765,6 +765,7 @@ rtop_window_finalize (GObject *object)
   g_clear_object (&self->interval_labels);
   g_clear_pointer (&self->interval_values, g_array_unref);
   g_free (self->message_path);
+  g_free (self->sparkline_scale);
   G_OBJECT_CLASS (rtop_window_parent_class)->finalize (object);
 }
 
@@ -781,8 +782,8 @@ rtop_window_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_TIME_WINDOW:
       g_value_set_int (value, self->time_window);
       break;
-    case PROP_SHARED_SCALE:
-      g_value_set_boolean (value, self->shared_scale);
+    case PROP_SPARKLINE_SCALE:
+      g_value_set_string (value, self->sparkline_scale);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -805,10 +806,11 @@ rtop_window_set_property (GObject *object, guint prop_id, const GValue *value, G
     case PROP_TIME_WINDOW:
       set_time_window (self, g_value_get_int (value));
       break;
-    case PROP_SHARED_SCALE:
-      if (self->shared_scale != g_value_get_boolean (value))
+    case PROP_SPARKLINE_SCALE:
+      if (g_strcmp0 (self->sparkline_scale, g_value_get_string (value)) != 0)
         {
-          self->shared_scale = g_value_get_boolean (value);
+          g_free (self->sparkline_scale);
+          self->sparkline_scale = g_value_dup_string (value);
           g_object_notify_by_pspec (object, pspec);
         }
       break;
@@ -841,9 +843,10 @@ rtop_window_class_init (RtopWindowClass *klass)
   props[PROP_TIME_WINDOW] =
     g_param_spec_int ("time-window", NULL, NULL, 1, 60, 5,
                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  props[PROP_SHARED_SCALE] =
-    g_param_spec_boolean ("shared-scale", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* What tops the overview's sparklines: "link-rate" or "peak" (the menu's radio items). */
+  props[PROP_SPARKLINE_SCALE] =
+    g_param_spec_string ("sparkline-scale", NULL, NULL, "link-rate",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   g_type_ensure (RTOP_TYPE_OVERVIEW_SECTION);
@@ -944,6 +947,7 @@ static void
 rtop_window_init (RtopWindow *self)
 {
   self->time_window = 5;
+  self->sparkline_scale = g_strdup ("link-rate");
   ensure_style (GTK_WIDGET (self));
   gtk_widget_init_template (GTK_WIDGET (self));
   setup_section_pages (self);

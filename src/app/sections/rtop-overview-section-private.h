@@ -14,8 +14,7 @@ struct _RtopOverviewSection {
   GtkSortListModel *sorted;
   GtkSliceListModel *recent;
   double window_s;
-  gboolean shared_scale;        /* one y scale for every port's sparkline */
-  double shared_max;            /* that scale's top, 0 when off */
+  gboolean scale_peak;          /* sparklines on their own peak, not their link's rate */
   guint narrow_level;           /* index into narrow_levels */
   guint narrow_idle;
   double refresh_period;        /* s between refreshes; 0: at every update */

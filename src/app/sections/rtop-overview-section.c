@@ -22,7 +22,7 @@
 
 G_DEFINE_FINAL_TYPE (RtopOverviewSection, rtop_overview_section, RTOP_TYPE_SECTION)
 
-enum { PROP_0, PROP_TIME_WINDOW, PROP_SHARED_SCALE, PROP_SHARED_MAX, PROP_HELD,
+enum { PROP_0, PROP_TIME_WINDOW, PROP_SPARKLINE_SCALE, PROP_HELD,
        PROP_REFRESH_PERIOD, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
@@ -313,39 +313,6 @@ update_sources_status (RtopOverviewSection *self, RtopHistory *history)
   gtk_widget_set_visible (GTK_WIDGET (self->sources_status), text->len > 0);
 }
 
-/* The busiest port's peak over the time window: every sparkline's top
- * when they share one scale. */
-static void
-update_shared_max (RtopOverviewSection *self)
-{
-  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
-  GListModel *ports = history ? rtop_history_get_ports (history) : NULL;
-  double top = 0;
-
-  for (guint i = 0; self->shared_scale && ports && i < g_list_model_get_n_items (ports); i++)
-    {
-      g_autoptr(RtopPortItem) item = g_list_model_get_item (ports, i);
-      RtopSeries *series = rtop_port_item_get_series (item);
-      guint channels[] = { RTOP_PORT_CH_TX_BPS, RTOP_PORT_CH_RX_BPS };
-      gint64 last;
-
-      if (series == NULL || !rtop_series_get_time_range (series, NULL, &last))
-        continue;
-      for (guint c = 0; c < G_N_ELEMENTS (channels); c++)
-        {
-          double lo, hi;
-
-          if (rtop_series_get_extremes (series, channels[c], last - (gint64) (self->window_s * G_USEC_PER_SEC),
-                                        last + 1, &lo, &hi) && hi > top)
-            top = hi;
-        }
-    }
-  if (top == self->shared_max)
-    return;
-  self->shared_max = top;
-  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SHARED_MAX]);
-}
-
 /* ---- what is refreshed when ------------------------------------------------ */
 
 static void history_updated_cb (RtopOverviewSection *self);
@@ -449,7 +416,6 @@ history_updated_cb (RtopOverviewSection *self)
 
   update_sources_status (self, history);
   update_totals (self);
-  update_shared_max (self);
   gtk_stack_set_visible_child_name (self->events_stack,
                                     g_list_model_get_n_items (G_LIST_MODEL (self->recent)) ? "list" : "none");
   rtop_column_view_resort (self->ports_view);
@@ -511,8 +477,7 @@ rtop_overview_section_dump (RtopSection *section)
   if (gtk_widget_get_visible (GTK_WIDGET (self->sources_status)))
     g_string_append_printf (out, "sources\t%s\n", gtk_label_get_label (self->sources_status));
   rtop_host_strip_dump (self->host_strip, out);
-  g_string_append_printf (out, "scale\t%s\tmax=%g\n", self->shared_scale ? "shared" : "per-port",
-                          self->shared_max);
+  g_string_append_printf (out, "scale\t%s\n", self->scale_peak ? "peak" : "link-rate");
   {
     g_autofree char *columns = rtop_column_view_get_visible_ids (self->ports_view);
     g_string_append_printf (out, "columns\t%s\n", columns);
@@ -597,11 +562,8 @@ rtop_overview_section_get_property (GObject *object, guint prop_id, GValue *valu
     case PROP_TIME_WINDOW:
       g_value_set_double (value, self->window_s);
       break;
-    case PROP_SHARED_SCALE:
-      g_value_set_boolean (value, self->shared_scale);
-      break;
-    case PROP_SHARED_MAX:
-      g_value_set_double (value, self->shared_max);
+    case PROP_SPARKLINE_SCALE:
+      g_value_set_string (value, self->scale_peak ? "peak" : "link-rate");
       break;
     case PROP_HELD:
       g_value_set_boolean (value, self->held);
@@ -626,15 +588,13 @@ rtop_overview_section_set_property (GObject *object, guint prop_id, const GValue
         {
           self->window_s = g_value_get_double (value);
           update_graph_title (self);
-          update_shared_max (self);
           g_object_notify_by_pspec (object, pspec);
         }
       break;
-    case PROP_SHARED_SCALE:
-      if (self->shared_scale != g_value_get_boolean (value))
+    case PROP_SPARKLINE_SCALE:
+      if (self->scale_peak != (g_strcmp0 (g_value_get_string (value), "peak") == 0))
         {
-          self->shared_scale = g_value_get_boolean (value);
-          update_shared_max (self);
+          self->scale_peak = !self->scale_peak;
           g_object_notify_by_pspec (object, pspec);
         }
       break;
@@ -674,14 +634,11 @@ rtop_overview_section_class_init (RtopOverviewSectionClass *klass)
   props[PROP_TIME_WINDOW] =
     g_param_spec_double ("time-window", NULL, NULL, 1, 3600, 300,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /* Every sparkline on one scale, so ports compare at a glance. */
-  props[PROP_SHARED_SCALE] =
-    g_param_spec_boolean ("shared-scale", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /* The top of that scale (0 when each has its own); the sparklines bind it. */
-  props[PROP_SHARED_MAX] =
-    g_param_spec_double ("shared-max", NULL, NULL, 0, G_MAXDOUBLE, 0,
-                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* What tops each sparkline: "link-rate" (its port's link rate, so ports
+   * compare at a glance) or "peak" (its own peak over the window). */
+  props[PROP_SPARKLINE_SCALE] =
+    g_param_spec_string ("sparkline-scale", NULL, NULL, "link-rate",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* TRUE while new values wait (the sparklines bind it). */
   props[PROP_HELD] =
     g_param_spec_boolean ("held", NULL, NULL, FALSE,
