@@ -6,11 +6,13 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 #include <gtk/gtk.h>
 
 #include "support/gui-fixtures.h"
 #include "support/gui-test-util.h"
 #include "rtop-event-item.h"
+#include "rtop-format.h"
 #include "rtop-graph-private.h"
 #include "rtop-history-private.h"
 #include "rtop-overview-section-private.h"
@@ -33,9 +35,13 @@ make_ports (GuiPortSpec *p, guint seq)
                              link * 1e9 * (0.02 + 0.04 * (i % 5)) * (1 + 0.2 * sin (seq / 5.0 + i)),
                              link * 1e9 * 0.03, 1e5, 1e5, 0, 0, 0, TRUE };
     }
-  /* A port with loss: a Warning; one with errors: an Error. */
+  /* A port with loss: a Warning; one down: an Error. */
   p[5].retrans = seq > 2 ? 3.01 : 0;
-  p[12].errors = seq > 2 ? 7 : 0;
+  if (seq > 2)
+    {
+      p[12].state = 1;
+      p[12].tx_bps = p[12].rx_bps = p[12].tx_pps = p[12].rx_pps = 0;
+    }
 }
 
 static void
@@ -218,7 +224,7 @@ check_scales (Fixture *f, gboolean peak)
       RtopGraphFrameStats st;
 
       rtop_graph_get_frame_stats (graph, &st);
-      if (st.data_max <= 0)
+      if (st.data_max <= 0 || !rtop_port_item_get_link_up (item))
         continue;
       g_test_message ("%s: axis %.3g, peak %.3g, link %.3g", rtop_port_item_get_key (item),
                       st.axis_max, st.data_max, link);
@@ -268,6 +274,144 @@ test_scale (Fixture *f, gconstpointer data)
   g_assert_cmpuint (check_scales (f, FALSE), >=, 8);
 }
 
+/* The ports in the order shown. */
+static char *
+shown_order (Fixture *f)
+{
+  GListModel *model = rtop_overview_section_get_model (f->overview);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(RtopPortItem) item = g_list_model_get_item (model, i);
+
+      g_string_append_printf (out, "%s%s", i ? " " : "", rtop_port_item_get_key (item));
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* A click on the trouble card puts the Error first, then the Warning,
+ * then the rest in their order; a second click gives the order back. */
+static void
+test_trouble_first (Fixture *f, gconstpointer data)
+{
+  g_autofree char *before = NULL, *after = NULL, *again = NULL;
+  GtkWidget *card = f->overview->problems_card;
+
+  for (guint seq = 1; seq <= 6; seq++)
+    feed_ports (f->history, NULL, seq);
+  gui_test_wait_painted (GTK_WIDGET (f->window));
+  before = shown_order (f);
+  g_assert_true (g_str_has_prefix (before, "mlx5_0/1 mlx5_1/1 mlx5_2/1"));
+  /* A button, named for screen readers, that says both, never cut. */
+  g_assert_true (GTK_IS_TOGGLE_BUTTON (card));
+  g_assert_true (gtk_widget_get_focusable (card) || gtk_widget_get_focus_on_click (card));
+  g_assert_true (g_str_has_prefix (gtk_label_get_label (f->overview->total_problems_caption),
+                                   "✖ Ports in trouble\n"));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (f->overview->problems_caption), "mlx5_5/1 ("));
+
+  /* The click, as a pointer or Space would. */
+  g_signal_emit_by_name (card, "clicked");
+  gui_test_spin ();
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (card)));
+  after = shown_order (f);
+  g_test_message ("trouble first: %s", after);
+  g_assert_true (g_str_has_prefix (after, "mlx5_12/1 mlx5_5/1 mlx5_0/1 mlx5_1/1"));
+  g_free (dump_line (f, "trouble-first\tyes"));
+  /* It holds as passes come. */
+  feed_ports (f->history, NULL, 7);
+  gui_test_spin ();
+  g_free (after);
+  after = shown_order (f);
+  g_assert_true (g_str_has_prefix (after, "mlx5_12/1 mlx5_5/1 mlx5_0/1"));
+
+  g_signal_emit_by_name (card, "clicked");
+  gui_test_spin ();
+  again = shown_order (f);
+  g_assert_cmpstr (again, ==, before);
+}
+
+/* Ctrl+F opens a filter bar whose text keeps the ports whose name holds
+ * it; Escape (the bar closed) shows them all again. */
+static void
+test_filter (Fixture *f, gconstpointer data)
+{
+  g_autofree char *order = NULL;
+  GtkWidget *focus;
+
+  for (guint seq = 1; seq <= 3; seq++)
+    feed_ports (f->history, NULL, seq);
+  gui_test_spin ();
+  g_assert_false (gtk_search_bar_get_search_mode (f->overview->filter_bar));
+  activate (f, "find", NULL);
+  gui_test_wait_painted (GTK_WIDGET (f->window));
+  g_assert_true (gtk_search_bar_get_search_mode (f->overview->filter_bar));
+  focus = gtk_root_get_focus (GTK_ROOT (f->window));
+  g_assert_nonnull (focus);
+  g_assert_true (focus == GTK_WIDGET (f->overview->filter_entry) ||
+                 gtk_widget_is_ancestor (focus, GTK_WIDGET (f->overview->filter_entry)));
+
+  gtk_editable_set_text (GTK_EDITABLE (f->overview->filter_entry), "MLX5_1");
+  /* The entry waits a little before it says the text changed. */
+  g_signal_emit_by_name (f->overview->filter_entry, "search-changed");
+  gui_test_spin ();
+  order = shown_order (f);
+  g_assert_cmpstr (order, ==, "mlx5_1/1 mlx5_10/1 mlx5_11/1 mlx5_12/1 mlx5_13/1 mlx5_14/1 mlx5_15/1");
+  g_free (dump_line (f, "filter\tMLX5_1"));
+  /* New passes keep to it. */
+  feed_ports (f->history, NULL, 4);
+  gui_test_spin ();
+  g_assert_cmpuint (g_list_model_get_n_items (rtop_overview_section_get_model (f->overview)), ==, 7);
+
+  gtk_search_bar_set_search_mode (f->overview->filter_bar, FALSE);
+  gui_test_spin ();
+  g_assert_cmpuint (g_list_model_get_n_items (rtop_overview_section_get_model (f->overview)), ==, N_PORTS);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (f->overview->filter_entry)), ==, "");
+}
+
+static GtkWidget *
+find_label (GtkWidget *widget, const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) &&
+      g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label (c, text);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* An Error and a Warning have signs of their own, and a rising count
+ * takes its row's verdict colour: amber on a Warning's row, not red. */
+static void
+test_signs (Fixture *f, gconstpointer data)
+{
+  g_autofree char *dump = NULL;
+  g_autofree char *loss = rtop_format_rate (3.01, RTOP_UNIT_EVENTS_PER_S);
+  GtkWidget *cell;
+
+  for (guint seq = 1; seq <= 6; seq++)
+    feed_ports (f->history, NULL, seq);
+  gui_test_wait_painted (GTK_WIDGET (f->window));
+  dump = rtop_window_dump (f->window);
+  g_assert_nonnull (strstr (dump, "row\tport=mlx5_12/1\t"));
+  g_assert_nonnull (strstr (dump, "health=" RTOP_SIGN_ERROR " Port not active\n"));
+  g_assert_nonnull (strstr (dump, "health=" RTOP_SIGN_WARNING " "));
+  g_assert_cmpstr (RTOP_SIGN_ERROR, !=, RTOP_SIGN_WARNING);
+  g_assert_cmpstr (rtop_severity_sign (RTOP_SEVERITY_ERROR), ==, RTOP_SIGN_ERROR);
+  g_assert_cmpstr (rtop_severity_sign (RTOP_SEVERITY_WARNING), ==, RTOP_SIGN_WARNING);
+
+  cell = find_label (GTK_WIDGET (f->overview->ports_view), loss);
+  g_assert_nonnull (cell);
+  g_assert_true (gtk_widget_has_css_class (cell, "state-warn"));
+  g_assert_false (gtk_widget_has_css_class (cell, "state-bad"));
+  g_assert_false (gtk_widget_has_css_class (cell, "problem"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -278,5 +422,11 @@ main (int argc, char *argv[])
               test_layout_still, fixture_teardown);
   g_test_add ("/gui/overview/scale", Fixture, NULL, fixture_setup,
               test_scale, fixture_teardown);
+  g_test_add ("/gui/overview/trouble-first", Fixture, NULL, fixture_setup,
+              test_trouble_first, fixture_teardown);
+  g_test_add ("/gui/overview/filter", Fixture, NULL, fixture_setup,
+              test_filter, fixture_teardown);
+  g_test_add ("/gui/overview/signs", Fixture, NULL, fixture_setup,
+              test_signs, fixture_teardown);
   return g_test_run ();
 }

@@ -139,7 +139,7 @@ find_action (GtkWidget *widget, const char *name, GVariant *param)
   RtopSection *section = rtop_window_get_visible_section (RTOP_WINDOW (widget));
 
   if (section)
-    rtop_section_focus (section);
+    rtop_section_find (section);
 }
 
 /* ---- the message bar: where a recording went ---------------------------- */

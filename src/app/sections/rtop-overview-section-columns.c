@@ -204,13 +204,30 @@ util_key (gpointer item)
   return rtop_port_item_get_utilisation (item);
 }
 
+/* A rising count takes its row's verdict colour: the red of an Error,
+ * the amber of a Warning, none while the verdict is OK (light loss that
+ * raised nothing). */
+static const char *
+value_css (gpointer item)
+{
+  if (rtop_port_item_get_vanished (item))
+    return NULL;
+  switch (rtop_port_item_get_health (item, NULL))
+    {
+    case RTOP_PORT_HEALTH_ERROR: return "state-bad";
+    case RTOP_PORT_HEALTH_WARNING: return "state-warn";
+    case RTOP_PORT_HEALTH_OK:
+    default: return NULL;
+    }
+}
+
 #define PROBLEM_COLUMN(name, channel)                                        \
   static char *name##_text (gpointer item)                                   \
   { return rate_text (item, channel, RTOP_UNIT_EVENTS_PER_S); }              \
   static double name##_key (gpointer item)                                   \
   { return rtop_port_item_get_rate (item, channel); }                        \
   static const char *name##_css (gpointer item)                              \
-  { return rtop_port_item_get_rate (item, channel) > 0 ? "problem" : NULL; }
+  { return rtop_port_item_get_rate (item, channel) > 0 ? value_css (item) : NULL; }
 
 PROBLEM_COLUMN (drops, RTOP_PORT_CH_DROPS)
 PROBLEM_COLUMN (retrans, RTOP_PORT_CH_RETRANS)
