@@ -412,6 +412,33 @@ test_signs (Fixture *f, gconstpointer data)
   g_assert_false (gtk_widget_has_css_class (cell, "problem"));
 }
 
+/* The port, process and compare pages are built when first shown, and
+ * then follow the session and settings like the rest. */
+static void
+test_lazy_pages (Fixture *f, gconstpointer data)
+{
+  g_autofree char *dump = NULL;
+
+  g_assert_null (f->window->port_detail);
+  g_assert_null (f->window->process_page);
+  g_assert_null (f->window->compare_view);
+  for (guint seq = 1; seq <= 3; seq++)
+    feed_ports (f->history, NULL, seq);
+  gui_test_spin ();
+  g_assert_null (f->window->port_detail);
+  activate (f, "show-port", g_variant_new_string ("mlx5_3/1"));
+  g_assert_nonnull (f->window->port_detail);
+  g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "detail");
+  g_assert_true (rtop_section_get_history (RTOP_SECTION (f->window->port_detail)) == f->history);
+  dump = rtop_window_dump (f->window);
+  g_assert_nonnull (strstr (dump, "mlx5_3"));
+  g_assert_null (f->window->compare_view);
+  activate (f, "compare", NULL);
+  g_assert_nonnull (f->window->compare_view);
+  g_assert_cmpstr (rtop_window_get_visible_view (f->window), ==, "compare");
+  g_assert_null (f->window->process_page);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -428,5 +455,7 @@ main (int argc, char *argv[])
               test_filter, fixture_teardown);
   g_test_add ("/gui/overview/signs", Fixture, NULL, fixture_setup,
               test_signs, fixture_teardown);
+  g_test_add ("/gui/overview/lazy-pages", Fixture, NULL, fixture_setup,
+              test_lazy_pages, fixture_teardown);
   return g_test_run ();
 }

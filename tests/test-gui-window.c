@@ -1008,7 +1008,9 @@ test_compare (Fixture *f, gconstpointer data)
   g_autofree char *line = NULL;
 
   feed (f->history, 120);
-  view = RTOP_COMPARE_SECTION (find_of_type (GTK_WIDGET (f->window), RTOP_TYPE_COMPARE_SECTION));
+  /* Built when first shown. */
+  g_assert_null (find_of_type (GTK_WIDGET (f->window), RTOP_TYPE_COMPARE_SECTION));
+  view = rtop_window_ensure_compare_view (f->window);
   graph = rtop_compare_section_get_graph (view);
   frames = frames_of (graph);
   activate (f, "compare-ports", g_variant_new_strv (asked, -1));

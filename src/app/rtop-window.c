@@ -47,9 +47,13 @@ get_sections (RtopWindow *self)
        child != NULL; child = gtk_widget_get_next_sibling (child))
     if (RTOP_IS_SECTION (child))
       g_ptr_array_add (sections, child);
-  g_ptr_array_add (sections, self->port_detail);
-  g_ptr_array_add (sections, self->process_page);
-  g_ptr_array_add (sections, self->compare_view);
+  /* The pages built so far. */
+  if (self->port_detail)
+    g_ptr_array_add (sections, self->port_detail);
+  if (self->process_page)
+    g_ptr_array_add (sections, self->process_page);
+  if (self->compare_view)
+    g_ptr_array_add (sections, self->compare_view);
   return sections;
 }
 
@@ -86,17 +90,46 @@ bind_sections (RtopWindow *self, RtopSession *session)
     rtop_section_set_session (g_ptr_array_index (sections, i), session);
 }
 
+/* The port, process and compare pages are built when first shown: most
+ * sessions never open one, and building them took a good part of the
+ * window's start-up.  A page built follows the time window setting (the
+ * port page also sets it) and the session, as the tabs do. */
+static gboolean minutes_to_seconds (GValue *value, GVariant *variant, gpointer user_data);
+static GVariant *seconds_to_minutes (const GValue *value, const GVariantType *type, gpointer user_data);
+
+GtkWidget *
+rtop_window_add_page (RtopWindow *self, GType type, GSettingsBindFlags time_flags)
+{
+  GtkWidget *section = g_object_new (type, NULL);
+  GtkStackPage *page = gtk_stack_add_child (self->main_stack, section);
+
+  g_object_set (page,
+                "name", rtop_section_get_page_name (RTOP_SECTION (section)),
+                "title", rtop_section_get_page_title (RTOP_SECTION (section)),
+                "use-underline", TRUE,
+                NULL);
+  rtop_a11y_fix_mnemonics (section);
+  if (self->settings && g_object_class_find_property (G_OBJECT_GET_CLASS (section), "time-window"))
+    g_settings_bind_with_mapping (self->settings, "time-window", section, "time-window", time_flags,
+                                  minutes_to_seconds,
+                                  time_flags & G_SETTINGS_BIND_SET ? seconds_to_minutes : NULL,
+                                  NULL, NULL);
+  if (self->session)
+    rtop_section_set_session (RTOP_SECTION (section), self->session);
+  return section;
+}
+
 /* The section shown: a tab, or the port, process or compare page. */
 RtopSection *
 rtop_window_get_visible_section (RtopWindow *self)
 {
   GtkWidget *child;
 
-  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "detail") == 0)
+  if (self->port_detail && g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "detail") == 0)
     return RTOP_SECTION (self->port_detail);
-  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "process") == 0)
+  if (self->process_page && g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "process") == 0)
     return RTOP_SECTION (self->process_page);
-  if (gtk_stack_get_visible_child (self->main_stack) == GTK_WIDGET (self->compare_view))
+  if (self->compare_view && gtk_stack_get_visible_child (self->main_stack) == GTK_WIDGET (self->compare_view))
     return RTOP_SECTION (self->compare_view);
   child = gtk_stack_get_visible_child (self->views_stack);
   return RTOP_IS_SECTION (child) ? RTOP_SECTION (child) : NULL;
@@ -616,11 +649,6 @@ bind_settings (RtopWindow *self)
   time_window_setting_cb (self);
   g_settings_bind_with_mapping (self->settings, "time-window", self->overview, "time-window",
                                 G_SETTINGS_BIND_GET, minutes_to_seconds, NULL, NULL, NULL);
-  g_settings_bind_with_mapping (self->settings, "time-window", self->compare_view, "time-window",
-                                G_SETTINGS_BIND_GET, minutes_to_seconds, NULL, NULL, NULL);
-  g_settings_bind_with_mapping (self->settings, "time-window", self->port_detail, "time-window",
-                                G_SETTINGS_BIND_DEFAULT, minutes_to_seconds, seconds_to_minutes,
-                                NULL, NULL);
   g_settings_bind (self->settings, "sparkline-scale", self, "sparkline-scale", G_SETTINGS_BIND_DEFAULT);
   g_signal_connect_object (self->settings, "changed::interval", G_CALLBACK (interval_setting_cb),
                            self, G_CONNECT_SWAPPED);
@@ -873,9 +901,6 @@ rtop_window_class_init (RtopWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, remote_command);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, views_stack);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, overview);
-  gtk_widget_class_bind_template_child (widget_class, RtopWindow, port_detail);
-  gtk_widget_class_bind_template_child (widget_class, RtopWindow, compare_view);
-  gtk_widget_class_bind_template_child (widget_class, RtopWindow, process_page);
   rtop_window_class_actions_init (widget_class);
 }
 
