@@ -27,6 +27,10 @@ done
 
 version=$(dpkg-parsechangelog -l "$src/debian/changelog" -S Version)
 upstream=${version%-*}
+# OUT_DIR is emptied first: refuse one that holds anything but a former build.
+if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ ! -f "$out/build.log" ]; then
+  notok "$out is not empty and holds no former package build: give another OUT_DIR"; finish
+fi
 rm -rf "$out"
 mkdir -p "$out"
 tree="$out/rdmatop-$upstream"
