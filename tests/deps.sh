@@ -1,8 +1,10 @@
 #!/bin/sh
 # Installs everything rdmatop needs to build, run and test on Debian 12 /
 # Ubuntu 22.04+.  Idempotent; runs apt-get only when something is missing.
-# Usage: tests/deps.sh [build|run|test|bench]   (default: test; bench = test plus
-# what tests/bench/run-benchmarks.sh compares against: sshd, System Monitor, tmux).
+# Usage: tests/deps.sh [build|run|test|bench|packaging]   (default: test; bench =
+# test plus what tests/bench/run-benchmarks.sh compares against: sshd, System
+# Monitor, tmux; packaging = build plus the Debian packaging tools, which test
+# includes for the 'packaging' suite).
 # test and bench also install torch and VizTracer into a cached virtual
 # environment (tests/python-deps.sh).
 set -eu
@@ -18,14 +20,19 @@ TEST_PKGS="python3 clang libclang-rt-14-dev llvm xvfb xauth dbus dbus-daemon dbu
   prometheus prometheus-node-exporter python3-prometheus-client nodejs
   openssh-server openssh-client g++ python3-venv python3-setuptools python3-wheel valgrind locales"
 BENCH_PKGS="openssh-server openssh-client gnome-system-monitor tmux"
+# Debian packages (debian/, suite 'packaging'): build, lintian, and the
+# install test's Debian 12 root (mmdebstrap), unit check and scrape.
+PACKAGING_PKGS="debhelper dh-python dpkg-dev fakeroot devscripts lintian mmdebstrap
+  systemd curl python3"
 
 what=${1:-test}
 case "$what" in
   build) pkgs="$BUILD_PKGS" ;;
   run) pkgs="$BUILD_PKGS $RUN_PKGS" ;;
-  test) pkgs="$BUILD_PKGS $RUN_PKGS $TEST_PKGS" ;;
-  bench) pkgs="$BUILD_PKGS $RUN_PKGS $TEST_PKGS $BENCH_PKGS" ;;
-  *) echo "usage: $0 [build|run|test|bench]" >&2; exit 2 ;;
+  test) pkgs="$BUILD_PKGS $RUN_PKGS $TEST_PKGS $PACKAGING_PKGS" ;;
+  bench) pkgs="$BUILD_PKGS $RUN_PKGS $TEST_PKGS $PACKAGING_PKGS $BENCH_PKGS" ;;
+  packaging) pkgs="$BUILD_PKGS $PACKAGING_PKGS" ;;
+  *) echo "usage: $0 [build|run|test|bench|packaging]" >&2; exit 2 ;;
 esac
 
 missing=""

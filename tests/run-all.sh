@@ -8,7 +8,9 @@
 #     the native guest scenarios with that build,
 #   - runs the valgrind suite (memcheck over 1,000 sampling passes),
 #   - runs the libFuzzer targets for a short bounded time,
-#   - runs a small fixed sample of the mutation check (tests/mutation).
+#   - runs a small fixed sample of the mutation check (tests/mutation),
+#   - builds the Debian packages, lintian-checks them, and installs, runs and
+#     purges each in a fresh Debian 12 root (suite packaging).
 # Ends with one line "rdmatop tests: N passed, N failed, N skipped", counting
 # the checks inside each test program; each skip is named with its reason
 # above it.  With CI=true a skip of anything CI could run is a failure.
@@ -56,10 +58,10 @@ run_suites () {
 # (vm-plain); the rest, and the soak again, with the ASan+UBSan build
 # (vm-native), so the CLI and the app meet the real kernel under the
 # sanitizers.
-plain="unit data gui valgrind mutation vm-plain"
+plain="unit data gui valgrind mutation packaging vm-plain"
 asan="unit gui vm-native"
 if [ "${RDMATOP_SKIP_VM:-0}" = 1 ] && [ "${CI:-}" != true ]; then
-  plain="unit data gui valgrind mutation"
+  plain="unit data gui valgrind mutation packaging"
   asan="unit gui"
 fi
 

@@ -12,7 +12,7 @@ data=$1 cli=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for page in rdmatop.1 rdmatop-cli.1; do
+for page in rdmatop.1 rdmatop-cli.1 rdmatop-askpass.1; do
   if ! command -v groff > /dev/null; then
     skip "groff is not installed"
     break

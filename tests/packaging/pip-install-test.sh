@@ -44,4 +44,23 @@ else
   notok "the package's unit tests failed on the installed copy:"
   sed 's/^/#   /' "$work/log"
 fi
+
+# A wheel and an sdist of the same copy; the wheel installed into a venv
+# that sees nothing of the system's Python packages.
+if (cd "$work" && RDMATOP_MESON_BUILDDIR="$build" "$venv/bin/pip" wheel --no-build-isolation \
+      --no-index --no-deps -w "$work/dist" ./python && cd python &&
+      "$venv/bin/python" setup.py -q sdist -d "$work/dist") > "$work/log" 2>&1; then
+  ok "a wheel and an sdist: $(cd "$work/dist" && ls | tr '\n' ' ')"
+else
+  notok "building the wheel and sdist failed:"; tail -n 20 "$work/log" | sed 's/^/#   /'; finish
+fi
+/usr/bin/python3 -m venv "$work/clean" > "$work/log" 2>&1 &&
+  "$work/clean/bin/pip" install -q --no-index "$work"/dist/*.whl >> "$work/log" 2>&1
+(cd / && "$work/clean/bin/python" -c 'import rdmatop; print(rdmatop.snapshot())') >> "$work/log" 2>&1
+rc=$?
+if grep -q RDMA "$work/log" && ! grep -q -e ImportError -e ModuleNotFoundError -e OSError "$work/log"; then
+  ok "the wheel in a clean venv: import rdmatop; rdmatop.snapshot() gives a snapshot or the no-RDMA error (status $rc)"
+else
+  notok "the wheel in a clean venv (status $rc):"; tail -n 10 "$work/log" | sed 's/^/#   /'
+fi
 finish

@@ -136,7 +136,11 @@ class Recorder(unittest.TestCase):
         rec = _tracks.Recorder(cap, compact=False, drain_s=0.01)
         rec.start()
         import time
-        time.sleep(0.1)
+        # Wait for three drains rather than a fixed time: on a loaded
+        # machine the drain thread may not run for a while.
+        deadline = time.monotonic() + 10
+        while cap.calls <= 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
         rec.stop()
         self.assertFalse(cap.running)
         self.assertGreater(cap.calls, 2, "drained while running")
