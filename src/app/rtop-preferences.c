@@ -149,11 +149,37 @@ remove_host_cb (GtkButton *button, RtopPreferences *self)
   g_settings_set_strv (self->settings, "hosts", (const char * const *) next);
 }
 
+static void
+processes_active_cb (GtkSwitch *toggle, GParamSpec *pspec, RtopPreferences *self)
+{
+  const char *host = g_object_get_data (G_OBJECT (toggle), "rtop-host");
+
+  /* The session follows the setting: the host is connected again. */
+  rtop_session_set_host_processes (self->settings, host, gtk_switch_get_active (toggle));
+}
+
+/* "Show process names and ids" of one host: a switch, off by default. */
+static GtkWidget *
+processes_switch (RtopPreferences *self, const char *host)
+{
+  GtkWidget *toggle = gtk_switch_new ();
+  g_autofree char *name = g_strdup_printf (_("Show process names and ids of %s"), host);
+
+  gtk_switch_set_active (GTK_SWITCH (toggle), rtop_session_host_shows_processes (self->settings, host));
+  gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (toggle, name);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  g_object_set_data_full (G_OBJECT (toggle), "rtop-host", g_strdup (host), g_free);
+  g_signal_connect_object (toggle, "notify::active", G_CALLBACK (processes_active_cb), self, 0);
+  return toggle;
+}
+
 static GtkWidget *
 host_row (RtopPreferences *self, const char *host)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *label = gtk_label_new (host);
+  GtkWidget *shown = gtk_label_new (_("Process names and ids"));
   GtkWidget *remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
   g_autofree char *name = g_strdup_printf (_("Remove %s"), host);
 
@@ -165,7 +191,10 @@ host_row (RtopPreferences *self, const char *host)
   gtk_widget_add_css_class (remove, "flat");
   g_object_set_data_full (G_OBJECT (remove), "rtop-host", g_strdup (host), g_free);
   g_signal_connect_object (remove, "clicked", G_CALLBACK (remove_host_cb), self, 0);
+  gtk_widget_add_css_class (shown, "dim-label");
   gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), shown);
+  gtk_box_append (GTK_BOX (box), processes_switch (self, host));
   gtk_box_append (GTK_BOX (box), remove);
   return box;
 }

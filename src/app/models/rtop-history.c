@@ -686,6 +686,14 @@ rtop_history_get_n_hosts (RtopHistory *self)
   return self->hosts->len;
 }
 
+const char *
+rtop_history_get_host_name (RtopHistory *self, guint i)
+{
+  g_return_val_if_fail (RTOP_IS_HISTORY (self), NULL);
+  g_return_val_if_fail (i < self->hosts->len, NULL);
+  return ((Host *) g_ptr_array_index (self->hosts, i))->name;
+}
+
 RtopSnapshot *
 rtop_history_get_host_latest (RtopHistory *self, const char *host)
 {

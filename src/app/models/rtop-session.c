@@ -31,6 +31,7 @@ struct _RtopSession {
   gboolean started;
   char *askpass;
   GStrv askpass_env;
+  char *ssh_config;          /* -F for the hosts added, or NULL */
   GPtrArray *held;           /* Held*, in arrival order; NULL when not holding */
   guint hold_timeout;
 };
@@ -260,6 +261,8 @@ rtop_session_add_host (RtopSession *self, const char *host, GError **error)
   options.remote_command = command != NULL && *command != '\0' ? command : NULL;
   options.askpass = self->askpass;
   options.environment = (const char * const *) self->askpass_env;
+  options.config_file = self->ssh_config;
+  options.processes = rtop_session_host_shows_processes (self->settings, host);
   if (self->settings)
     options.interval = g_settings_get_double (self->settings, "interval");
   source = rtop_remote_source_new (&options);
@@ -282,6 +285,69 @@ rtop_session_remove_host (RtopSession *self, const char *host)
   if (self->replay == NULL)
     rtop_history_forget_host (self->history, host);
   return TRUE;
+}
+
+gboolean
+rtop_session_host_shows_processes (GSettings *settings, const char *host)
+{
+  g_auto(GStrv) hosts = settings ? g_settings_get_strv (settings, "process-hosts") : NULL;
+
+  return hosts != NULL && host != NULL && g_strv_contains ((const char * const *) hosts, host);
+}
+
+/* The host goes into "process-hosts", or out of it: each host keeps its
+ * own choice, remembered or not. */
+void
+rtop_session_set_host_processes (GSettings *settings, const char *host, gboolean shown)
+{
+  g_auto(GStrv) hosts = g_settings_get_strv (settings, "process-hosts");
+  g_autoptr(GStrvBuilder) next = g_strv_builder_new ();
+  g_auto(GStrv) value = NULL;
+
+  if (g_strv_contains ((const char * const *) hosts, host) == shown)
+    return;
+  for (guint i = 0; hosts[i] != NULL; i++)
+    if (g_strcmp0 (hosts[i], host) != 0)
+      g_strv_builder_add (next, hosts[i]);
+  if (shown)
+    g_strv_builder_add (next, host);
+  value = g_strv_builder_end (next);
+  g_settings_set_strv (settings, "process-hosts", (const char * const *) value);
+}
+
+/* A host whose "process-hosts" setting changed is connected again, asking
+ * the remote for process names and ids, or no longer asking. */
+static void
+process_hosts_changed_cb (RtopSession *self)
+{
+  g_autoptr(GPtrArray) again = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < self->live->len; i++)
+    {
+      RtopSource *source = g_ptr_array_index (self->live, i);
+      const char *host = rtop_session_source_host (source);
+
+      if (RTOP_IS_REMOTE_SOURCE (source) &&
+          rtop_remote_source_get_processes (RTOP_REMOTE_SOURCE (source)) !=
+          rtop_session_host_shows_processes (self->settings, host))
+        g_ptr_array_add (again, g_strdup (host));
+    }
+  for (guint i = 0; i < again->len; i++)
+    {
+      const char *host = g_ptr_array_index (again, i);
+
+      rtop_session_remove_host (self, host);
+      rtop_session_add_host (self, host, NULL);
+    }
+}
+
+void
+rtop_session_set_ssh_config (RtopSession *self, const char *config_file)
+{
+  g_return_if_fail (RTOP_IS_SESSION (self));
+
+  g_free (self->ssh_config);
+  self->ssh_config = g_strdup (config_file);
 }
 
 void
@@ -762,6 +828,8 @@ rtop_session_new (GSettings *settings)
       self->settings = g_object_ref (settings);
       g_signal_connect_object (settings, "changed::interval", G_CALLBACK (interval_changed_cb),
                                self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (settings, "changed::process-hosts",
+                               G_CALLBACK (process_hosts_changed_cb), self, G_CONNECT_SWAPPED);
     }
   return self;
 }
@@ -796,6 +864,7 @@ rtop_session_finalize (GObject *object)
   g_free (RTOP_SESSION (object)->replay_path);
   g_free (RTOP_SESSION (object)->askpass);
   g_strfreev (RTOP_SESSION (object)->askpass_env);
+  g_free (RTOP_SESSION (object)->ssh_config);
   G_OBJECT_CLASS (rtop_session_parent_class)->finalize (object);
 }
 

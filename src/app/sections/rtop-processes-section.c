@@ -19,6 +19,8 @@ struct _RtopProcessesSection {
   char *search_text;   /* casefolded */
 
   GtkWidget *hidden_banner;
+  GtkWidget *withheld_banner;
+  GtkLabel *withheld_label;
   GtkSearchEntry *search;
   GtkLabel *count_label;
   GtkStack *stack;
@@ -32,9 +34,9 @@ pid_text (gpointer item)
 {
   if (rtop_process_item_get_kernel (item))
     return g_strdup (_("kernel"));
+  /* Unknown: outside our PID namespace, or a host that does not say. */
   if (rtop_process_item_get_pid (item) == 0)
-    /* Translators: the owner's pid is not visible from our PID namespace */
-    return g_strdup (_("hidden"));
+    return g_strdup ("—");
   return g_strdup_printf ("%d", rtop_process_item_get_pid (item));
 }
 
@@ -61,7 +63,7 @@ command_text (gpointer item)
 {
   const char *cmd = rtop_process_item_get_command (item);
 
-  return g_strdup (cmd ? cmd : "?");
+  return g_strdup (cmd ? cmd : "—");
 }
 
 static const char *
@@ -89,7 +91,21 @@ devices_key (gpointer item)
 COUNT_COLUMN (qps, rtop_process_item_get_qps)
 COUNT_COLUMN (contexts, rtop_process_item_get_contexts)
 COUNT_COLUMN (mrs, rtop_process_item_get_mrs)
-COUNT_COLUMN (threads, rtop_process_item_get_threads)
+
+/* A process has at least one thread: 0 is a host that does not say. */
+static char *
+threads_text (gpointer item)
+{
+  guint threads = rtop_process_item_get_threads (item);
+
+  return threads > 0 ? g_strdup_printf ("%u", threads) : g_strdup ("—");
+}
+
+static double
+threads_key (gpointer item)
+{
+  return rtop_process_item_get_threads (item);
+}
 
 static char *
 mr_bytes_text (gpointer item)
@@ -248,13 +264,49 @@ search_changed_cb (GtkSearchEntry *entry, RtopProcessesSection *self)
   rtop_processes_section_set_search (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
+/* The hosts not asked for process names and ids, "node1, node2", or NULL. */
+static char *
+withheld_hosts (RtopHistory *history)
+{
+  GString *hosts = g_string_new (NULL);
+
+  for (guint i = 0; i < rtop_history_get_n_hosts (history); i++)
+    {
+      const char *name = rtop_history_get_host_name (history, i);
+      RtopSnapshot *latest = rtop_history_get_host_latest (history, name);
+
+      if (latest == NULL || !latest->processes_withheld)
+        continue;
+      if (hosts->len > 0)
+        g_string_append (hosts, ", ");
+      g_string_append (hosts, name);
+    }
+  return g_string_free (hosts, hosts->len == 0);
+}
+
+static void
+update_banners (RtopProcessesSection *self, RtopHistory *history)
+{
+  RtopSnapshot *snapshot = rtop_history_get_latest (history);
+  g_autofree char *hosts = withheld_hosts (history);
+
+  if (hosts != NULL)
+    {
+      /* Translators: %s is one host or several ("node1, node2") */
+      g_autofree char *text = g_strdup_printf (_("Processes on %s are listed without names or ids: turn on “Process names and ids” for the host in Preferences."), hosts);
+
+      gtk_label_set_label (self->withheld_label, text);
+    }
+  gtk_widget_set_visible (self->withheld_banner, hosts != NULL);
+  gtk_widget_set_visible (self->hidden_banner, hosts == NULL && snapshot && snapshot->pids_hidden);
+}
+
 static void
 history_updated_cb (RtopProcessesSection *self)
 {
   RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
-  RtopSnapshot *snapshot = rtop_history_get_latest (history);
 
-  gtk_widget_set_visible (self->hidden_banner, snapshot && snapshot->pids_hidden);
+  update_banners (self, history);
   /* Which host a process runs on matters once there is more than one. */
   rtop_column_view_set_column_visible (self->view, "host", rtop_history_get_n_hosts (history) > 1);
   rtop_column_view_resort (self->view);
@@ -298,6 +350,8 @@ rtop_processes_section_dump (RtopSection *section)
   GString *out = g_string_new (NULL);
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
 
+  if (gtk_widget_get_visible (self->withheld_banner))
+    g_string_append_printf (out, "processes-withheld\t%s\n", gtk_label_get_label (self->withheld_label));
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
@@ -346,6 +400,8 @@ rtop_processes_section_class_init (RtopProcessesSectionClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-processes-section.ui");
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, hidden_banner);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, withheld_banner);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, withheld_label);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, search);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, count_label);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, stack);
