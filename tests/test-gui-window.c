@@ -323,7 +323,7 @@ test_views_and_settings (Fixture *f, gconstpointer data)
     g_assert_nonnull (strstr (dump, "view=processes"));
     g_assert_nonnull (strstr (dump, "row\tport=rxe0/1"));
     g_assert_nonnull (strstr (dump, "process\tpid=4242"));
-    g_assert_nonnull (strstr (dump, "pid=hidden"));
+    g_assert_nonnull (strstr (dump, "pid=—"));
   }
 }
 
