@@ -785,9 +785,16 @@ test_overview_sort_and_states (void)
   ingest (history, s);
   g_assert_cmpstr (rtop_overview_section_get_state (RTOP_OVERVIEW_SECTION (overview)), ==, "empty");
 
+  /* No RDMA in the kernel is no devices too (with the Soft-RoCE recipe);
+   * a refusal is another page. */
   s = gui_fixture_snapshot (2, 1.0, NULL, 0);
   s->status = RTOP_STATUS_NO_NETLINK;
   s->status_message = g_strdup ("No RDMA netlink here.");
+  ingest (history, s);
+  g_assert_cmpstr (rtop_overview_section_get_state (RTOP_OVERVIEW_SECTION (overview)), ==, "empty");
+  s = gui_fixture_snapshot (2, 1.0, NULL, 0);
+  s->status = RTOP_STATUS_PERMISSION;
+  s->status_message = g_strdup ("Not allowed here.");
   ingest (history, s);
   g_assert_cmpstr (rtop_overview_section_get_state (RTOP_OVERVIEW_SECTION (overview)), ==, "unavailable");
 

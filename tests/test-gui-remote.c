@@ -25,6 +25,7 @@
 #include "rtop-host-strip.h"
 #include "rtop-remote-source-private.h"
 #include "rtop-sampler.h"
+#include "rtop-session-private.h"
 #include "rtop-window-private.h"
 #include "support/sshd-fixture.h"
 

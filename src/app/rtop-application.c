@@ -207,11 +207,13 @@ static void
 sync_actions (RtopApplication *self)
 {
   gboolean replay = rtop_session_get_replay_title (self->session) != NULL;
+  gboolean recording = rtop_session_get_recording (self->session);
   GActionMap *map = G_ACTION_MAP (self);
-  GVariant *recording = g_variant_new_boolean (rtop_session_get_recording (self->session));
+  gboolean can_record = rtop_session_can_record (self->session);
 
-  g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "record")), recording);
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "record")), !replay);
+  g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "record")),
+                             g_variant_new_boolean (recording));
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "record")), can_record);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "go-live")), replay);
 }
 
@@ -511,6 +513,8 @@ rtop_application_startup (GApplication *app)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::replay-title", G_CALLBACK (sync_actions), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (rtop_session_get_history (self->session), "updated",
+                           G_CALLBACK (sync_actions), self, G_CONNECT_SWAPPED);
   sync_actions (self);
   /* The first pass (and the ssh connections) run while the window is
    * built and shown: the first frame with data waits for both, not the

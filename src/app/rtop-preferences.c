@@ -6,6 +6,7 @@
 
 #include "rtop-a11y.h"
 #include "rtop-preferences.h"
+#include "rtop-remote.h"
 #include "rtop-session.h"
 #include "rtop-record-format.h"
 
@@ -155,7 +156,7 @@ processes_active_cb (GtkSwitch *toggle, GParamSpec *pspec, RtopPreferences *self
   const char *host = g_object_get_data (G_OBJECT (toggle), "rtop-host");
 
   /* The session follows the setting: the host is connected again. */
-  rtop_session_set_host_processes (self->settings, host, gtk_switch_get_active (toggle));
+  rtop_remote_set_host_processes (self->settings, host, gtk_switch_get_active (toggle));
 }
 
 /* "Show process names and ids" of one host: a switch, off by default. */
@@ -165,7 +166,7 @@ processes_switch (RtopPreferences *self, const char *host)
   GtkWidget *toggle = gtk_switch_new ();
   g_autofree char *name = g_strdup_printf (_("Show process names and ids of %s"), host);
 
-  gtk_switch_set_active (GTK_SWITCH (toggle), rtop_session_host_shows_processes (self->settings, host));
+  gtk_switch_set_active (GTK_SWITCH (toggle), rtop_remote_host_shows_processes (self->settings, host));
   gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (toggle, name);
   gtk_accessible_update_property (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);

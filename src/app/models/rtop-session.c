@@ -9,7 +9,7 @@
 #include "rtop-remote.h"
 #include "rtop-remote-source.h"
 #include "rtop-replay-source.h"
-#include "rtop-session.h"
+#include "rtop-session-private.h"
 #include "rtop-source-list.h"
 
 struct _RtopSession {
@@ -262,7 +262,7 @@ rtop_session_add_host (RtopSession *self, const char *host, GError **error)
   options.askpass = self->askpass;
   options.environment = (const char * const *) self->askpass_env;
   options.config_file = self->ssh_config;
-  options.processes = rtop_session_host_shows_processes (self->settings, host);
+  options.processes = rtop_remote_host_shows_processes (self->settings, host);
   if (self->settings)
     options.interval = g_settings_get_double (self->settings, "interval");
   source = rtop_remote_source_new (&options);
@@ -288,31 +288,13 @@ rtop_session_remove_host (RtopSession *self, const char *host)
 }
 
 gboolean
-rtop_session_host_shows_processes (GSettings *settings, const char *host)
+rtop_session_can_record (RtopSession *self)
 {
-  g_auto(GStrv) hosts = settings ? g_settings_get_strv (settings, "process-hosts") : NULL;
+  g_return_val_if_fail (RTOP_IS_SESSION (self), FALSE);
 
-  return hosts != NULL && host != NULL && g_strv_contains ((const char * const *) hosts, host);
-}
-
-/* The host goes into "process-hosts", or out of it: each host keeps its
- * own choice, remembered or not. */
-void
-rtop_session_set_host_processes (GSettings *settings, const char *host, gboolean shown)
-{
-  g_auto(GStrv) hosts = g_settings_get_strv (settings, "process-hosts");
-  g_autoptr(GStrvBuilder) next = g_strv_builder_new ();
-  g_auto(GStrv) value = NULL;
-
-  if (g_strv_contains ((const char * const *) hosts, host) == shown)
-    return;
-  for (guint i = 0; hosts[i] != NULL; i++)
-    if (g_strcmp0 (hosts[i], host) != 0)
-      g_strv_builder_add (next, hosts[i]);
-  if (shown)
-    g_strv_builder_add (next, host);
-  value = g_strv_builder_end (next);
-  g_settings_set_strv (settings, "process-hosts", (const char * const *) value);
+  /* A recording in progress can always be stopped. */
+  return self->recorder != NULL || self->recorder_starting ||
+         (self->replay == NULL && rtop_history_has_devices (self->history));
 }
 
 /* A host whose "process-hosts" setting changed is connected again, asking
@@ -329,7 +311,7 @@ process_hosts_changed_cb (RtopSession *self)
 
       if (RTOP_IS_REMOTE_SOURCE (source) &&
           rtop_remote_source_get_processes (RTOP_REMOTE_SOURCE (source)) !=
-          rtop_session_host_shows_processes (self->settings, host))
+          rtop_remote_host_shows_processes (self->settings, host))
         g_ptr_array_add (again, g_strdup (host));
     }
   for (guint i = 0; i < again->len; i++)

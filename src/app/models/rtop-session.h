@@ -58,14 +58,9 @@ gboolean rtop_session_remove_host (RtopSession *self, const char *host);
  * asks (BatchMode). */
 void rtop_session_set_askpass (RtopSession *self, const char *program,
                                const char * const *environment);
-/* Whether host's process names and ids are asked for (the settings'
- * "process-hosts"); a change there connects the host again. */
-gboolean rtop_session_host_shows_processes (GSettings *settings, const char *host);
-/* Puts host into "process-hosts" or takes it out. */
-void rtop_session_set_host_processes (GSettings *settings, const char *host, gboolean shown);
-/* An ssh client configuration (-F) for the hosts added from now on, or
- * NULL: the user's own (for tests and unusual setups). */
-void rtop_session_set_ssh_config (RtopSession *self, const char *config_file);
+/* Whether Record can be used: a recording to stop, or live sources of
+ * which one has a device (an empty recording helps nobody). */
+gboolean rtop_session_can_record (RtopSession *self);
 /* The host whose snapshots a source brings (as RtopSnapshot.host and the
  * history name it): NULL for this computer and recordings. */
 const char *rtop_session_source_host (RtopSource *source);

@@ -6,7 +6,6 @@
 
 #include "rtop-connect-dialog.h"
 #include "rtop-remote.h"
-#include "rtop-session.h"
 
 struct _RtopConnectDialog {
   GtkWindow parent_instance;
@@ -59,7 +58,7 @@ connect_cb (RtopConnectDialog *self)
       return;
     }
   if (self->settings != NULL)
-    rtop_session_set_host_processes (self->settings, host, gtk_check_button_get_active (self->processes));
+    rtop_remote_set_host_processes (self->settings, host, gtk_check_button_get_active (self->processes));
   if (gtk_check_button_get_active (self->remember) && self->settings != NULL)
     remember_host (self, host);
   else if (app != NULL)

@@ -40,6 +40,7 @@ struct _RtopOverviewSection {
   GtkStack *events_stack;
   GtkListBox *recent_events;
   GtkLabel *unavailable_title;
+  GtkLabel *empty_reason;
   GtkLabel *unavailable_message;
   GtkLabel *sources_status;
   RtopHostStrip *host_strip;

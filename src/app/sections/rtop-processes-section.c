@@ -23,6 +23,8 @@ struct _RtopProcessesSection {
   GtkLabel *withheld_label;
   GtkSearchEntry *search;
   GtkLabel *count_label;
+  GtkLabel *none_title;
+  GtkLabel *none_hint;
   GtkStack *stack;
   GtkColumnView *view;
 };
@@ -232,6 +234,18 @@ filter_func (gpointer item, gpointer user_data)
          g_str_has_prefix (pid, self->search_text);
 }
 
+/* No process, or no device a process could use: the page says which. */
+static void
+update_none_texts (RtopProcessesSection *self, RtopHistory *history)
+{
+  gboolean no_devices = history == NULL || !rtop_history_has_devices (history);
+
+  gtk_label_set_label (self->none_title, no_devices ? _("No RDMA Devices") : _("No Processes Use RDMA"));
+  gtk_label_set_label (self->none_hint, no_devices
+                       ? _("No source has an RDMA device, so no process can use one. Processes appear here once a device is added or a host with devices is connected.")
+                       : _("A process appears here as soon as it opens a verbs context on an RDMA device."));
+}
+
 static void
 update_count (RtopProcessesSection *self)
 {
@@ -247,6 +261,7 @@ update_count (RtopProcessesSection *self)
     text = g_strdup_printf (ngettext ("%u of %u process", "%u of %u processes", total), shown, total);
   gtk_label_set_label (self->count_label, text);
   gtk_stack_set_visible_child_name (self->stack, total > 0 ? "list" : "none");
+  update_none_texts (self, history);
 }
 
 void
@@ -350,6 +365,8 @@ rtop_processes_section_dump (RtopSection *section)
   GString *out = g_string_new (NULL);
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
 
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "none") == 0)
+    g_string_append_printf (out, "processes-none\t%s\n", gtk_label_get_label (self->none_title));
   if (gtk_widget_get_visible (self->withheld_banner))
     g_string_append_printf (out, "processes-withheld\t%s\n", gtk_label_get_label (self->withheld_label));
   for (guint i = 0; i < n; i++)
@@ -402,6 +419,8 @@ rtop_processes_section_class_init (RtopProcessesSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, hidden_banner);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, withheld_banner);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, withheld_label);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, none_title);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, none_hint);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, search);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, count_label);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, stack);

@@ -1,0 +1,202 @@
+/* test-gui-start.c: the window as a new user first sees it.
+ *
+ * On a computer without RDMA (no devices, or no RDMA in the kernel) the
+ * overview is the page of no devices: its title says so, it gives the
+ * whole Soft-RoCE recipe, and its buttons connect to a host, open a
+ * recording and try again.  Record cannot be used while no source has a
+ * device.  Processes and Compare Ports say what is missing (a device, not
+ * a process or a check), and say the ordinary thing once ports come.
+ * Screenshots go to the build directory (light, and dark with
+ * GTK_THEME=Adwaita:dark), at 1600×1000 and 800×600. */
+#include "config.h"
+
+#include <string.h>
+#include <gtk/gtk.h>
+
+#include "support/gui-fixtures.h"
+#include "support/gui-test-util.h"
+#include "rtop-overview-section-private.h"
+#include "rtop-session.h"
+#include "rtop-window-private.h"
+
+static const GuiPortSpec two_ports[] = {
+  { "rxe0", 1, "rxe", "roce", 4, 10, 1e9, 2e9, 1000, 2000, 0, 0, 0, TRUE },
+  { "rxe1", 1, "rxe", "roce", 4, 10, 0, 0, 0, 0, 0, 0, 0, TRUE },
+};
+
+static RtopWindow *
+open_window (RtopSession *session, GSettings *settings, int width, int height)
+{
+  RtopWindow *window = rtop_window_new (NULL, session, settings);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  gui_test_wait_mapped (GTK_WIDGET (window));
+  gui_test_spin ();
+  return window;
+}
+
+static void
+ingest (RtopSession *session, RtopSnapshot *snapshot)
+{
+  rtop_snapshot_seal (snapshot);
+  rtop_history_ingest (rtop_session_get_history (session), snapshot);
+  rtop_snapshot_unref (snapshot);
+  gui_test_spin ();
+}
+
+/* The mapped label under root whose text holds text, or NULL. */
+static GtkWidget *
+find_label (GtkWidget *root, const char *text)
+{
+  if (GTK_IS_LABEL (root) && gtk_widget_get_mapped (root) &&
+      strstr (gtk_label_get_label (GTK_LABEL (root)), text) != NULL)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The mapped button under root that activates action, or NULL. */
+static GtkWidget *
+find_action_button (GtkWidget *root, const char *action)
+{
+  if (GTK_IS_BUTTON (root) && gtk_widget_get_mapped (root) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (root)), action) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_action_button (child, action);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+overview_of (RtopWindow *window)
+{
+  return GTK_WIDGET (window->overview);
+}
+
+static gboolean
+dump_has (RtopWindow *window, const char *line)
+{
+  g_autofree char *dump = rtop_window_dump (window);
+
+  return strstr (dump, line) != NULL;
+}
+
+static void
+shoot (RtopWindow *window, const char *name)
+{
+  g_autoptr(GdkTexture) texture = gui_test_screenshot (GTK_WIDGET (window), name);
+  GuiTestPixels *pixels = gui_test_pixels_new (texture, GTK_WIDGET (window));
+
+  gui_test_assert_page (pixels);
+  gui_test_pixels_free (pixels);
+}
+
+static void
+assert_no_devices_page (RtopWindow *window)
+{
+  GtkWidget *overview = overview_of (window);
+
+  g_assert_cmpstr (rtop_overview_section_get_state (RTOP_OVERVIEW_SECTION (overview)), ==, "empty");
+  g_assert_nonnull (find_label (overview, "No RDMA Devices on This Computer"));
+  g_assert_nonnull (find_label (overview, "sudo modprobe rdma_rxe\n"));
+  g_assert_nonnull (find_label (overview, "sudo rdma link add rxe0 type rxe netdev IFACE"));
+  g_assert_nonnull (find_action_button (overview, "app.connect-host"));
+  g_assert_nonnull (find_action_button (overview, "win.open"));
+  g_assert_nonnull (find_action_button (overview, "app.refresh"));
+}
+
+static void
+run_no_devices (int width, int height, const char *suffix)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  RtopSession *session = rtop_session_new (settings);
+  RtopWindow *window;
+  RtopSnapshot *s;
+  g_autofree char *shot = g_strdup_printf ("gui-start-no-rdma%s.png", suffix);
+
+  g_settings_reset (settings, "last-view");
+  window = open_window (session, settings, width, height);
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+
+  /* No RDMA in this kernel. */
+  s = gui_fixture_snapshot (1, 1.0, NULL, 0);
+  s->status = RTOP_STATUS_NO_NETLINK;
+  s->status_message = g_strdup ("No RDMA netlink.");
+  ingest (session, s);
+  assert_no_devices_page (window);
+  g_assert_nonnull (find_label (overview_of (window), "no RDMA support"));
+  g_assert_false (rtop_session_can_record (session));
+  shoot (window, shot);
+
+  /* RDMA, but no devices: the same page and actions. */
+  ingest (session, gui_fixture_snapshot (2, 1.0, NULL, 0));
+  assert_no_devices_page (window);
+  g_assert_nonnull (find_label (overview_of (window), "reports no devices"));
+  g_assert_false (rtop_session_can_record (session));
+  /* The other pages say that a device is what is missing. */
+  g_assert_true (dump_has (window, "processes-none\tNo RDMA Devices\n"));
+  g_assert_true (dump_has (window, "compare-empty\tNo Ports to Compare\n"));
+  if (*suffix == '\0')
+    {
+      /* Past the stack's transition (only for the picture). */
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-view", "s", "processes");
+      gui_test_run_for (600);
+      shoot (window, "gui-start-no-rdma-processes.png");
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.compare", NULL);
+      gui_test_run_for (600);
+      shoot (window, "gui-start-no-rdma-compare.png");
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-view", "s", "overview");
+    }
+
+  /* Devices come: Record can be used, the pages say the ordinary thing. */
+  ingest (session, gui_fixture_snapshot (3, 1.0, two_ports, G_N_ELEMENTS (two_ports)));
+  ingest (session, gui_fixture_snapshot (4, 1.0, two_ports, G_N_ELEMENTS (two_ports)));
+  g_assert_true (rtop_session_can_record (session));
+  g_assert_cmpstr (rtop_overview_section_get_state (RTOP_OVERVIEW_SECTION (overview_of (window))), ==, "ports");
+  g_assert_true (dump_has (window, "processes-none\tNo Processes Use RDMA\n"));
+  g_assert_true (dump_has (window, "compare-empty\tNo Ports Checked\n"));
+
+  /* And go again: nothing to record. */
+  ingest (session, gui_fixture_snapshot (5, 1.0, NULL, 0));
+  g_assert_false (rtop_session_can_record (session));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  gui_test_wait_gone ((gpointer *) &window);
+  g_assert_finalize_object (session);
+  g_settings_reset (settings, "last-view");
+}
+
+static void
+test_no_devices (void)
+{
+  run_no_devices (1600, 1000, "");
+}
+
+static void
+test_no_devices_small (void)
+{
+  run_no_devices (800, 600, "-800");
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/gui/start/no-devices", test_no_devices);
+  g_test_add_func ("/gui/start/no-devices-800", test_no_devices_small);
+  return g_test_run ();
+}
