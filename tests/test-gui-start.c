@@ -6,6 +6,8 @@
  * recording and try again.  Record cannot be used while no source has a
  * device.  Processes and Compare Ports say what is missing (a device, not
  * a process or a check), and say the ordinary thing once ports come.
+ * Tab and Shift+Tab leave the overview's table at once and go round the
+ * window's controls, never through a label.
  * Screenshots go to the build directory (light, and dark with
  * GTK_THEME=Adwaita:dark), at 1600×1000 and 800×600. */
 #include "config.h"
@@ -22,6 +24,17 @@
 static const GuiPortSpec two_ports[] = {
   { "rxe0", 1, "rxe", "roce", 4, 10, 1e9, 2e9, 1000, 2000, 0, 0, 0, TRUE },
   { "rxe1", 1, "rxe", "roce", 4, 10, 0, 0, 0, 0, 0, 0, 0, TRUE },
+};
+
+static const GuiPortSpec many_ports[] = {
+  { "rxe0", 1, "rxe", "roce", 4, 10, 1e9, 2e9, 1000, 2000, 0, 0, 0, TRUE },
+  { "rxe1", 1, "rxe", "roce", 4, 10, 0, 0, 0, 0, 0, 0, 0, TRUE },
+  { "rxe2", 1, "rxe", "roce", 4, 10, 0, 0, 0, 0, 0, 0, 0, TRUE },
+  { "rxe3", 1, "rxe", "roce", 4, 10, 0, 0, 0, 0, 0, 0, 0, TRUE },
+  { "rxe4", 1, "rxe", "roce", 4, 10, 0, 0, 0, 0, 0, 0, 0, TRUE },
+  { "rxe5", 1, "rxe", "roce", 4, 10, 0, 0, 0, 0, 0, 0, 0, TRUE },
+  { "rxe6", 1, "rxe", "roce", 4, 10, 0, 0, 0, 0, 0, 0, 0, TRUE },
+  { "rxe7", 1, "rxe", "roce", 4, 10, 0, 0, 0, 0, 0, 0, 0, TRUE },
 };
 
 static RtopWindow *
@@ -192,11 +205,88 @@ test_no_devices_small (void)
   run_no_devices (800, 600, "-800");
 }
 
+static char *
+describe_focus (GtkWidget *focus)
+{
+  GString *out = g_string_new (NULL);
+
+  for (GtkWidget *w = focus; w != NULL && !GTK_IS_ROOT (w); w = gtk_widget_get_parent (w))
+    g_string_append_printf (out, "%s%s", out->len ? " < " : "", G_OBJECT_TYPE_NAME (w));
+  return g_string_free (out, FALSE);
+}
+
+/* Moves the focus as Tab (or Shift+Tab) does; returns the new focus. */
+static GtkWidget *
+press_tab (RtopWindow *window, GtkDirectionType direction)
+{
+  GtkWidget *focus;
+  g_autofree char *path = NULL;
+
+  g_signal_emit_by_name (window, "move-focus", direction);
+  gui_test_spin ();
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  path = describe_focus (focus);
+  g_test_message ("%s: %s", direction == GTK_DIR_TAB_FORWARD ? "Tab" : "Shift+Tab", path);
+  return focus;
+}
+
+static gboolean
+in_table (GtkWidget *focus)
+{
+  return gtk_widget_get_ancestor (focus, GTK_TYPE_COLUMN_VIEW) != NULL;
+}
+
+/* From the overview's table, Tab leaves it at once, goes round every
+ * control of the window (never a label) and comes back in a few steps;
+ * Shift+Tab leaves it at once too. */
+static void
+test_tab_path (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  RtopSession *session = rtop_session_new (settings);
+  RtopWindow *window;
+  GtkWidget *focus;
+  guint steps = 0;
+
+  g_settings_reset (settings, "last-view");
+  window = open_window (session, settings, 1600, 1000);
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  ingest (session, gui_fixture_snapshot (1, 1.0, many_ports, G_N_ELEMENTS (many_ports)));
+  ingest (session, gui_fixture_snapshot (2, 1.0, many_ports, G_N_ELEMENTS (many_ports)));
+  rtop_section_focus (RTOP_SECTION (window->overview));
+  gui_test_spin ();
+  g_assert_true (in_table (gtk_root_get_focus (GTK_ROOT (window))));
+
+  do
+    {
+      focus = press_tab (window, GTK_DIR_TAB_FORWARD);
+      g_assert_false (GTK_IS_LABEL (focus));
+      /* Eight rows, but one step out of the table. */
+      if (steps == 0)
+        g_assert_false (in_table (focus));
+      steps++;
+    }
+  while (!in_table (focus) && steps < 40);
+  g_assert_true (in_table (focus));
+  g_assert_cmpuint (steps, <=, 12);
+
+  focus = press_tab (window, GTK_DIR_TAB_BACKWARD);
+  g_assert_false (in_table (focus));
+  focus = press_tab (window, GTK_DIR_TAB_FORWARD);
+  g_assert_true (in_table (focus));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  gui_test_wait_gone ((gpointer *) &window);
+  g_assert_finalize_object (session);
+}
+
 int
 main (int argc, char **argv)
 {
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gui/start/no-devices", test_no_devices);
+  g_test_add_func ("/gui/start/tab-path", test_tab_path);
   g_test_add_func ("/gui/start/no-devices-800", test_no_devices_small);
   return g_test_run ();
 }

@@ -412,7 +412,6 @@ static const struct {
   { "app.quit", { "<Control>q", NULL } },
   { "app.preferences", { "<Control>comma", NULL } },
   { "app.shortcuts", { "<Control>question", NULL } },
-  { "app.about", { "F1", NULL } },
   { "app.record", { "<Control><Shift>r", NULL } },
   { "app.connect-host", { "<Control><Shift>h", NULL } },
   { "app.go-live", { "<Control>l", NULL } },

@@ -134,7 +134,6 @@ card_new (RtopHostStrip *self, RtopSource *source)
   gtk_label_set_xalign (card->detail, 0);
   gtk_label_set_wrap (card->detail, TRUE);
   gtk_label_set_wrap_mode (card->detail, PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (card->detail, TRUE);
   gtk_label_set_lines (card->detail, 3);
   /* Narrow enough that three or four cards share a row. */
   gtk_label_set_width_chars (card->detail, 24);
