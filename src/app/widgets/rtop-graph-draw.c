@@ -164,7 +164,8 @@ draw_grid (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg, double axis_max, dou
 {
   const graphene_rect_t *p = &self->plot;
   const char *prefix;
-  double scale = rtop_unit_scale_for (axis_max, &prefix);
+  double factor = rtop_unit_shown_factor (self->unit);
+  double scale = rtop_unit_scale_for (axis_max * factor, &prefix);
 
   cairo_set_line_width (cr, 1);
   for (double v = 0; v <= axis_max * 1.0001; v += step)
@@ -177,7 +178,7 @@ draw_grid (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg, double axis_max, dou
       cairo_stroke (cr);
       if (!self->compact)
         {
-          g_autofree char *text = format_tick (v, scale, prefix, self->unit);
+          g_autofree char *text = format_tick (v * factor, scale, prefix, rtop_unit_shown (self->unit));
           g_autoptr(PangoLayout) layout = make_layout (self, text);
 
           cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.7);
@@ -665,8 +666,10 @@ rtop_graph_draw (RtopGraph *self, cairo_t *cr, double width, double height)
   self->tile_columns_ready = self->in_tile && self->scroll_step > 0;
   {
     double top = self->fixed_max > 0 ? MAX (self->fixed_max, data_max) : data_max;
+    /* Round steps in the unit shown (1, 2, 5 Gb/s, not 8, 16, 40). */
+    double factor = rtop_unit_shown_factor (self->unit);
 
-    step = rtop_nice_step (top > 0 ? top : 1, self->compact ? 2 : 4);
+    step = rtop_nice_step (top > 0 ? top * factor : 1, self->compact ? 2 : 4) / factor;
     axis_max = MAX (ceil (top / step), 1) * step;
   }
   self->stats.columns = columns;
