@@ -27,6 +27,7 @@ struct _RtopWindow {
 
   GtkWidget *back_button;
   GtkToggleButton *record_button;
+  GtkWidget *refresh_button;
   GtkLabel *record_label;
   GtkLabel *mode_label;
   GtkStack *title_stack;
@@ -62,6 +63,11 @@ char *rtop_window_dump (RtopWindow *self);
 /* The section shown: a tab, or the port, process or compare page
  * (rtop-window.c). */
 RtopSection *rtop_window_get_visible_section (RtopWindow *self);
+
+/* The header bar for a replay, or for live data (rtop-window-replay.c). */
+void rtop_window_update_replay (RtopWindow *self);
+/* A recording's length: "45 s", "5 min", "2 h 5 min". */
+char *rtop_window_format_duration (double seconds);
 
 /* Installs the window's actions and their keyboard shortcuts on the class
  * (rtop-window-actions.c). */

@@ -204,6 +204,32 @@ time_step_for (double window_s)
   return window_s / 4;
 }
 
+/* Whether the right edge shows an older time than the newest sample (the
+ * view was scrolled back, or a replay is shown): then "now" would lie. */
+static gboolean
+off_live_edge (RtopGraph *self)
+{
+  return self->view_end > 0;
+}
+
+/* A tick's text: its age at the live edge ("−30 s", "now"), its clock
+ * time ("14:03:22") off it. */
+char *
+rtop_graph_dup_time_label (RtopGraph *self, double ago)
+{
+  RtopSeries *series = self->n_channels > 0 ? channel_series (self, 0) : self->series;
+  gint64 realtime_us;
+  g_autoptr(GDateTime) when = NULL;
+
+  if (!off_live_edge (self) || series == NULL)
+    return format_age (ago);
+  realtime_us = rtop_series_to_realtime (series, self->frame_end - (gint64) (ago * G_USEC_PER_SEC));
+  when = g_date_time_new_from_unix_local (realtime_us / G_USEC_PER_SEC);
+  /* Short enough for ticks side by side: seconds only where they step. */
+  return when != NULL ? g_date_time_format (when, time_step_for (self->window_s) < 60 ? "%H:%M:%S" : "%H:%M")
+                      : g_strdup ("");
+}
+
 static void
 draw_time_axis (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg)
 {
@@ -214,7 +240,7 @@ draw_time_axis (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg)
     {
       double frac = 1 - ago / self->window_s;
       double x = p->origin.x + p->size.width * frac;
-      g_autofree char *text = format_age (ago);
+      g_autofree char *text = rtop_graph_dup_time_label (self, ago);
       g_autoptr(PangoLayout) layout = make_layout (self, text);
 
       cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.12);
@@ -459,6 +485,23 @@ draw_channel (RtopGraph *self, cairo_t *cr, guint c, guint columns, double axis_
                max_bridge_columns (self, series, columns), &color);
 }
 
+/* A channel's value at the right edge: the newest, or off the live edge
+ * the sample there (NAN in a gap). */
+double
+rtop_graph_get_legend_value (RtopGraph *self, guint c)
+{
+  RtopSeries *series = channel_series (self, c);
+  gint64 when;
+  double value;
+
+  if (series == NULL)
+    return NAN;
+  if (!off_live_edge (self))
+    return rtop_series_get_last (series, self->channels[c].channel);
+  return rtop_series_sample_at (series, self->channels[c].channel, self->frame_end, &when, &value)
+         ? value : NAN;
+}
+
 static void
 draw_legend (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg)
 {
@@ -466,9 +509,7 @@ draw_legend (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg)
 
   for (guint c = 0; c < self->n_channels; c++)
     {
-      double last = channel_series (self, c)
-                    ? rtop_series_get_last (channel_series (self, c), self->channels[c].channel)
-                    : NAN;
+      double last = rtop_graph_get_legend_value (self, c);
       g_autofree char *value = rtop_format_rate (last, self->unit);
       g_autofree char *text = g_strdup_printf ("%s  %s", self->channels[c].label, value);
       g_autoptr(PangoLayout) layout = make_layout (self, text);
