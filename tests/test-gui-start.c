@@ -118,6 +118,39 @@ shoot (RtopWindow *window, const char *name)
   gui_test_pixels_free (pixels);
 }
 
+/* The application's actions the page uses, counted (no application
+ * runs in the test). */
+static void
+count_cb (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  guint *counts = data;
+
+  counts[g_str_equal (g_action_get_name (G_ACTION (action)), "connect-host") ? 0 : 1]++;
+}
+
+static void
+add_app_actions (RtopWindow *window, guint counts[2])
+{
+  g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
+  const GActionEntry entries[] = {
+    { "connect-host", count_cb, NULL, NULL, NULL, { 0 } },
+    { "refresh", count_cb, NULL, NULL, NULL, { 0 } },
+  };
+
+  g_action_map_add_action_entries (G_ACTION_MAP (group), entries, G_N_ELEMENTS (entries), counts);
+  gtk_widget_insert_action_group (GTK_WIDGET (window), "app", G_ACTION_GROUP (group));
+}
+
+static char *
+describe_focus (GtkWidget *focus)
+{
+  GString *out = g_string_new (NULL);
+
+  for (GtkWidget *w = focus; w != NULL && !GTK_IS_ROOT (w); w = gtk_widget_get_parent (w))
+    g_string_append_printf (out, "%s%s", out->len ? " < " : "", G_OBJECT_TYPE_NAME (w));
+  return g_string_free (out, FALSE);
+}
+
 static void
 assert_no_devices_page (RtopWindow *window)
 {
@@ -141,9 +174,12 @@ run_no_devices (int width, int height, const char *suffix)
   RtopSnapshot *s;
   g_autofree char *shot = g_strdup_printf ("gui-start-no-rdma%s.png", suffix);
 
+  guint counts[2] = { 0, 0 };
+
   g_settings_reset (settings, "last-view");
   window = open_window (session, settings, width, height);
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  add_app_actions (window, counts);
 
   /* No RDMA in this kernel. */
   s = gui_fixture_snapshot (1, 1.0, NULL, 0);
@@ -153,6 +189,21 @@ run_no_devices (int width, int height, const char *suffix)
   assert_no_devices_page (window);
   g_assert_nonnull (find_label (overview_of (window), "no RDMA support"));
   g_assert_false (rtop_session_can_record (session));
+  /* Never the commands (focused, their text is selected); shown, the
+   * page's focus is its first control.  The buttons do what they say. */
+  {
+    GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+    g_autofree char *where = describe_focus (focus);
+
+    g_test_message ("focus: %s", where);
+    g_assert_false (GTK_IS_LABEL (focus));
+  }
+  rtop_section_focus (RTOP_SECTION (window->overview));
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == find_action_button (overview_of (window), "app.connect-host"));
+  g_signal_emit_by_name (find_action_button (overview_of (window), "app.connect-host"), "clicked");
+  g_signal_emit_by_name (find_action_button (overview_of (window), "app.refresh"), "clicked");
+  g_assert_cmpuint (counts[0], ==, 1);
+  g_assert_cmpuint (counts[1], ==, 1);
   shoot (window, shot);
 
   /* RDMA, but no devices: the same page and actions. */
@@ -203,16 +254,6 @@ static void
 test_no_devices_small (void)
 {
   run_no_devices (800, 600, "-800");
-}
-
-static char *
-describe_focus (GtkWidget *focus)
-{
-  GString *out = g_string_new (NULL);
-
-  for (GtkWidget *w = focus; w != NULL && !GTK_IS_ROOT (w); w = gtk_widget_get_parent (w))
-    g_string_append_printf (out, "%s%s", out->len ? " < " : "", G_OBJECT_TYPE_NAME (w));
-  return g_string_free (out, FALSE);
 }
 
 /* Moves the focus as Tab (or Shift+Tab) does; returns the new focus. */

@@ -41,6 +41,7 @@ struct _RtopOverviewSection {
   GtkListBox *recent_events;
   GtkLabel *unavailable_title;
   GtkLabel *empty_reason;
+  GtkWidget *empty_connect;
   GtkLabel *unavailable_message;
   GtkLabel *sources_status;
   RtopHostStrip *host_strip;

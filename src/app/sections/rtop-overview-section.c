@@ -145,10 +145,17 @@ static const struct {
 static void
 show_empty (RtopOverviewSection *self, RtopSnapshot *snapshot)
 {
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
   gtk_label_set_label (self->empty_reason, snapshot->status == RTOP_STATUS_NO_NETLINK
                        ? _("This kernel has no RDMA support loaded.")
                        : _("The kernel has RDMA support but reports no devices."));
   gtk_stack_set_visible_child_name (self->state_stack, "empty");
+  /* The page's first control, not the commands (whose text the focus
+   * would select). */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)) && (focus == NULL || GTK_IS_LABEL (focus)))
+    gtk_widget_grab_focus (self->empty_connect);
 }
 
 static void
@@ -491,7 +498,10 @@ rtop_overview_section_focus (RtopSection *section)
 {
   RtopOverviewSection *self = RTOP_OVERVIEW_SECTION (section);
 
-  gtk_widget_grab_focus (GTK_WIDGET (self->ports_view));
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->state_stack), "empty") == 0)
+    gtk_widget_grab_focus (self->empty_connect);
+  else
+    gtk_widget_grab_focus (GTK_WIDGET (self->ports_view));
 }
 
 static char *
@@ -710,6 +720,7 @@ rtop_overview_section_class_init (RtopOverviewSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, unavailable_message);
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, sources_status);
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, empty_reason);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, empty_connect);
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, host_strip);
   gtk_widget_class_set_css_name (widget_class, "rtopoverview");
 
