@@ -1001,6 +1001,19 @@ test_long_replay (void)
     g_autoptr(GuiTestPixels) pixels = screenshot_page (window, "gui-port-detail-two-hours.png", want, 2);
   }
 
+  /* Compared, the replay's end is not "now" either. */
+  {
+    g_autofree char *edge = NULL;
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.compare-with", "s", "rxe0/1"));
+    gui_test_spin ();
+    gtk_widget_queue_draw (GTK_WIDGET (window->compare_view));
+    gui_test_spin ();
+    edge = rtop_graph_dup_time_label (RTOP_GRAPH (find_of_type (GTK_WIDGET (window->compare_view), RTOP_TYPE_GRAPH)), 0);
+    g_test_message ("compared replay's right edge: %s", edge);
+    g_assert_cmpstr (edge, !=, "now");
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (session);
   gui_test_spin ();

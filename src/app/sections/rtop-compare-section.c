@@ -183,6 +183,21 @@ update_count (RtopCompareSection *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.clear", n > 0);
 }
 
+/* A replay ends at its last sample, not now: the graph's right edge is
+ * that time of the series (its axis then reads clock times). */
+static void
+update_view_end (RtopCompareSection *self)
+{
+  RtopSession *session = rtop_section_get_session (RTOP_SECTION (self));
+  gint64 first = 0, last = 0;
+
+  for (guint i = 0; i < RTOP_COMPARE_MAX_PORTS && last == 0; i++)
+    if (self->items[i] != NULL)
+      rtop_series_get_time_range (rtop_port_item_get_series (self->items[i]), &first, &last);
+  rtop_graph_set_view_end (self->graph, session != NULL && rtop_session_get_replay_title (session) != NULL
+                                        ? last : 0);
+}
+
 static void
 rebuild (RtopCompareSection *self)
 {
@@ -199,6 +214,7 @@ rebuild (RtopCompareSection *self)
         n++;
       }
   gtk_stack_set_visible_child_name (self->stack, n > 0 ? "chart" : "empty");
+  update_view_end (self);
   update_legend (self);
   update_graph_label (self);
   update_count (self);
@@ -359,6 +375,7 @@ history_updated_cb (RtopCompareSection *self)
   gboolean changed = FALSE;
 
   update_empty_texts (self);
+  update_view_end (self);
 
   for (guint i = 0; i < RTOP_COMPARE_MAX_PORTS; i++)
     {
