@@ -7,7 +7,8 @@
  * device.  Processes and Compare Ports say what is missing (a device, not
  * a process or a check), and say the ordinary thing once ports come.
  * Tab and Shift+Tab leave the overview's table at once and go round the
- * window's controls, never through a label.
+ * window's controls, never through a label; a port's page opens on its
+ * first control.
  * Screenshots go to the build directory (light, and dark with
  * GTK_THEME=Adwaita:dark), at 1600×1000 and 800×600. */
 #include "config.h"
@@ -316,6 +317,16 @@ test_tab_path (void)
   g_assert_false (in_table (focus));
   focus = press_tab (window, GTK_DIR_TAB_FORWARD);
   g_assert_true (in_table (focus));
+
+  /* A port's page opens on its first control (the time window), not on
+   * its title. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-port", "s", "rxe0/1"));
+  gui_test_spin ();
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_assert_false (GTK_IS_LABEL (focus));
+  g_assert_nonnull (gtk_widget_get_ancestor (focus, GTK_TYPE_DROP_DOWN));
+  g_assert_true (gtk_widget_is_ancestor (focus, GTK_WIDGET (window->port_detail)));
 
   gtk_window_destroy (GTK_WINDOW (window));
   gui_test_wait_gone ((gpointer *) &window);

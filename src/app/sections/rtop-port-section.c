@@ -523,8 +523,9 @@ rtop_port_section_focus (RtopSection *section)
 {
   RtopPortSection *self = RTOP_PORT_SECTION (section);
 
+  /* The page's first control; the counters table is the one shown. */
   gtk_stack_set_visible_child_name (self->tables_stack, "counters");
-  gtk_widget_grab_focus (GTK_WIDGET (self->counter_search));
+  gtk_widget_grab_focus (GTK_WIDGET (self->window_dropdown));
 }
 
 static char *
