@@ -333,12 +333,35 @@ test_tab_path (void)
   g_assert_finalize_object (session);
 }
 
+/* The port page at 800×600, light and dark: for the eye (the axis
+ * labels, the graphs). */
+static void
+test_port_page_small (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  RtopSession *session = rtop_session_new (settings);
+  RtopWindow *window;
+
+  g_settings_reset (settings, "last-view");
+  window = open_window (session, settings, 800, 600);
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  for (guint i = 1; i <= 30; i++)
+    ingest (session, gui_fixture_snapshot (i, 1.0, two_ports, G_N_ELEMENTS (two_ports)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-port", "s", "rxe0/1"));
+  gui_test_run_for (600);
+  shoot (window, "gui-start-port-800.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  gui_test_wait_gone ((gpointer *) &window);
+  g_assert_finalize_object (session);
+}
+
 int
 main (int argc, char **argv)
 {
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gui/start/no-devices", test_no_devices);
   g_test_add_func ("/gui/start/tab-path", test_tab_path);
+  g_test_add_func ("/gui/start/port-page-800", test_port_page_small);
   g_test_add_func ("/gui/start/no-devices-800", test_no_devices_small);
   return g_test_run ();
 }

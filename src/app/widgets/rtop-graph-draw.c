@@ -230,26 +230,53 @@ rtop_graph_dup_time_label (RtopGraph *self, double ago)
                       : g_strdup ("");
 }
 
+/* Every how many ticks a label fits: the widest label (the oldest, or a
+ * clock time) and a gap between two, however narrow the graph. */
+static guint
+time_label_every (RtopGraph *self, double step, gboolean *label_oldest)
+{
+  g_autofree char *widest = rtop_graph_dup_time_label (self, self->window_s);
+  g_autoptr(PangoLayout) layout = make_layout (self, widest);
+  double spacing = self->plot.size.width * step / self->window_s;
+  guint every;
+  int w, h;
+
+  pango_layout_get_pixel_size (layout, &w, &h);
+  every = spacing > 0 ? MAX ((guint) ceil ((w + 12) / spacing), 1) : 1;
+  /* The oldest label starts at its tick (the others are centred on
+   * theirs): it needs a label and a half of room. */
+  *label_oldest = spacing * every >= 1.5 * w + 12;
+  return every;
+}
+
 static void
 draw_time_axis (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg)
 {
   const graphene_rect_t *p = &self->plot;
   double step = time_step_for (self->window_s);
+  gboolean label_oldest;
+  guint every = time_label_every (self, step, &label_oldest);
 
   for (double ago = self->window_s; ago > -step / 2; ago -= step)
     {
       double frac = 1 - ago / self->window_s;
       double x = p->origin.x + p->size.width * frac;
-      g_autofree char *text = rtop_graph_dup_time_label (self, ago);
-      g_autoptr(PangoLayout) layout = make_layout (self, text);
+      /* Counted from the right edge, which is always labelled. */
+      guint index = (guint) round (ago / step);
 
       cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.12);
       cairo_move_to (cr, round (x) + 0.5, p->origin.y);
       cairo_line_to (cr, round (x) + 0.5, p->origin.y + p->size.height);
       cairo_stroke (cr);
-      cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.7);
-      show_text (cr, layout, x, p->origin.y + p->size.height + 10,
-                 frac < 0.01 ? 0 : frac > 0.99 ? 1 : 0.5);
+      if (index % every == 0 && (frac >= 0.01 || label_oldest))
+        {
+          g_autofree char *text = rtop_graph_dup_time_label (self, ago);
+          g_autoptr(PangoLayout) layout = make_layout (self, text);
+
+          cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.7);
+          show_text (cr, layout, x, p->origin.y + p->size.height + 10,
+                     frac < 0.01 ? 0 : frac > 0.99 ? 1 : 0.5);
+        }
     }
 }
 
