@@ -18,6 +18,7 @@
 
 #include "support/gui-fixtures.h"
 #include "support/gui-test-util.h"
+#include "rtop-color-scheme.h"
 #include "rtop-overview-section-private.h"
 #include "rtop-session.h"
 #include "rtop-window-private.h"
@@ -355,6 +356,83 @@ test_port_page_small (void)
   g_assert_finalize_object (session);
 }
 
+/* ---- the desktop's dark style, through a stand-in portal ---------------- */
+
+static const char portal_xml[] =
+  "<node><interface name='org.freedesktop.portal.Settings'>"
+  "<method name='Read'><arg type='s' direction='in'/><arg type='s' direction='in'/>"
+  "<arg type='v' direction='out'/></method>"
+  "<signal name='SettingChanged'><arg type='s'/><arg type='s'/><arg type='v'/></signal>"
+  "</interface></node>";
+
+static void
+portal_call_cb (GDBusConnection *bus, const char *sender, const char *path, const char *iface,
+                const char *method, GVariant *parameters, GDBusMethodInvocation *invocation,
+                gpointer data)
+{
+  const char *ns, *key;
+
+  g_variant_get (parameters, "(&s&s)", &ns, &key);
+  if (g_str_equal (ns, "org.freedesktop.appearance") && g_str_equal (key, "color-scheme"))
+    /* As portals answer: the value in one more variant. */
+    g_dbus_method_invocation_return_value (invocation,
+                                           g_variant_new ("(v)", g_variant_new_variant (g_variant_new_uint32 (1))));
+  else
+    g_dbus_method_invocation_return_dbus_error (invocation, "org.freedesktop.portal.Error.NotFound", key);
+}
+
+static gboolean
+prefers_dark (gpointer data)
+{
+  gboolean dark;
+
+  g_object_get (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", &dark, NULL);
+  return dark == GPOINTER_TO_INT (data);
+}
+
+static void
+test_dark_style_follows_system (void)
+{
+  static const GDBusInterfaceVTable vtable = { portal_call_cb, NULL, NULL, { 0 } };
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(GDBusNodeInfo) info = g_dbus_node_info_new_for_xml (portal_xml, NULL);
+  g_autoptr(GVariant) owned = NULL;
+  guint object, reply = 0;
+
+  if (g_getenv ("GTK_THEME") != NULL || bus == NULL)
+    {
+      g_test_skip (bus == NULL ? "no session bus" : "GTK_THEME names the theme");
+      return;
+    }
+  owned = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus", "RequestName",
+                                       g_variant_new ("(su)", "org.freedesktop.portal.Desktop", 4),
+                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, NULL);
+  if (owned != NULL)
+    g_variant_get (owned, "(u)", &reply);
+  if (reply != 1)
+    {
+      g_test_skip ("a desktop portal runs on this bus");
+      return;
+    }
+  object = g_dbus_connection_register_object (bus, "/org/freedesktop/portal/desktop", info->interfaces[0],
+                                              &vtable, NULL, NULL, NULL);
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+
+  /* The desktop prefers dark: so does the app. */
+  rtop_color_scheme_follow (gtk_settings_get_default ());
+  gui_test_wait_until (prefers_dark, GINT_TO_POINTER (TRUE), "the dark style the portal says");
+  /* The user switches to light. */
+  g_dbus_connection_emit_signal (bus, NULL, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Settings",
+                                 "SettingChanged",
+                                 g_variant_new ("(ssv)", "org.freedesktop.appearance", "color-scheme",
+                                                g_variant_new_uint32 (2)), NULL);
+  gui_test_wait_until (prefers_dark, GINT_TO_POINTER (FALSE), "the light style the portal then says");
+
+  g_dbus_connection_unregister_object (bus, object);
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -362,6 +440,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/start/no-devices", test_no_devices);
   g_test_add_func ("/gui/start/tab-path", test_tab_path);
   g_test_add_func ("/gui/start/port-page-800", test_port_page_small);
+  g_test_add_func ("/gui/start/dark-style-follows-system", test_dark_style_follows_system);
   g_test_add_func ("/gui/start/no-devices-800", test_no_devices_small);
   return g_test_run ();
 }

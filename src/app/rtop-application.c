@@ -10,6 +10,7 @@
 #include "rtop-askpass.h"
 #include "rtop-askpass-dialog.h"
 #include "rtop-connect-dialog.h"
+#include "rtop-color-scheme.h"
 #include "rtop-format.h"
 #include "rtop-preferences.h"
 #include "rtop-remote.h"
@@ -511,6 +512,7 @@ rtop_application_startup (GApplication *app)
 
   if (rtop_remote_display_is_remote (g_getenv ("SSH_CONNECTION"), g_getenv ("DISPLAY")))
     g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  rtop_color_scheme_follow (gtk_settings_get_default ());
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_entries, G_N_ELEMENTS (app_entries), self);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
