@@ -132,11 +132,14 @@ add_row (GtkBox *box, GPtrArray *cases, const char * const *classes, gboolean se
   g_ptr_array_add (cases, c);
 }
 
-/* The overview's problem card: a caption under a value, in red. */
+/* The overview's trouble card, a toggle button: a caption under a value,
+ * in the Error's red, or the Warning's amber when only Warnings (extra:
+ * "warn-only"), pressed or not. */
 static GtkWidget *
-problem_card (GPtrArray *cases)
+problem_card (GPtrArray *cases, const char *extra, gboolean pressed, const char *what)
 {
-  GtkWidget *card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *card = gtk_toggle_button_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   const char * const value_classes[] = { "card-value", NULL };
   const char * const caption_classes[] = { "card-caption", NULL };
   GtkWidget *value = block_label (value_classes);
@@ -144,14 +147,23 @@ problem_card (GPtrArray *cases)
   Case *cv = g_new0 (Case, 1), *cc = g_new0 (Case, 1);
 
   gtk_widget_add_css_class (card, "card");
+  gtk_widget_add_css_class (card, "trouble-card");
   gtk_widget_add_css_class (card, "problem");
+  if (extra)
+    gtk_widget_add_css_class (card, extra);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (card), pressed);
+  gtk_widget_set_halign (card, GTK_ALIGN_START);
   gtk_widget_set_margin_start (card, 12);
-  gtk_box_append (GTK_BOX (card), value);
-  gtk_box_append (GTK_BOX (card), caption);
+  gtk_box_append (GTK_BOX (box), value);
+  gtk_box_append (GTK_BOX (box), caption);
+  gtk_button_set_child (GTK_BUTTON (card), box);
+  g_autofree char *value_what = g_strdup_printf ("%s value", what);
+  g_autofree char *caption_what = g_strdup_printf ("%s caption", what);
+
   cv->label = value;
-  cv->what = "problem card value";
+  cv->what = g_intern_string (value_what);
   cc->label = caption;
-  cc->what = "problem card caption";
+  cc->what = g_intern_string (caption_what);
   g_ptr_array_add (cases, cv);
   g_ptr_array_add (cases, cc);
   return card;
@@ -172,7 +184,9 @@ test_state_colours (void)
       add_row (GTK_BOX (box), cases, text_classes[i], FALSE);
       add_row (GTK_BOX (box), cases, text_classes[i], TRUE);
     }
-  gtk_box_append (GTK_BOX (box), problem_card (cases));
+  gtk_box_append (GTK_BOX (box), problem_card (cases, NULL, FALSE, "trouble card"));
+  gtk_box_append (GTK_BOX (box), problem_card (cases, "warn-only", FALSE, "trouble card, Warnings only"));
+  gtk_box_append (GTK_BOX (box), problem_card (cases, NULL, TRUE, "trouble card, pressed"));
   gtk_window_set_child (GTK_WINDOW (window), box);
   gtk_window_set_default_size (GTK_WINDOW (window), 400, 900);
   gtk_window_present (GTK_WINDOW (window));

@@ -483,7 +483,7 @@ test_sparse_sparkline_boxes (void)
   GskRenderNode *node;
   g_autoptr(GdkTexture) texture = NULL;
   GskRenderer *renderer;
-  int width, height, stride, scale;
+  int width, height, stride, scale, plot_x0, plot_x1;
   g_autofree guchar *pixels = NULL;
   guint traced = 0, columns = 0;
 
@@ -526,8 +526,13 @@ test_sparse_sparkline_boxes (void)
   stride = width * 4;
   pixels = g_malloc ((gsize) stride * height);
   gdk_texture_download (texture, pixels, stride);
-  /* Samples cover the right two thirds; leave a few columns at either end. */
-  for (int x = width / 3 + 4 * scale; x < width - 4 * scale; x++)
+  /* Samples cover the right two thirds of the plot (the peak text has
+   * the room right of it); leave a few columns at either end. */
+  plot_x0 = (int) (RTOP_GRAPH (graph)->plot.origin.x * width / gtk_widget_get_width (graph));
+  plot_x1 = (int) ((RTOP_GRAPH (graph)->plot.origin.x + RTOP_GRAPH (graph)->plot.size.width) *
+                   width / gtk_widget_get_width (graph));
+  g_assert_cmpint (plot_x1, <, width);
+  for (int x = plot_x0 + (plot_x1 - plot_x0) / 3 + 4 * scale; x < plot_x1 - 4 * scale; x++)
     {
       gboolean hit = FALSE;
 

@@ -152,7 +152,7 @@ test_ports_natural_order (void)
     g_assert_false (rtop_port_item_get_link_up (down));
     g_assert_cmpfloat (rtop_port_item_get_link_gbps (down), ==, 0);
     g_assert_cmpstr (link, ==, "Down");
-    g_assert_cmpstr (health, ==, "⚠ Port not active");
+    g_assert_cmpstr (health, ==, "✖ Port not active");
     g_assert_cmpstr (rtop_port_item_health_class (down), ==, "state-bad");
   }
   g_assert_cmpfloat_with_epsilon (t.tx_bps, 46e9, 1);

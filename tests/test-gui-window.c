@@ -18,6 +18,7 @@
 #include "rtop-preferences.h"
 #include "rtop-process-item.h"
 #include "rtop-remote.h"
+#include "rtop-series-private.h"
 #include "rtop-sampler-private.h"
 #include "rtop-text.h"
 #include "rtop-window-private.h"
@@ -247,7 +248,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   g_settings_reset (f->settings, "time-window");
   g_settings_reset (f->settings, "last-view");
   g_settings_reset (f->settings, "interval");
-  g_settings_reset (f->settings, "shared-scale");
+  g_settings_reset (f->settings, "sparkline-scale");
   f->session = rtop_session_new (f->settings);
   f->history = g_object_ref (rtop_session_get_history (f->session));
   f->window = rtop_window_new (NULL, f->session, f->settings);
@@ -756,113 +757,6 @@ test_small_window (Fixture *f, gconstpointer data)
   g_assert_cmpstr (columns, ==, "port,protocol,state,link,graph,tx,rx,pps,util,drops,retrans,errors,health");
 }
 
-typedef struct {
-  RtopWindow *window;
-  guint n;                      /* graphs wanted */
-  GArray *frames;               /* guint per graph: frames drawn before; NULL: 0 */
-} GraphsDrawn;
-
-/* Whether n graphs are shown, each having drawn a frame since frames. */
-static gboolean
-graphs_drawn (gpointer data)
-{
-  GraphsDrawn *d = data;
-  g_autoptr(GPtrArray) graphs = g_ptr_array_new ();
-
-  collect_graphs (GTK_WIDGET (d->window), graphs);
-  if (graphs->len != d->n)
-    return FALSE;
-  for (guint i = 0; i < graphs->len; i++)
-    {
-      RtopGraphFrameStats st;
-
-      rtop_graph_get_frame_stats (g_ptr_array_index (graphs, i), &st);
-      if (st.frames <= (d->frames ? g_array_index (d->frames, guint, i) : 0))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-/* The frames each shown graph has drawn so far. */
-static GArray *
-graph_frames (RtopWindow *window)
-{
-  g_autoptr(GPtrArray) graphs = g_ptr_array_new ();
-  GArray *frames = g_array_new (FALSE, FALSE, sizeof (guint));
-
-  collect_graphs (GTK_WIDGET (window), graphs);
-  for (guint i = 0; i < graphs->len; i++)
-    {
-      RtopGraphFrameStats st;
-
-      rtop_graph_get_frame_stats (g_ptr_array_index (graphs, i), &st);
-      g_array_append_val (frames, st.frames);
-    }
-  return frames;
-}
-
-/* One scale for all sparklines: every row's axis reaches the busiest
- * port's peak; off again, each has its own. */
-static void
-test_shared_scale (Fixture *f, gconstpointer data)
-{
-  g_autoptr(GPtrArray) graphs = g_ptr_array_new ();
-  g_autofree char *scale = NULL;
-  double first_axis = -1;
-  gboolean differ = FALSE;
-
-  feed (f->history, 60);
-  activate (f, "show-view", g_variant_new_string ("overview"));
-  {
-    GraphsDrawn d = { f->window, 4, NULL };
-    gui_test_wait_until (graphs_drawn, &d, "the four ports' sparklines to be drawn");
-  }
-  collect_graphs (GTK_WIDGET (f->window), graphs);
-  g_assert_cmpuint (graphs->len, ==, 4);
-  for (guint i = 0; i < graphs->len; i++)
-    {
-      RtopGraphFrameStats st;
-
-      rtop_graph_get_frame_stats (g_ptr_array_index (graphs, i), &st);
-      if (first_axis >= 0 && st.axis_max != first_axis && st.data_max > 0)
-        differ = TRUE;
-      if (st.data_max > 0)
-        first_axis = st.axis_max;
-    }
-  g_assert_true (differ);   /* per port: scales differ */
-
-  {
-    GraphsDrawn d = { f->window, 4, graph_frames (f->window) };
-
-    activate (f, "shared-scale", NULL);
-    g_assert_true (g_settings_get_boolean (f->settings, "shared-scale"));
-    gui_test_wait_until (graphs_drawn, &d, "the sparklines to be drawn again on one scale");
-    g_array_unref (d.frames);
-  }
-  scale = dump_line (f->window, "scale\t");
-  g_assert_true (g_str_has_prefix (scale, "shared\tmax="));
-  g_assert_cmpfloat (g_ascii_strtod (scale + strlen ("shared\tmax="), NULL), >, 0);
-  first_axis = -1;
-  for (guint i = 0; i < graphs->len; i++)
-    {
-      RtopGraphFrameStats st;
-
-      rtop_graph_get_frame_stats (g_ptr_array_index (graphs, i), &st);
-      if (first_axis >= 0)
-        g_assert_cmpfloat (st.axis_max, ==, first_axis);
-      first_axis = st.axis_max;
-    }
-  {
-    const char *want[] = { "view=overview\n", "scale\tshared\tmax=", NULL };
-    g_autoptr(GuiTestPixels) pixels = screenshot_page (f->window, "gui-overview-shared-scale.png", want, 2);
-  }
-  activate (f, "shared-scale", NULL);
-  g_assert_false (g_settings_get_boolean (f->settings, "shared-scale"));
-  g_free (scale);
-  scale = dump_line (f->window, "scale\t");
-  g_assert_cmpstr (scale, ==, "per-port\tmax=0");
-}
-
 static GtkWidget *
 find_of_type (GtkWidget *widget, GType type)
 {
@@ -1153,7 +1047,9 @@ test_compare (Fixture *f, gconstpointer data)
   g_autofree char *line = NULL;
 
   feed (f->history, 120);
-  view = RTOP_COMPARE_SECTION (find_of_type (GTK_WIDGET (f->window), RTOP_TYPE_COMPARE_SECTION));
+  /* Built when first shown. */
+  g_assert_null (find_of_type (GTK_WIDGET (f->window), RTOP_TYPE_COMPARE_SECTION));
+  view = rtop_window_ensure_compare_view (f->window);
   graph = rtop_compare_section_get_graph (view);
   frames = frames_of (graph);
   activate (f, "compare-ports", g_variant_new_strv (asked, -1));
@@ -1323,8 +1219,6 @@ main (int argc, char *argv[])
               test_dialogs, fixture_teardown);
   g_test_add ("/gui/window/small-window", Fixture, NULL, fixture_setup,
               test_small_window, fixture_teardown);
-  g_test_add ("/gui/window/shared-scale", Fixture, NULL, fixture_setup,
-              test_shared_scale, fixture_teardown);
   g_test_add ("/gui/window/compare", Fixture, NULL, fixture_setup,
               test_compare, fixture_teardown);
   g_test_add ("/gui/window/process-page", Fixture, NULL, fixture_setup,

@@ -375,7 +375,31 @@ class Capture:
         handle = _native._handle()
         _check(lib.rdmatop_capture_new(names, c_ports, 0 if port_list is None else len(port_list),
                                        counters, interval_ns, capacity, ctypes.byref(handle)))
+        self._adopt(handle, interval_ns)
+
+    @classmethod
+    def synthetic(cls, ports: int = 8, counters: int = 15, interval: float = 0.001,
+                  capacity: int = 0) -> "Capture":
+        """A capture with no RDMA: ``ports`` ports (1 to 64) of a device
+        "synth0" with ``counters`` counters each (1 to 64), made up on the
+        capture's thread where a real capture reads the kernel (every third
+        counter idle, the others counting at a rate that changes every
+        pass).  For tests and benchmarks."""
+        interval_ns = _interval_ns(interval)
+        for name, value in (("ports", ports), ("counters", counters), ("capacity", capacity)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise InvalidArgumentError("%s must be a whole number, not %r" % (name, value))
+        self = cls.__new__(cls)
+        self._handle = None
+        handle = _native._handle()
+        _check(lib.rdmatop_capture_new_synthetic(min(ports, 0xFFFFFFFF), min(counters, 0xFFFFFFFF),
+                                                 interval_ns, capacity, ctypes.byref(handle)))
+        self._adopt(handle, interval_ns)
+        return self
+
+    def _adopt(self, handle, interval_ns):
         self._handle = handle
+        self._tracks = None
         self.interval = interval_ns / 1e9
         self._buf = (_native.CSample * self._BATCH)()
         self._strings = {}
@@ -387,6 +411,13 @@ class Capture:
         """Starts sampling; the first pass runs at once.  Once per capture."""
         _check(lib.rdmatop_capture_start(self._live()))
         return self
+
+    def set_tracks(self, tracks) -> None:
+        """Before :meth:`start`: the capture turns its samples into the
+        counter-track points of ``tracks`` (an ``rdmatop._ctracks.Tracks``)
+        on its own thread, instead of keeping them for :meth:`samples`."""
+        _check(lib.rdmatop_capture_set_tracks(self._live(), tracks._handle))
+        self._tracks = tracks  # the capture's thread writes to it until close()
 
     def stop(self) -> None:
         """Stops sampling; no pass runs after it returns.  Idempotent."""

@@ -62,6 +62,21 @@ class CStats(ctypes.Structure):
     ]
 
 
+class CTrackPoint(ctypes.Structure):
+    """rdmatop_track_point."""
+
+    _fields_ = [
+        ("time_ns", ctypes.c_int64),
+        ("track", ctypes.c_uint32),
+        ("reserved", ctypes.c_uint32),
+        ("rate", ctypes.c_double),
+    ]
+
+
+CLOCK_REALTIME = 0
+CLOCK_MONOTONIC = 1
+
+
 def _candidates():
     env = os.environ.get("RDMATOP_LIBRARY")
     if env:
@@ -136,6 +151,24 @@ def _declare(lib):
         "rdmatop_capture_get_stats": (None, [_handle, ctypes.POINTER(CStats)]),
         "rdmatop_capture_read_error": (_c_str, [_handle]),
         "rdmatop_capture_free": (None, [_handle]),
+        "rdmatop_capture_new_synthetic": (ctypes.c_int, [ctypes.c_uint32, ctypes.c_uint32,
+                                                         ctypes.c_uint64, ctypes.c_size_t,
+                                                         ctypes.POINTER(_handle)]),
+        "rdmatop_capture_set_tracks": (ctypes.c_int, [_handle, _handle]),
+        "rdmatop_tracks_new": (ctypes.c_int, [ctypes.c_int, ctypes.c_int, ctypes.c_size_t,
+                                              ctypes.POINTER(_handle)]),
+        "rdmatop_tracks_feed": (None, [_handle, ctypes.POINTER(CSample), ctypes.c_size_t]),
+        "rdmatop_tracks_n_tracks": (ctypes.c_size_t, [_handle]),
+        "rdmatop_tracks_track": (ctypes.c_int, [_handle, ctypes.c_size_t, ctypes.POINTER(_c_str),
+                                                ctypes.POINTER(ctypes.c_uint32),
+                                                ctypes.POINTER(_c_str)]),
+        "rdmatop_tracks_clip": (ctypes.c_int, [_handle, ctypes.c_int64, ctypes.c_int64,
+                                               ctypes.POINTER(ctypes.POINTER(CTrackPoint)),
+                                               ctypes.POINTER(ctypes.c_size_t)]),
+        "rdmatop_tracks_points_free": (None, [ctypes.POINTER(CTrackPoint)]),
+        "rdmatop_tracks_dropped": (ctypes.c_uint64, [_handle]),
+        "rdmatop_tracks_size": (ctypes.c_size_t, [_handle]),
+        "rdmatop_tracks_free": (None, [_handle]),
     }
     for name, (restype, argtypes) in sigs.items():
         fn = getattr(lib, name)

@@ -85,13 +85,23 @@ class TrackBuilder:
         return sorted(self._points + list(self._held.values()), key=lambda p: p.time_ns)
 
 
+def check_drain(drain_s):
+    """Raises ValueError unless drain_s is None or 0.001 to 60 seconds."""
+    if drain_s is not None and (isinstance(drain_s, bool) or not isinstance(drain_s, (int, float))
+                                or not 0.001 <= drain_s <= 60):
+        raise ValueError(f"drain_s must be from 0.001 to 60 seconds, not {drain_s!r}")
+
+
 class Recorder:
-    """Runs a capture (start(), stop(), samples(): rdmatop.Capture) and
-    turns its samples into points as it goes, on a thread that wakes every
-    ``drain_s``, so the capture's buffer never fills however long it runs.
+    """Runs a capture (start(), stop(), samples()) and turns its samples
+    into points when it stops or, with ``drain_s``, also as it goes, on a
+    thread that wakes every ``drain_s`` seconds (a live drain, for a
+    capture whose buffer would fill before the end).  An rdmatop.Capture
+    needs none: it makes its points in C (rdmatop._ctracks).
     """
 
-    def __init__(self, capture, clock="time_ns", compact=True, drain_s=0.25):
+    def __init__(self, capture, clock="time_ns", compact=True, drain_s=None):
+        check_drain(drain_s)
         self._capture = capture
         self._builder = TrackBuilder(clock, compact)
         self._drain_s = drain_s
@@ -109,8 +119,9 @@ class Recorder:
 
     def start(self):
         self._capture.start()
-        self._thread = threading.Thread(target=self._run, name="rdmatop-drain", daemon=True)
-        self._thread.start()
+        if self._drain_s is not None:
+            self._thread = threading.Thread(target=self._run, name="rdmatop-drain", daemon=True)
+            self._thread.start()
 
     def stop(self):
         """Stops the capture and takes in its last samples."""

@@ -17,17 +17,21 @@ Plugin options: ``--interval MS`` (milliseconds between reads, default 1),
 """
 
 import argparse
+import math
 import os
 import shlex
 
 from viztracer.vizplugin import VizPluginBase, VizPluginError
 
-from . import _tracks
+from . import _ctracks, _tracks
 
 __all__ = ["RdmatopPlugin", "get_vizplugin", "parse_options"]
 
 #: The Chrome trace pid of the counter tracks: a process of their own.
 PID = 0x52444D41  # "RDMA"
+
+#: Points one trace holds at most (past it the newest are dropped).
+MAX_POINTS = 2_000_000
 
 # The newest VizTracer whose plugin messages this was written against.
 _SUPPORT_VERSION = "1.1.1"
@@ -56,8 +60,10 @@ class RdmatopPlugin(VizPluginBase):
     with another callable returning start()/stop()/samples()."""
 
     def __init__(self, devices=None, ports=None, interval=0.001, metrics=None,
-                 compact=True, capture=None):
+                 compact=True, capture=None, drain_s=None):
         super().__init__()
+        _tracks.check_drain(drain_s)
+        self._drain_s = drain_s
         if capture is None:
             import rdmatop
 
@@ -71,6 +77,8 @@ class RdmatopPlugin(VizPluginBase):
         self._make_capture = capture
         self._compact = compact
         self._recorder = None
+        self._capture = None
+        self._ctracks = []     # Tracks of captures run, read at save
         self._points = []
 
     def support_version(self):
@@ -91,40 +99,77 @@ class RdmatopPlugin(VizPluginBase):
         return {}
 
     def _start(self):
-        if self._recorder is not None:
+        import rdmatop
+
+        if self._recorder is not None or self._capture is not None:
             return
-        rec = _tracks.Recorder(self._make_capture(), "mono_ns", self._compact)
+        cap = self._make_capture()
+        if isinstance(cap, rdmatop.Capture):
+            # Points made in C on the capture's thread: no Python runs
+            # while VizTracer traces.
+            tracks = _ctracks.Tracks("mono_ns", self._compact, MAX_POINTS)
+            cap.set_tracks(tracks)
+            cap.start()
+            self._capture = cap
+            self._ctracks.append(tracks)
+            return
+        rec = _tracks.Recorder(cap, "mono_ns", self._compact, self._drain_s)
         rec.start()
         self._recorder = rec
 
     def _stop(self):
+        cap, self._capture = self._capture, None
+        if cap is not None:
+            cap.close()  # the tracks keep the points
         rec, self._recorder = self._recorder, None
         if rec is not None:
             rec.stop()
             self._points += rec.points()
 
+    def _counter_events(self, lo, hi):
+        """The window's counter events (VizTracer's µs lo..hi), the C
+        tracks' read in one call each, then the Python points."""
+        lo_ns, hi_ns = int(lo * 1000), int(hi * 1000)
+        tid = os.getpid()
+        out = []
+        for tracks in self._ctracks:
+            names = [(_tracks.track_name(d, p), _tracks.counter_key(c)) for d, p, c in tracks.names()]
+            times, idx, rates = tracks.arrays(lo_ns, hi_ns)
+            tracks.close()
+            out += [{"ph": "C", "name": names[k][0], "pid": PID, "tid": tid,
+                     "ts": min(max(t / 1000, lo), hi), "args": {names[k][1]: r}}
+                    for t, k, r in zip(times, idx, rates)]
+        self._ctracks = []
+        pts, self._points = _tracks.clip(self._points, lo_ns, hi_ns), []
+        out += [{"ph": "C", "name": _tracks.track_name(p.device, p.port), "pid": PID, "tid": tid,
+                 "ts": min(max(p.time_ns / 1000, lo), hi),
+                 "args": {_tracks.counter_key(p.metric): p.rate}} for p in pts]
+        return out
+
     def _add_tracks(self, data):
         events = data.setdefault("traceEvents", [])
-        timed = [e for e in events if e.get("ph") != "M" and "ts" in e]
-        if not timed or not self._points:
+        if not (self._points or self._ctracks):
             return
-        # VizTracer's ts is CLOCK_MONOTONIC in µs; keep to its events' span.
-        lo = min(e["ts"] for e in timed)
-        hi = max(e["ts"] + e.get("dur", 0) for e in timed)
-        pts = _tracks.clip(self._points, int(lo * 1000), int(hi * 1000))
-        self._points = []
-        tid = os.getpid()
+        # VizTracer's ts is CLOCK_MONOTONIC in µs; keep to its events' span
+        # (one pass: a Python-heavy trace has millions of events).
+        lo, hi = math.inf, -math.inf
+        for e in events:
+            ts = e.get("ts")
+            if ts is None or e.get("ph") == "M":
+                continue
+            if ts < lo:
+                lo = ts
+            end = ts + e.get("dur", 0)
+            if end > hi:
+                hi = end
+        if lo > hi:
+            return
+        counters = self._counter_events(lo, hi)
+        if not counters:
+            return
         events.append({"ph": "M", "name": "process_name", "pid": PID, "tid": 0,
                        "args": {"name": "rdmatop"}})
-        for p in pts:
-            events.append({
-                "ph": "C",
-                "name": _tracks.track_name(p.device, p.port),
-                "pid": PID,
-                "tid": tid,
-                "ts": min(max(p.time_ns / 1000, lo), hi),
-                "args": {_tracks.counter_key(p.metric): p.rate},
-            })
+        events += counters
 
 
 def parse_options(arg):

@@ -78,6 +78,26 @@ class TestErrors(unittest.TestCase):
         self.assertEqual(str(cm.exception), "no RDMA device named \u201cnosuchdev0\u201d (see \u201crdma dev\u201d)")
 
 
+class TestKinetoWithoutTorch(unittest.TestCase):
+    def test_enable_says_what_to_install(self):
+        import sys
+        import rdmatop.kineto
+
+        saved = sys.modules.get("torch")
+        sys.modules["torch"] = None  # import torch raises ImportError
+        try:
+            with self.assertRaises(rdmatop.Error) as cm:
+                rdmatop.kineto.enable()
+        finally:
+            if saved is None:
+                del sys.modules["torch"]
+            else:
+                sys.modules["torch"] = saved
+        self.assertIn("install torch", str(cm.exception))
+        self.assertIn("pip install --no-build-isolation ./python", str(cm.exception))
+        self.assertFalse(rdmatop.kineto.is_enabled())
+
+
 def S(t, dev, port, metric, value):
     return rdmatop.Sample(t + 10**18, t, dev, port, metric, value)
 
@@ -104,6 +124,58 @@ class TestRates(unittest.TestCase):
         self.assertEqual(list(rdmatop.rates([S(0, "d", 1, "c", 1)], last)), [])
         got = list(rdmatop.rates([S(1000, "d", 1, "c", 2)], last))
         self.assertEqual([r.delta for r in got], [1])
+
+
+class TestTracksParity(unittest.TestCase):
+    """The C tracks (rdmatop._ctracks) and the Python ones (rdmatop._tracks)
+    give the same points for one capture's samples."""
+
+    @classmethod
+    def setUpClass(cls):
+        import time
+
+        cap = rdmatop.Capture.synthetic(ports=3, counters=6)
+        cap.start()
+        while cap.stats.taken < 40:
+            time.sleep(0.005)
+        cap.stop()
+        cls.samples = list(cap.samples())
+        cap.close()
+        # A reset and a repeated read in the middle of one counter.
+        s = cls.samples
+        k = next(i for i in range(len(s) // 2, len(s)) if s[i].metric == "sent_pkts")
+        s[k] = s[k]._replace(value=0)
+
+    @staticmethod
+    def key(p):
+        return (p.time_ns, p.device, p.port, p.metric, p.rate)
+
+    def test_same_points(self):
+        from rdmatop import _ctracks, _tracks
+
+        self.assertEqual(len(self.samples) % 18, 0)
+        for clock in ("time_ns", "mono_ns"):
+            for compact in (False, True):
+                with self.subTest(clock=clock, compact=compact):
+                    py = _tracks.TrackBuilder(clock, compact)
+                    c = _ctracks.Tracks(clock, compact)
+                    for i in range(0, len(self.samples), 50):  # batches cut across passes
+                        py.feed(self.samples[i:i + 50])
+                        c.feed(self.samples[i:i + 50])
+                    want = sorted(py.points(), key=self.key)
+                    got = sorted(c.points(), key=self.key)
+                    self.assertGreater(len(want), 18)
+                    self.assertEqual(got, want)
+                    times = [p.time_ns for p in want]
+                    lo, hi = times[len(times) // 3], times[2 * len(times) // 3] + 1
+                    self.assertEqual(sorted(c.points(lo, hi), key=self.key),
+                                     sorted(_tracks.clip(want, lo, hi), key=self.key))
+
+    def test_synthetic_bounds(self):
+        for kwargs in ({"ports": 0}, {"counters": 65}, {"ports": -1}, {"interval": 0.0001}):
+            with self.subTest(**kwargs):
+                with self.assertRaises(rdmatop.InvalidArgumentError):
+                    rdmatop.Capture.synthetic(**kwargs)
 
 
 if __name__ == "__main__":

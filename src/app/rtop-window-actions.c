@@ -28,9 +28,36 @@ show_view_action (GtkWidget *widget, const char *name, GVariant *param)
   show_views (self);
 }
 
+/* ---- the pages built when first shown ---------------------------------- */
+
+RtopPortSection *
+rtop_window_ensure_port_detail (RtopWindow *self)
+{
+  if (self->port_detail == NULL)
+    self->port_detail = RTOP_PORT_SECTION (rtop_window_add_page (self, RTOP_TYPE_PORT_SECTION, G_SETTINGS_BIND_DEFAULT));
+  return self->port_detail;
+}
+
+RtopProcessSection *
+rtop_window_ensure_process_page (RtopWindow *self)
+{
+  if (self->process_page == NULL)
+    self->process_page = RTOP_PROCESS_SECTION (rtop_window_add_page (self, RTOP_TYPE_PROCESS_SECTION, 0));
+  return self->process_page;
+}
+
+RtopCompareSection *
+rtop_window_ensure_compare_view (RtopWindow *self)
+{
+  if (self->compare_view == NULL)
+    self->compare_view = RTOP_COMPARE_SECTION (rtop_window_add_page (self, RTOP_TYPE_COMPARE_SECTION, G_SETTINGS_BIND_GET));
+  return self->compare_view;
+}
+
 static void
 show_compare (RtopWindow *self)
 {
+  rtop_window_ensure_compare_view (self);
   gtk_label_set_label (self->detail_title, _("Compare Ports"));
   gtk_stack_set_visible_child_name (self->title_stack, "detail");
   gtk_stack_set_visible_child (self->main_stack, GTK_WIDGET (self->compare_view));
@@ -49,10 +76,11 @@ compare_action (GtkWidget *widget, const char *name, GVariant *param)
     {
       g_autofree const char **keys = g_variant_get_strv (param, NULL);
 
-      rtop_compare_section_set_ports (self->compare_view, keys);
+      rtop_compare_section_set_ports (rtop_window_ensure_compare_view (self), keys);
     }
   else if (g_str_equal (name, "win.compare-with"))
-    rtop_compare_section_set_port_checked (self->compare_view, g_variant_get_string (param, NULL), TRUE);
+    rtop_compare_section_set_port_checked (rtop_window_ensure_compare_view (self),
+                                           g_variant_get_string (param, NULL), TRUE);
   show_compare (self);
 }
 
@@ -64,7 +92,7 @@ show_port (RtopWindow *self, const char *key)
 
   if (port == NULL)
     return FALSE;
-  rtop_port_section_set_port (self->port_detail, port);
+  rtop_port_section_set_port (rtop_window_ensure_port_detail (self), port);
   /* Translators: the header bar title on a port's page, "rxe0 port 1" */
   title = g_strdup_printf (_("%s port %u"), rtop_port_item_get_device (port), rtop_port_item_get_port (port));
   gtk_label_set_label (self->detail_title, title);
@@ -111,7 +139,7 @@ show_process_action (GtkWidget *widget, const char *name, GVariant *param)
       g_message ("No process %s to show", key);
       return;
     }
-  rtop_process_section_set_process (self->process_page, process);
+  rtop_process_section_set_process (rtop_window_ensure_process_page (self), process);
   /* Translators: the header bar title on a process's page: its name and pid */
   title = g_strdup_printf (_("%s (pid %d)"), rtop_process_item_get_comm (process) ? rtop_process_item_get_comm (process) : "?",
                            rtop_process_item_get_pid (process));
@@ -139,7 +167,7 @@ find_action (GtkWidget *widget, const char *name, GVariant *param)
   RtopSection *section = rtop_window_get_visible_section (RTOP_WINDOW (widget));
 
   if (section)
-    rtop_section_focus (section);
+    rtop_section_find (section);
 }
 
 /* ---- the message bar: where a recording went ---------------------------- */
@@ -345,7 +373,7 @@ rtop_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.dismiss-remote-banner", NULL, dismiss_remote_banner_action);
   gtk_widget_class_install_action (widget_class, "win.repair-recording", NULL, repair_recording_action);
   gtk_widget_class_install_property_action (widget_class, "win.time-window", "time-window");
-  gtk_widget_class_install_property_action (widget_class, "win.shared-scale", "shared-scale");
+  gtk_widget_class_install_property_action (widget_class, "win.sparkline-scale", "sparkline-scale");
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find", NULL);

@@ -20,7 +20,7 @@ struct _RtopWindow {
   gboolean syncing_interval;
   gboolean startup_reported;
   int time_window;              /* minutes: 1, 5, 15 or 60 */
-  gboolean shared_scale;
+  char *sparkline_scale;         /* "link-rate" or "peak" */
   char *message_path;           /* the file the message bar is about */
   gboolean closing;             /* close once the recording is saved */
   GtkWidget *close_question;    /* Save / Discard / Cancel, while it is shown */
@@ -43,7 +43,7 @@ struct _RtopWindow {
   GtkLabel *remote_command;
   GtkStack *views_stack;
   RtopOverviewSection *overview;
-  RtopPortSection *port_detail;
+  RtopPortSection *port_detail;      /* NULL until first shown: rtop_window_ensure_*() */
   RtopCompareSection *compare_view;
   RtopProcessSection *process_page;
 };
@@ -68,6 +68,13 @@ RtopSection *rtop_window_get_visible_section (RtopWindow *self);
 void rtop_window_update_replay (RtopWindow *self);
 /* A recording's length: "45 s", "5 min", "2 h 5 min". */
 char *rtop_window_format_duration (double seconds);
+/* The port, process and compare pages, built on first use
+ * (rtop-window-actions.c) by rtop_window_add_page(): a section of type
+ * in the main stack, bound to the session and the time window setting. */
+GtkWidget *rtop_window_add_page (RtopWindow *self, GType type, GSettingsBindFlags time_flags);
+RtopPortSection *rtop_window_ensure_port_detail (RtopWindow *self);
+RtopProcessSection *rtop_window_ensure_process_page (RtopWindow *self);
+RtopCompareSection *rtop_window_ensure_compare_view (RtopWindow *self);
 
 /* Installs the window's actions and their keyboard shortcuts on the class
  * (rtop-window-actions.c). */

@@ -25,7 +25,7 @@ static const double interval_presets[] = { 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60 }
 
 G_DEFINE_FINAL_TYPE (RtopWindow, rtop_window, GTK_TYPE_APPLICATION_WINDOW)
 
-enum { PROP_0, PROP_SESSION, PROP_SETTINGS, PROP_TIME_WINDOW, PROP_SHARED_SCALE, N_PROPS };
+enum { PROP_0, PROP_SESSION, PROP_SETTINGS, PROP_TIME_WINDOW, PROP_SPARKLINE_SCALE, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
 RtopSession *
@@ -47,9 +47,13 @@ get_sections (RtopWindow *self)
        child != NULL; child = gtk_widget_get_next_sibling (child))
     if (RTOP_IS_SECTION (child))
       g_ptr_array_add (sections, child);
-  g_ptr_array_add (sections, self->port_detail);
-  g_ptr_array_add (sections, self->process_page);
-  g_ptr_array_add (sections, self->compare_view);
+  /* The pages built so far. */
+  if (self->port_detail)
+    g_ptr_array_add (sections, self->port_detail);
+  if (self->process_page)
+    g_ptr_array_add (sections, self->process_page);
+  if (self->compare_view)
+    g_ptr_array_add (sections, self->compare_view);
   return sections;
 }
 
@@ -86,17 +90,46 @@ bind_sections (RtopWindow *self, RtopSession *session)
     rtop_section_set_session (g_ptr_array_index (sections, i), session);
 }
 
+/* The port, process and compare pages are built when first shown: most
+ * sessions never open one, and building them took a good part of the
+ * window's start-up.  A page built follows the time window setting (the
+ * port page also sets it) and the session, as the tabs do. */
+static gboolean minutes_to_seconds (GValue *value, GVariant *variant, gpointer user_data);
+static GVariant *seconds_to_minutes (const GValue *value, const GVariantType *type, gpointer user_data);
+
+GtkWidget *
+rtop_window_add_page (RtopWindow *self, GType type, GSettingsBindFlags time_flags)
+{
+  GtkWidget *section = g_object_new (type, NULL);
+  GtkStackPage *page = gtk_stack_add_child (self->main_stack, section);
+
+  g_object_set (page,
+                "name", rtop_section_get_page_name (RTOP_SECTION (section)),
+                "title", rtop_section_get_page_title (RTOP_SECTION (section)),
+                "use-underline", TRUE,
+                NULL);
+  rtop_a11y_fix_mnemonics (section);
+  if (self->settings && g_object_class_find_property (G_OBJECT_GET_CLASS (section), "time-window"))
+    g_settings_bind_with_mapping (self->settings, "time-window", section, "time-window", time_flags,
+                                  minutes_to_seconds,
+                                  time_flags & G_SETTINGS_BIND_SET ? seconds_to_minutes : NULL,
+                                  NULL, NULL);
+  if (self->session)
+    rtop_section_set_session (RTOP_SECTION (section), self->session);
+  return section;
+}
+
 /* The section shown: a tab, or the port, process or compare page. */
 RtopSection *
 rtop_window_get_visible_section (RtopWindow *self)
 {
   GtkWidget *child;
 
-  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "detail") == 0)
+  if (self->port_detail && g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "detail") == 0)
     return RTOP_SECTION (self->port_detail);
-  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "process") == 0)
+  if (self->process_page && g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "process") == 0)
     return RTOP_SECTION (self->process_page);
-  if (gtk_stack_get_visible_child (self->main_stack) == GTK_WIDGET (self->compare_view))
+  if (self->compare_view && gtk_stack_get_visible_child (self->main_stack) == GTK_WIDGET (self->compare_view))
     return RTOP_SECTION (self->compare_view);
   child = gtk_stack_get_visible_child (self->views_stack);
   return RTOP_IS_SECTION (child) ? RTOP_SECTION (child) : NULL;
@@ -609,12 +642,7 @@ bind_settings (RtopWindow *self)
   time_window_setting_cb (self);
   g_settings_bind_with_mapping (self->settings, "time-window", self->overview, "time-window",
                                 G_SETTINGS_BIND_GET, minutes_to_seconds, NULL, NULL, NULL);
-  g_settings_bind_with_mapping (self->settings, "time-window", self->compare_view, "time-window",
-                                G_SETTINGS_BIND_GET, minutes_to_seconds, NULL, NULL, NULL);
-  g_settings_bind_with_mapping (self->settings, "time-window", self->port_detail, "time-window",
-                                G_SETTINGS_BIND_DEFAULT, minutes_to_seconds, seconds_to_minutes,
-                                NULL, NULL);
-  g_settings_bind (self->settings, "shared-scale", self, "shared-scale", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "sparkline-scale", self, "sparkline-scale", G_SETTINGS_BIND_DEFAULT);
   g_signal_connect_object (self->settings, "changed::interval", G_CALLBACK (interval_setting_cb),
                            self, G_CONNECT_SWAPPED);
   interval_setting_cb (self);
@@ -724,7 +752,7 @@ rtop_window_constructed (GObject *object)
 
   g_return_if_fail (self->session != NULL);
   bind_session (self);
-  g_object_bind_property (self, "shared-scale", self->overview, "shared-scale", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self, "sparkline-scale", self->overview, "sparkline-scale", G_BINDING_SYNC_CREATE);
   if (self->settings)
     bind_settings (self);
   views_changed_cb (self);
@@ -758,6 +786,7 @@ rtop_window_finalize (GObject *object)
   g_clear_object (&self->interval_labels);
   g_clear_pointer (&self->interval_values, g_array_unref);
   g_free (self->message_path);
+  g_free (self->sparkline_scale);
   G_OBJECT_CLASS (rtop_window_parent_class)->finalize (object);
 }
 
@@ -774,8 +803,8 @@ rtop_window_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_TIME_WINDOW:
       g_value_set_int (value, self->time_window);
       break;
-    case PROP_SHARED_SCALE:
-      g_value_set_boolean (value, self->shared_scale);
+    case PROP_SPARKLINE_SCALE:
+      g_value_set_string (value, self->sparkline_scale);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -798,10 +827,11 @@ rtop_window_set_property (GObject *object, guint prop_id, const GValue *value, G
     case PROP_TIME_WINDOW:
       set_time_window (self, g_value_get_int (value));
       break;
-    case PROP_SHARED_SCALE:
-      if (self->shared_scale != g_value_get_boolean (value))
+    case PROP_SPARKLINE_SCALE:
+      if (g_strcmp0 (self->sparkline_scale, g_value_get_string (value)) != 0)
         {
-          self->shared_scale = g_value_get_boolean (value);
+          g_free (self->sparkline_scale);
+          self->sparkline_scale = g_value_dup_string (value);
           g_object_notify_by_pspec (object, pspec);
         }
       break;
@@ -834,9 +864,10 @@ rtop_window_class_init (RtopWindowClass *klass)
   props[PROP_TIME_WINDOW] =
     g_param_spec_int ("time-window", NULL, NULL, 1, 60, 5,
                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  props[PROP_SHARED_SCALE] =
-    g_param_spec_boolean ("shared-scale", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* What tops the overview's sparklines: "link-rate" or "peak" (the menu's radio items). */
+  props[PROP_SPARKLINE_SCALE] =
+    g_param_spec_string ("sparkline-scale", NULL, NULL, "link-rate",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   g_type_ensure (RTOP_TYPE_OVERVIEW_SECTION);
@@ -864,9 +895,6 @@ rtop_window_class_init (RtopWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, remote_command);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, views_stack);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, overview);
-  gtk_widget_class_bind_template_child (widget_class, RtopWindow, port_detail);
-  gtk_widget_class_bind_template_child (widget_class, RtopWindow, compare_view);
-  gtk_widget_class_bind_template_child (widget_class, RtopWindow, process_page);
   rtop_window_class_actions_init (widget_class);
 }
 
@@ -938,6 +966,7 @@ static void
 rtop_window_init (RtopWindow *self)
 {
   self->time_window = 5;
+  self->sparkline_scale = g_strdup ("link-rate");
   ensure_style (GTK_WIDGET (self));
   gtk_widget_init_template (GTK_WIDGET (self));
   setup_section_pages (self);

@@ -12,6 +12,7 @@
 
 #include "rdmatop.h"
 #include "rtop-capture.h"
+#include "rtop-tracks.h"
 #include "rtop-collector.h"
 #include "rtop-error.h"
 #include "rtop-snapshot.h"
@@ -465,4 +466,142 @@ EXPORT void
 rdmatop_capture_free (rdmatop_capture *capture)
 {
   rtop_capture_free ((RtopCapture *) capture);
+}
+
+EXPORT rdmatop_status
+rdmatop_capture_new_synthetic (uint32_t n_ports, uint32_t n_counters, uint64_t interval_ns,
+                               size_t capacity, rdmatop_capture **out)
+{
+  GError *error = NULL;
+  RtopCapture *capture;
+
+  init_gettext ();
+  if (out == NULL)
+    return fail_invalid (_("rdmatop_capture_new_synthetic() needs somewhere to put the capture."));
+  *out = NULL;
+  capture = rtop_capture_new_synthetic (n_ports, n_counters,
+                                        (gint64) MIN (interval_ns, (uint64_t) G_MAXINT64),
+                                        (guint) MIN (capacity, (size_t) G_MAXUINT), &error);
+  if (capture == NULL)
+    return fail (error);
+  *out = (rdmatop_capture *) capture;
+  return RDMATOP_OK;
+}
+
+/* ---- Counter tracks ---- */
+
+G_STATIC_ASSERT (sizeof (rdmatop_track_point) == sizeof (RtopTrackPoint));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (rdmatop_track_point, track) == G_STRUCT_OFFSET (RtopTrackPoint, track));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (rdmatop_track_point, rate) == G_STRUCT_OFFSET (RtopTrackPoint, rate));
+
+#define TRACKS(t) ((RtopTracks *) (t))
+
+EXPORT rdmatop_status
+rdmatop_tracks_new (rdmatop_clock clock, int compact, size_t max_points, rdmatop_tracks **out)
+{
+  GError *error = NULL;
+  RtopTracks *tracks;
+
+  init_gettext ();
+  if (out == NULL)
+    return fail_invalid (_("rdmatop_tracks_new() needs somewhere to put the tracks."));
+  *out = NULL;
+  tracks = rtop_tracks_new ((RtopTracksClock) clock, compact != 0, max_points, &error);
+  if (tracks == NULL)
+    return fail (error);
+  *out = (rdmatop_tracks *) tracks;
+  return RDMATOP_OK;
+}
+
+EXPORT void
+rdmatop_tracks_feed (rdmatop_tracks *tracks, const rdmatop_sample *samples, size_t n)
+{
+  g_autofree RtopTrackSample *buf = NULL;
+
+  if (tracks == NULL || samples == NULL || n == 0)
+    return;
+  /* One call, one ordering: the samples go in whole. */
+  buf = g_new (RtopTrackSample, n);
+  for (size_t i = 0; i < n; i++)
+    buf[i] = (RtopTrackSample) {
+      samples[i].realtime_ns, samples[i].monotonic_ns, samples[i].device, samples[i].port,
+      samples[i].counter, samples[i].value,
+    };
+  rtop_tracks_feed (TRACKS (tracks), buf, n);
+}
+
+EXPORT size_t
+rdmatop_tracks_n_tracks (rdmatop_tracks *tracks)
+{
+  return tracks != NULL ? rtop_tracks_get_n_tracks (TRACKS (tracks)) : 0;
+}
+
+EXPORT int
+rdmatop_tracks_track (rdmatop_tracks *tracks, size_t track, const char **device, uint32_t *port,
+                      const char **counter)
+{
+  const char *d, *c;
+  guint32 p;
+
+  if (tracks == NULL || track > G_MAXUINT
+      || !rtop_tracks_get_track (TRACKS (tracks), (guint) track, &d, &p, &c))
+    return -1;
+  if (device != NULL)
+    *device = d;
+  if (port != NULL)
+    *port = p;
+  if (counter != NULL)
+    *counter = c;
+  return 0;
+}
+
+EXPORT rdmatop_status
+rdmatop_tracks_clip (rdmatop_tracks *tracks, int64_t start_ns, int64_t end_ns,
+                     rdmatop_track_point **points, size_t *n)
+{
+  gsize got;
+
+  init_gettext ();
+  if (tracks == NULL || points == NULL || n == NULL)
+    return fail_invalid (_("rdmatop_tracks_clip() needs tracks and somewhere to put the points."));
+  *points = (rdmatop_track_point *) rtop_tracks_clip (TRACKS (tracks), start_ns, end_ns, &got);
+  *n = got;
+  return RDMATOP_OK;
+}
+
+EXPORT void
+rdmatop_tracks_points_free (rdmatop_track_point *points)
+{
+  g_free (points);
+}
+
+EXPORT uint64_t
+rdmatop_tracks_dropped (rdmatop_tracks *tracks)
+{
+  return tracks != NULL ? rtop_tracks_get_dropped (TRACKS (tracks)) : 0;
+}
+
+EXPORT size_t
+rdmatop_tracks_size (rdmatop_tracks *tracks)
+{
+  return tracks != NULL ? rtop_tracks_get_size (TRACKS (tracks)) : 0;
+}
+
+EXPORT void
+rdmatop_tracks_free (rdmatop_tracks *tracks)
+{
+  rtop_tracks_free (TRACKS (tracks));
+}
+
+EXPORT rdmatop_status
+rdmatop_capture_set_tracks (rdmatop_capture *capture, rdmatop_tracks *tracks)
+{
+  GError *error = NULL;
+
+  init_gettext ();
+  if (capture == NULL || tracks == NULL)
+    return fail_invalid (_("rdmatop_capture_set_tracks() needs a capture and tracks."));
+  if (!rtop_capture_set_tracks ((RtopCapture *) capture, TRACKS (tracks), &error))
+    return fail (error);
+  return RDMATOP_OK;
 }

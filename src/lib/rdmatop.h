@@ -178,6 +178,70 @@ const char *rdmatop_capture_read_error (rdmatop_capture *capture);
 /* Stops it first. */
 void rdmatop_capture_free (rdmatop_capture *capture);
 
+/* A capture with no RDMA: n_ports ports (1 to 64) of a device "synth0",
+ * n_counters counters each (1 to 64), made up on the capture's thread
+ * where a real capture reads the kernel (every third counter idle, the
+ * others counting at a rate that changes every pass).  For tests and
+ * benchmarks.  RDMATOP_ERROR_INVALID_ARGUMENT for a count, interval or
+ * capacity out of range. */
+rdmatop_status rdmatop_capture_new_synthetic (uint32_t n_ports, uint32_t n_counters,
+                                              uint64_t interval_ns, size_t capacity,
+                                              rdmatop_capture **out);
+
+/* ---- Counter tracks ----
+ *
+ * Samples turned into the points of counter tracks, one per port and
+ * counter, each point a rate per second that holds until the track's next
+ * point.  Rates are taken over CLOCK_MONOTONIC and placed at the later
+ * sample's time on the clock chosen; a counter that goes backwards (a
+ * reset) gives no point rather than a spike; with compaction a point that
+ * repeats its track's rate is not kept, except the newest as the track's
+ * end.  Fed by the caller or, on its own thread, by a capture. */
+
+typedef struct rdmatop_tracks rdmatop_tracks;
+
+typedef enum {
+  RDMATOP_CLOCK_REALTIME = 0,
+  RDMATOP_CLOCK_MONOTONIC = 1,
+} rdmatop_clock;
+
+typedef struct {
+  int64_t time_ns;           /* on the tracks' clock */
+  uint32_t track;            /* index for rdmatop_tracks_track() */
+  uint32_t reserved;
+  double rate;               /* per second */
+} rdmatop_track_point;
+
+/* max_points bounds the points kept (0: 4194304, 96 MiB; at most 2^28);
+ * points past it are dropped and counted, as are samples of tracks past
+ * 65536.  RDMATOP_ERROR_INVALID_ARGUMENT for an unknown clock or too many
+ * points. */
+rdmatop_status rdmatop_tracks_new (rdmatop_clock clock, int compact, size_t max_points,
+                                   rdmatop_tracks **out);
+/* Samples in any order within one call; later calls continue earlier ones. */
+void rdmatop_tracks_feed (rdmatop_tracks *tracks, const rdmatop_sample *samples, size_t n);
+size_t rdmatop_tracks_n_tracks (rdmatop_tracks *tracks);
+/* 0 and the track's port, or -1 when there is no such track; the strings
+ * live as long as the tracks. */
+int rdmatop_tracks_track (rdmatop_tracks *tracks, size_t track, const char **device,
+                          uint32_t *port, const char **counter);
+/* The points of [start_ns, end_ns], sorted by time, in a new array for
+ * rdmatop_tracks_points_free(): the rate a track holds at start_ns becomes
+ * a point there and, where the track goes on past end_ns, the rate it
+ * holds there a point at end_ns. */
+rdmatop_status rdmatop_tracks_clip (rdmatop_tracks *tracks, int64_t start_ns, int64_t end_ns,
+                                    rdmatop_track_point **points, size_t *n);
+void rdmatop_tracks_points_free (rdmatop_track_point *points);
+/* Points and samples not kept because a bound was reached. */
+uint64_t rdmatop_tracks_dropped (rdmatop_tracks *tracks);
+/* Bytes the tracks hold. */
+size_t rdmatop_tracks_size (rdmatop_tracks *tracks);
+void rdmatop_tracks_free (rdmatop_tracks *tracks);
+/* Before the capture starts: its passes go into tracks, on the capture's
+ * thread, instead of waiting for rdmatop_capture_read().  The tracks must
+ * stay until the capture is stopped or freed. */
+rdmatop_status rdmatop_capture_set_tracks (rdmatop_capture *capture, rdmatop_tracks *tracks);
+
 #ifdef __cplusplus
 }
 #endif

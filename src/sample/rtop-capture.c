@@ -62,6 +62,10 @@ struct _RtopCapture {
   GHashTable *name_ids;      /* thread only: name -> id + 1 */
   GPtrArray *names;          /* char*, by id; only appended to (under lock) */
   GArray *scratch;           /* thread only: this pass's records */
+  RtopTracks *tracks;        /* not owned: fed each pass instead of the ring */
+  GArray *fed;               /* thread only: RtopTrackSample for tracks */
+  guint64 *synthetic;        /* n_slots * n_synthetic counter values, or NULL */
+  guint n_synthetic;         /* counters of a synthetic port */
   GThread *thread;
   gint stopping;             /* atomic */
 
@@ -240,7 +244,9 @@ store_pass (RtopCapture *self, gint64 start_ns, char *error_message, guint n_err
       self->last_error = error_message;
     }
   account_interval (self, start_ns);
-  if (self->count + n > self->capacity)
+  if (self->tracks != NULL)
+    st->samples += n;
+  else if (self->count + n > self->capacity)
     {
       st->dropped++;
       st->dropped_samples += n;
@@ -267,6 +273,26 @@ account_cpu (RtopCapture *self)
   g_mutex_unlock (&self->lock);
 }
 
+/* The pass's records as samples, into the tracks (their own lock). */
+static void
+feed_tracks (RtopCapture *self)
+{
+  g_array_set_size (self->fed, self->scratch->len);
+  for (guint i = 0; i < self->scratch->len; i++)
+    {
+      const Record *rec = &g_array_index (self->scratch, Record, i);
+      const PortSlot *ps = &g_array_index (self->slots, PortSlot, rec->slot);
+
+      g_array_index (self->fed, RtopTrackSample, i) = (RtopTrackSample) {
+        rec->realtime_ns, rec->monotonic_ns, ps->device, ps->port,
+        g_ptr_array_index (self->names, rec->name), rec->value,
+      };
+    }
+  rtop_tracks_feed (self->tracks, (RtopTrackSample *) (void *) self->fed->data, self->fed->len);
+}
+
+static void synthesize_ports (RtopCapture *self);
+
 static void
 run_pass (RtopCapture *self)
 {
@@ -275,8 +301,13 @@ run_pass (RtopCapture *self)
   guint n_errors = 0;
 
   g_array_set_size (self->scratch, 0);
-  read_ports (self, &error_message, &n_errors);
+  if (self->synthetic != NULL)
+    synthesize_ports (self);
+  else
+    read_ports (self, &error_message, &n_errors);
   store_pass (self, start_ns, error_message, n_errors);
+  if (self->tracks != NULL)
+    feed_tracks (self);
 }
 
 /* FALSE when asked to stop first. */
@@ -467,34 +498,129 @@ port_slot_clear (gpointer data)
   g_free (((PortSlot *) data)->device);
 }
 
-RtopCapture *
-rtop_capture_new (RtopCollector *collector, const RtopCaptureOptions *options, GError **error)
+/* An empty capture checked against interval_ns and capacity, or NULL. */
+static RtopCapture *
+capture_alloc (gint64 interval_ns, guint capacity, GError **error)
 {
   g_autoptr(RtopCapture) self = g_new0 (RtopCapture, 1);
 
   g_mutex_init (&self->lock);
-  self->collector = collector;
   self->slots = g_array_new (FALSE, TRUE, sizeof (PortSlot));
   g_array_set_clear_func (self->slots, port_slot_clear);
   self->names = g_ptr_array_new_with_free_func (g_free);
   self->name_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->scratch = g_array_new (FALSE, FALSE, sizeof (Record));
-  if (!rtop_capture_check_interval (options->interval_ns, error))
+  self->fed = g_array_new (FALSE, FALSE, sizeof (RtopTrackSample));
+  if (!rtop_capture_check_interval (interval_ns, error))
     return NULL;
-  if (options->capacity > RTOP_CAPTURE_MAX_CAPACITY)
+  if (capacity > RTOP_CAPTURE_MAX_CAPACITY)
     {
       g_set_error (error, RTOP_ERROR, RTOP_ERROR_INVALID_ARGUMENT,
                    _("A capture keeps at most %u samples, not %u"),
-                   RTOP_CAPTURE_MAX_CAPACITY, options->capacity);
+                   RTOP_CAPTURE_MAX_CAPACITY, capacity);
       return NULL;
     }
-  self->interval_ns = options->interval_ns;
+  self->interval_ns = interval_ns;
+  self->capacity = capacity ? capacity : RTOP_CAPTURE_DEFAULT_CAPACITY;
+  return g_steal_pointer (&self);
+}
+
+RtopCapture *
+rtop_capture_new (RtopCollector *collector, const RtopCaptureOptions *options, GError **error)
+{
+  g_autoptr(RtopCapture) self = capture_alloc (options->interval_ns, options->capacity, error);
+
+  if (self == NULL)
+    {
+      rtop_collector_free (collector);
+      return NULL;
+    }
+  self->collector = collector;
   self->first = rtop_collector_sample (collector, 0);
   if (!choose (self, self->first, options, error))
     return NULL;
-  self->capacity = options->capacity ? options->capacity : RTOP_CAPTURE_DEFAULT_CAPACITY;
   self->ring = g_new (Record, self->capacity);
   return g_steal_pointer (&self);
+}
+
+/* ---- Synthetic captures ---- */
+
+/* Counter names of a Soft-RoCE port, then numbered ones. */
+static const char *const synthetic_names[] = {
+  "sent_pkts", "rcvd_pkts", "duplicate_request", "out_of_seq_request", "rcvd_rnr_err",
+  "send_rnr_err", "rcvd_seq_err", "ack_deferred", "retry_exceeded_err",
+  "retry_rnr_exceeded_err", "completer_retry_err", "send_err", "link_downed",
+  "rdma_sends", "rdma_recvs",
+};
+
+RtopCapture *
+rtop_capture_new_synthetic (guint n_ports, guint n_counters, gint64 interval_ns,
+                            guint capacity, GError **error)
+{
+  g_autoptr(RtopCapture) self = NULL;
+
+  if (n_ports < 1 || n_ports > RTOP_CAPTURE_MAX_SYNTHETIC
+      || n_counters < 1 || n_counters > RTOP_CAPTURE_MAX_SYNTHETIC)
+    {
+      g_set_error (error, RTOP_ERROR, RTOP_ERROR_INVALID_ARGUMENT,
+                   _("A synthetic capture has 1 to %u ports and 1 to %u counters, not %u and %u"),
+                   RTOP_CAPTURE_MAX_SYNTHETIC, RTOP_CAPTURE_MAX_SYNTHETIC, n_ports, n_counters);
+      return NULL;
+    }
+  self = capture_alloc (interval_ns, capacity, error);
+  if (self == NULL)
+    return NULL;
+  for (guint p = 0; p < n_ports; p++)
+    g_array_append_vals (self->slots, &(PortSlot) { g_strdup ("synth0"), p + 1, NULL, NULL }, 1);
+  for (guint c = 0; c < n_counters; c++)
+    {
+      g_autofree char *numbered = g_strdup_printf ("counter_%u", c);
+      intern (self, c < G_N_ELEMENTS (synthetic_names) ? synthetic_names[c] : numbered);
+    }
+  self->n_synthetic = n_counters;
+  self->synthetic = g_new0 (guint64, (gsize) n_ports * n_counters);
+  self->ring = g_new (Record, self->capacity);
+  return g_steal_pointer (&self);
+}
+
+/* One pass of made-up counters: every third idle, the others counting
+ * by a step that changes every pass, like traffic read at 1 ms. */
+static void
+synthesize_ports (RtopCapture *self)
+{
+  guint64 k = self->stats.taken;  /* written only by this thread */
+
+  for (guint slot = 0; slot < self->slots->len; slot++)
+    {
+      gint64 real = clock_ns (CLOCK_REALTIME), mono = clock_ns (CLOCK_MONOTONIC);
+
+      for (guint c = 0; c < self->n_synthetic; c++)
+        {
+          guint64 *v = &self->synthetic[(gsize) slot * self->n_synthetic + c];
+          Record rec = { real, mono, 0, (guint16) slot, RTOP_COUNTER_SOURCE_NETLINK, c };
+
+          if (c % 3 != 2)
+            *v += (guint64) (slot + 1) * (c + 1) * (1 + (k + slot + c) % 5);
+          rec.value = *v;
+          g_array_append_val (self->scratch, rec);
+        }
+    }
+}
+
+gboolean
+rtop_capture_set_tracks (RtopCapture *self, RtopTracks *tracks, GError **error)
+{
+  if (self->thread != NULL || g_atomic_int_get (&self->stopping))
+    {
+      g_set_error_literal (error, RTOP_ERROR, RTOP_ERROR_INVALID_ARGUMENT,
+                           _("Tracks are given to a capture before it starts."));
+      return FALSE;
+    }
+  self->tracks = tracks;
+  /* Nothing waits to be read any more: the ring is not needed (count
+   * stays 0, so nothing indexes it). */
+  g_clear_pointer (&self->ring, g_free);
+  return TRUE;
 }
 
 gboolean
@@ -662,6 +788,9 @@ rtop_capture_read_snapshots (RtopCapture *self, RtopRates *rates, guint max)
   RtopPort *port = NULL;
   const Record *prev = NULL;
 
+  if (self->first == NULL)  /* a synthetic capture has no device facts */
+    return out;
+
   g_mutex_lock (&self->lock);
   recs = take_passes (self, max);
   g_mutex_unlock (&self->lock);
@@ -731,6 +860,8 @@ rtop_capture_free (RtopCapture *self)
   g_hash_table_unref (self->name_ids);
   g_ptr_array_unref (self->names);
   g_array_unref (self->scratch);
+  g_array_unref (self->fed);
+  g_free (self->synthetic);
   g_free (self->ring);
   g_free (self->last_error);
   g_mutex_clear (&self->lock);

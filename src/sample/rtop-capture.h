@@ -17,6 +17,7 @@
 #include <glib.h>
 #include "rtop-collector.h"
 #include "rtop-rates.h"
+#include "rtop-tracks.h"
 
 G_BEGIN_DECLS
 
@@ -62,6 +63,13 @@ typedef struct {
 
 typedef struct _RtopCapture RtopCapture;
 
+/* Synthetic captures: n_ports ports (1 to RTOP_CAPTURE_MAX_SYNTHETIC) of
+ * one device "synth0", n_counters counters each (1 to the same bound),
+ * made up on the capture's thread where a real capture reads the kernel:
+ * every third counter idle, the others counting at a rate that changes
+ * every pass.  For tests and benchmarks on machines without RDMA. */
+#define RTOP_CAPTURE_MAX_SYNTHETIC 64
+
 /* RTOP_ERROR_INVALID_ARGUMENT when the interval is outside 1 ms .. 60 s. */
 gboolean rtop_capture_check_interval (gint64 interval_ns, GError **error);
 
@@ -71,6 +79,15 @@ gboolean rtop_capture_check_interval (gint64 interval_ns, GError **error);
  * exist, RTOP_ERROR_INVALID_ARGUMENT for the interval or capacity. */
 RtopCapture *rtop_capture_new (RtopCollector *collector, const RtopCaptureOptions *options,
                                GError **error);
+/* A synthetic capture (above); RTOP_ERROR_INVALID_ARGUMENT for counts,
+ * interval or capacity out of range. */
+RtopCapture *rtop_capture_new_synthetic (guint n_ports, guint n_counters, gint64 interval_ns,
+                                         guint capacity, GError **error);
+/* Before start: each pass is fed to tracks on the capture's thread
+ * instead of being kept for rtop_capture_read().  tracks must outlive the
+ * capture's thread (until rtop_capture_stop() or _free()).  FALSE once
+ * started. */
+gboolean rtop_capture_set_tracks (RtopCapture *self, RtopTracks *tracks, GError **error);
 /* Starts the capture's thread; the first pass runs at once.  Once only. */
 gboolean rtop_capture_start (RtopCapture *self, GError **error);
 /* Stops and joins the thread (no pass runs after it returns).  Samples stay

@@ -228,7 +228,7 @@ def ms_per_s(r):
 
 
 def section_gui(results, out):
-    out.append("3. GUI cost")
+    out.append("3. GUI cost (in the emulated guest; the native table follows the summary)")
     reason = not_measured(results, "gui")
     lines = read_lines(os.path.join(results, "gui", "gui.txt"))
     recs = gui_records(lines) if lines and not reason else []

@@ -23,7 +23,9 @@
 # in QEMU, software emulation): absolute times there are 10-50x native and
 # meaningless alone, so each is printed beside a baseline measured in the
 # same guest in the same run.  The graph draw time (3) and the recording
-# memory (4) need no RDMA and run natively on this machine.
+# memory (4) need no RDMA and run natively on this machine, and so does
+# the gui part's second table (native-gui.sh): the window and its X server
+# beside GNOME System Monitor, the guest's table marked as emulated.
 #
 # Scales and durations (environment; defaults fit ~20 min on 2 cores):
 #   RDMATOP_BENCH_DEVICES=1,16,64     RDMATOP_BENCH_QPS=0,1000,10000
@@ -156,6 +158,14 @@ if want gui; then
       "window=${RDMATOP_BENCH_WINDOW:-30}" \
       "startup-runs=${RDMATOP_BENCH_STARTUP_RUNS:-3}" \
       "ssh-gl=${RDMATOP_BENCH_SSH_GL:-0}" "${extra[@]}"
+    # The same window natively, with its X server, beside System Monitor:
+    # the guest's figures are emulated, these are what users run.
+    note "gui: natively on this machine, beside System Monitor (native-gui.sh)"
+    mkdir -p "$results/gui"
+    if ! timeout 900 "$bench/native-gui.sh" "$builddir" ${before:+"$before"} \
+         >"$results/gui/native.txt" 2>"$results/gui/native.err"; then
+      note "gui: the native table failed: $(tail -n 2 "$results/gui/native.err" | tr '\n' ' ')"
+    fi
   fi
 fi
 
@@ -217,6 +227,10 @@ status=${PIPESTATUS[0]}
 if [ -n "$before" ] && want gui; then
   python3 "$bench/cost-table.py" "$results/gui/gui.txt" --before "$before" --after "$builddir" \
     --not-installed "$builddir/seed-rdmatop/not-installed" | tee "$results/cost.txt"
+fi
+if [ -s "$results/gui/native.txt" ]; then
+  echo
+  cat "$results/gui/native.txt"
 fi
 echo "(kept in $results/benchmarks.txt, raw figures beside it)" >&2
 exit "$status"

@@ -116,6 +116,79 @@ class Kineto(unittest.TestCase):
         self.assertEqual(perfetto_rules.counter_tracks(trace, pid) if pid else {}, {})
         self.assertIsInstance(rdmatop.kineto.last_error(), Refused)
 
+    def test_points_made_in_c_no_python_thread(self):
+        import threading
+
+        rdmatop.kineto.enable(capture=lambda: rdmatop.Capture.synthetic(ports=2, counters=3))
+        threads = []
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+            matmuls()
+            time.sleep(0.05)
+            threads = [t.name for t in threading.enumerate()]
+            matmuls()
+        prof.export_chrome_trace(self.path("c.json"))
+        self.assertEqual(threads, [threading.main_thread().name], "no Python thread while profiling")
+        trace = perfetto_rules.load(self.path("c.json"))
+        pid = perfetto_rules.pid_named(trace, "rdmatop")
+        self.assertIsNotNone(pid)
+        self.assertEqual(perfetto_rules.check(trace, [pid]), [])
+        tracks = perfetto_rules.counter_tracks(trace, pid)
+        self.assertEqual(len(tracks), 6, sorted(tracks))
+        busy = tracks[("rdmatop synth0/1", "sent_pkts/s")]
+        idle = tracks[("rdmatop synth0/2", "duplicate_request/s")]
+        self.assertGreaterEqual(len(busy), 2)
+        self.assertTrue(all(v > 0 for _, v in busy))
+        self.assertTrue(all(v == 0 for _, v in idle))
+        lo, hi = perfetto_rules.span(trace, exclude_pid=pid)
+        ts = [t for pts in tracks.values() for t, _ in pts]
+        self.assertGreaterEqual(min(ts), lo)
+        self.assertLessEqual(max(ts), hi)
+
+    def test_points_past_the_bound_are_said(self):
+        saved = rdmatop.kineto.MAX_POINTS
+        rdmatop.kineto.MAX_POINTS = 10
+        try:
+            rdmatop.kineto.enable(capture=lambda: rdmatop.Capture.synthetic(ports=2, counters=3))
+            profile_to(self.path("bound.json"))
+        finally:
+            rdmatop.kineto.MAX_POINTS = saved
+        err = rdmatop.kineto.last_error()
+        self.assertIsInstance(err, rdmatop.Error)
+        self.assertIn("more were dropped", str(err))
+        trace = perfetto_rules.load(self.path("bound.json"))
+        pid = perfetto_rules.pid_named(trace, "rdmatop")
+        points = sum(len(v) for v in perfetto_rules.counter_tracks(trace, pid).values())
+        self.assertLessEqual(points, 10 + 6 * 2, "the bound, held points and window ends")
+
+    def test_unusable_module_says_what_to_rebuild(self):
+        saved_ext, saved_env = rdmatop.kineto._ext, os.environ.get("RDMATOP_KINETO_MODULE")
+        try:
+            rdmatop.kineto._ext = None
+            os.environ["RDMATOP_KINETO_MODULE"] = self.path("missing.so")
+            with self.assertRaises(rdmatop.Error) as cm:
+                rdmatop.kineto.enable(capture=ClockCapture)
+            self.assertIn("pip install --no-build-isolation ./python", str(cm.exception))
+            rdmatop.kineto._ext = None
+            if saved_env is None:
+                del os.environ["RDMATOP_KINETO_MODULE"]
+            else:
+                os.environ["RDMATOP_KINETO_MODULE"] = saved_env
+            real = torch.__version__
+            torch.__version__ = "0.0.1"
+            try:
+                with self.assertRaises(rdmatop.Error) as cm:
+                    rdmatop.kineto.enable(capture=ClockCapture)
+            finally:
+                torch.__version__ = real
+            self.assertIn("built against torch %s" % real, str(cm.exception))
+            self.assertFalse(rdmatop.kineto.is_enabled())
+        finally:
+            rdmatop.kineto._ext = saved_ext
+            if saved_env is None:
+                os.environ.pop("RDMATOP_KINETO_MODULE", None)
+            else:
+                os.environ["RDMATOP_KINETO_MODULE"] = saved_env
+
     def test_each_trace_its_own_capture(self):
         rdmatop.kineto.enable(capture=ClockCapture)
         profile_to(self.path("a.json"))

@@ -143,6 +143,30 @@ class Recorder(unittest.TestCase):
         self.assertEqual(len(rec.points()), cap.n - 1)
 
 
+    def test_no_thread_unless_asked(self):
+        import threading
+
+        class Cap:
+            def start(self):
+                pass
+
+            def stop(self):
+                pass
+
+            def samples(self):
+                return iter(samples("rxe0", 1, "x", [0, 1, 2]))
+
+        rec = _tracks.Recorder(Cap(), compact=False)
+        before = threading.active_count()
+        rec.start()
+        self.assertEqual(threading.active_count(), before, "no drain thread by default")
+        rec.stop()
+        self.assertEqual(len(rec.points()), 2, "drained once, at stop")
+        for bad in (0, 0.0001, 61, True, "1"):
+            with self.assertRaises(ValueError):
+                _tracks.Recorder(Cap(), drain_s=bad)
+
+
 class Clip(unittest.TestCase):
     def test_inclusive_bounds(self):
         pts = _tracks.rate_points(samples("rxe0", 1, "x", [0, 1, 3, 6, 10]))

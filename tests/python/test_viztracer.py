@@ -76,6 +76,29 @@ class Plugin(unittest.TestCase):
         self.assertLessEqual(max(ts), hi)
         self.assertGreater(max(ts) - min(ts), 50_000, "the points cover the sleep")
 
+    def test_points_made_in_c_no_python_thread(self):
+        import threading
+
+        seen = []
+
+        class Watch(rv.RdmatopPlugin):
+            def _start(self):
+                super()._start()
+                seen.append([t.name for t in threading.enumerate()])
+
+        trace = self.trace_with(Watch(capture=lambda: rdmatop.Capture.synthetic(ports=2, counters=3)))
+        self.assertEqual(seen, [[threading.main_thread().name]], "no Python thread while tracing")
+        pid = perfetto_rules.pid_named(trace, "rdmatop")
+        self.assertEqual(perfetto_rules.check(trace, [pid]), [])
+        tracks = perfetto_rules.counter_tracks(trace, pid)
+        self.assertEqual(len(tracks), 6, sorted(tracks))
+        self.assertTrue(all(v > 0 for _, v in tracks[("rdmatop synth0/1", "sent_pkts/s")]))
+        self.assertTrue(all(v == 0 for _, v in tracks[("rdmatop synth0/2", "duplicate_request/s")]))
+        lo, hi = perfetto_rules.span(trace, exclude_pid=pid)
+        ts = [t for pts in tracks.values() for t, _ in pts]
+        self.assertGreaterEqual(min(ts), lo)
+        self.assertLessEqual(max(ts), hi)
+
     def test_clock_is_viztracers(self):
         # The stand-in's counter starts to climb at the moment marker() runs:
         # the track's first non-zero point must sit at VizTracer's own

@@ -106,8 +106,10 @@ sleep 2
 import -window root "$O/gui-overview.png" 2>"$O/import.log"
 vm_check "a screenshot of the overview was saved" test -s "$O/gui-overview.png"
 # The host checks what it shows: a drawn page whose sparklines draw their
-# lines in the TX colour (more than the TX card's 3 px stripe).
-vm_pycheck screenshot --png "$O/gui-overview.png" --near 3584e4:400
+# lines in the TX colour, across more columns than the TX card's 3 px stripe
+# (the five-minute sparkline moves about 1.2 px a second; the app has been
+# sampling for well over 20 s by now).
+vm_pycheck screenshot --png "$O/gui-overview.png" --near 3584e4:24
 
 activate "$OBJ" show-port "<'rxe0/1'>"
 sent_rate () { dump detail.txt && grep '^counter	name=sent_pkts' "$O/detail.txt" | grep -Eq 'rate=[1-9]'; }
@@ -117,7 +119,7 @@ vm_is "the window shows the port page" "$(sed -n 1p "$O/detail.txt")" "view=deta
 sleep 2
 import -window root "$O/gui-port-detail.png" 2>>"$O/import.log"
 vm_check "a screenshot of the port page was saved" test -s "$O/gui-port-detail.png"
-vm_pycheck screenshot --png "$O/gui-port-detail.png" --near 3584e4:400
+vm_pycheck screenshot --png "$O/gui-port-detail.png" --near 3584e4:60
 
 # Record a few seconds of the live traffic from the header bar's action.
 activate "$OBJ" record

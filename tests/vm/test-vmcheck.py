@@ -504,6 +504,10 @@ SCREENSHOT_BAD = [
     ("a page without the line",
      set_file("shot.png", png(120, 60, lambda x, y: (0xfa, 0xfa, 0xfa) if y == 20 + x % 7 else page_pixel(x, y))),
      "pixels near #3584e4"),
+    ("a page whose only blue is a card's stripe",
+     set_file("shot.png", png(120, 60, lambda x, y: (0x35, 0x84, 0xe4) if x < 3 else
+                              ((0xfa, 0xfa, 0xfa) if y == 20 + x % 7 else page_pixel(x, y)))),
+     "pixels near #3584e4"),
     ("a file that is not a PNG", set_file("shot.png", "GIF89a"), "check ran to completion"),
 ]
 

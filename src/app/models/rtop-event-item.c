@@ -135,3 +135,15 @@ rtop_severity_to_label (RtopSeverity severity)
     return "?";
   return _(labels[severity]);
 }
+
+const char *
+rtop_severity_sign (RtopSeverity severity)
+{
+  switch (severity)
+    {
+    case RTOP_SEVERITY_ERROR: return RTOP_SIGN_ERROR;
+    case RTOP_SEVERITY_WARNING: return RTOP_SIGN_WARNING;
+    case RTOP_SEVERITY_INFO:
+    default: return RTOP_SIGN_INFO;
+    }
+}

@@ -25,5 +25,11 @@ int rtop_event_item_compare_rank (gconstpointer a, gconstpointer b, gpointer use
 const char *rtop_event_item_get_location (RtopEventItem *self);
 /* Translated severity name for people. */
 const char *rtop_severity_to_label (RtopSeverity severity);
+/* Each severity's sign, so that it is told by a shape and not by colour
+ * alone: "✖" Error, "⚠" Warning, "●" Info. */
+#define RTOP_SIGN_ERROR "✖"
+#define RTOP_SIGN_WARNING "⚠"
+#define RTOP_SIGN_INFO "●"
+const char *rtop_severity_sign (RtopSeverity severity);
 
 G_END_DECLS

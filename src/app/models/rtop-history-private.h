@@ -5,10 +5,6 @@
 
 G_BEGIN_DECLS
 
-/* The ports in trouble, Errors first, as RtopPortItem (transfer none; valid
- * until the next ingest). */
-GPtrArray *rtop_history_get_problem_ports (RtopHistory *self);
-
 RtopPortItem *rtop_history_find_port (RtopHistory *self, const char *device, guint32 port);
 
 /* Number of events dropped from the log because it was full. */

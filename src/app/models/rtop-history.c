@@ -420,6 +420,17 @@ drop_oldest_events (RtopHistory *self)
   self->events_dropped += excess;
 }
 
+/* A host without RDMA says so on its card (or as the window's state): its
+ * collection error stays in the log but is not repeated among the recent
+ * events. */
+static gboolean
+says_host_has_no_rdma (RtopSnapshot *snapshot, const RtopEvent *event)
+{
+  return event->kind == RTOP_EVENT_COLLECTION_ERROR && event->device == NULL &&
+         snapshot->status != RTOP_STATUS_OK &&
+         (snapshot->devices == NULL || snapshot->devices->len == 0);
+}
+
 static void
 ingest_events (RtopHistory *self, RtopSnapshot *snapshot)
 {
@@ -441,7 +452,8 @@ ingest_events (RtopHistory *self, RtopSnapshot *snapshot)
       g_ptr_array_insert (items, 0, item);
       if (event->episode != 0)
         g_hash_table_replace (self->episodes, episode_key (snapshot->host, event->episode), item);
-      rank_recent (self, item);
+      if (!says_host_has_no_rdma (snapshot, event))
+        rank_recent (self, item);
     }
   if (items->len > 0)
     g_list_store_splice (self->events, 0, 0, items->pdata, items->len);

@@ -55,6 +55,9 @@ GListModel *rtop_history_get_recent_events (RtopHistory *self);
 /* "No problems", or "2 ports in trouble: rxe0/1 (Port not active),
  * rxe1/1 (Packet loss)" (translated, names the first few). */
 char *rtop_history_dup_problems_text (RtopHistory *self);
+/* The ports in trouble, Errors first, as RtopPortItem (transfer none; valid
+ * until the next ingest). */
+GPtrArray *rtop_history_get_problem_ports (RtopHistory *self);
 RtopPortItem *rtop_history_find_port_by_key (RtopHistory *self, const char *key);
 void rtop_history_get_totals (RtopHistory *self, RtopTotals *totals);
 

@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "rtop-event-item.h"
 #include "rtop-port-text.h"
 
 static const struct {
@@ -67,14 +68,17 @@ char *
 rtop_port_item_health_text (RtopPortItem *item)
 {
   const char *reason = NULL;
+  RtopPortHealth health;
 
   if (rtop_port_item_get_vanished (item))
     return g_strdup (_("Device removed"));
   /* The verdict from everything that matters: state, link, episodes. */
-  if (rtop_port_item_get_health (item, &reason) == RTOP_PORT_HEALTH_OK)
+  health = rtop_port_item_get_health (item, &reason);
+  if (health == RTOP_PORT_HEALTH_OK)
     return g_strdup (_("OK"));
-  /* Translators: a port's trouble, e.g. "⚠ Port not active", "⚠ Packet loss" */
-  return g_strdup_printf (_("⚠ %s"), reason != NULL ? reason : _("Trouble"));
+  /* An Error and a Warning differ by their sign, not by colour alone. */
+  return g_strdup_printf ("%s %s", health == RTOP_PORT_HEALTH_ERROR ? RTOP_SIGN_ERROR : RTOP_SIGN_WARNING,
+                          reason != NULL ? reason : _("Trouble"));
 }
 
 const char *

@@ -12,8 +12,8 @@ const char *rtop_protocol_label (const char *protocol);
 const char *rtop_port_item_state_label (RtopPortItem *item);
 /* CSS class for the state: state-ok, state-warn, state-bad, state-gone. */
 const char *rtop_port_item_state_class (RtopPortItem *item);
-/* "OK" or "⚠ Port not active", "⚠ Packet loss" (a sign and words, not
- * colour alone): the port's verdict. */
+/* "OK", "✖ Port not active" (an Error) or "⚠ Packet loss" (a Warning):
+ * the port's verdict, by a sign and words, not colour alone. */
 char *rtop_port_item_health_text (RtopPortItem *item);
 /* CSS class for the verdict: state-ok, state-warn, state-bad, state-gone. */
 const char *rtop_port_item_health_class (RtopPortItem *item);

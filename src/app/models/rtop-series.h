@@ -42,10 +42,6 @@ double rtop_series_get_last (RtopSeries *self, guint channel);
 guint rtop_series_decimate (RtopSeries *self, guint channel,
                             gint64 start_us, gint64 end_us, guint n_columns,
                             double *mins, double *maxs);
-/* Minimum and maximum over a time range; FALSE when it holds no value. */
-gboolean rtop_series_get_extremes (RtopSeries *self, guint channel,
-                                   gint64 start_us, gint64 end_us,
-                                   double *min, double *max);
 /* The sample nearest to time_us (any channel value may be NAN); FALSE
  * when none is near it (empty history, or a gap in it). */
 gboolean rtop_series_sample_at (RtopSeries *self, guint channel, gint64 time_us,

@@ -67,7 +67,9 @@ where_key (gpointer item)
 static char *
 severity_text (gpointer item)
 {
-  return g_strdup_printf ("● %s", rtop_severity_to_label (ev (item)->severity));
+  /* The sign tells the severity by its shape, the word by name. */
+  return g_strdup_printf ("%s %s", rtop_severity_sign (ev (item)->severity),
+                          rtop_severity_to_label (ev (item)->severity));
 }
 
 static double

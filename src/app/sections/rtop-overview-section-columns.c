@@ -1,6 +1,6 @@
 /* rtop-overview-section-columns.c: the overview's ports table: what each
  * column shows and sorts by, and the sparklines that follow the overview's
- * time window and scale. */
+ * time window and scale (the link's rate, or their own peak). */
 #include "config.h"
 
 #include <math.h>
@@ -86,6 +86,27 @@ sparkline_setup (void)
   return graph;
 }
 
+/* A sparkline's top: its port's link rate (busy ports look busy, idle
+ * ones flat, whatever their speed), or with the "peak" scale, or no known
+ * rate, its own peak. */
+static void
+apply_scale (GtkWidget *cell)
+{
+  RtopOverviewSection *overview = RTOP_OVERVIEW_SECTION (gtk_widget_get_ancestor (cell, RTOP_TYPE_OVERVIEW_SECTION));
+  RtopPortItem *item = g_object_get_data (G_OBJECT (cell), "rtop-sparkline-item");
+  double gbps = item ? rtop_port_item_get_link_gbps (item) : 0;
+  double top = overview && !overview->scale_peak && gbps > 0 && rtop_port_item_get_link_up (item)
+               ? gbps * 1e9 : 0;
+
+  g_object_set (cell, "fixed-max", top, NULL);
+}
+
+static void
+scale_changed_cb (GObject *overview, GParamSpec *pspec, GtkWidget *cell)
+{
+  apply_scale (cell);
+}
+
 static void
 sparkline_bind (GtkWidget *cell, gpointer item)
 {
@@ -93,23 +114,7 @@ sparkline_bind (GtkWidget *cell, gpointer item)
   GtkWidget *overview;
 
   rtop_graph_set_series (graph, item ? rtop_port_item_get_series (item) : NULL);
-  /* New samples show when the table shows its row's changes, a few rows
-   * a frame, with its numbers. */
-  rtop_graph_show_held (graph);
-  if (item == NULL || g_object_get_data (G_OBJECT (cell), "rtop-window-bound"))
-    return;
-  /* Follow the overview's time window for as long as the cell lives. */
-  overview = gtk_widget_get_ancestor (cell, RTOP_TYPE_OVERVIEW_SECTION);
-  if (overview)
-    {
-      g_object_bind_property (overview, "time-window", graph, "window-seconds",
-                              G_BINDING_SYNC_CREATE);
-      g_object_bind_property (overview, "shared-max", graph, "fixed-max",
-                              G_BINDING_SYNC_CREATE);
-      g_object_set_data (G_OBJECT (cell), "rtop-window-bound", GINT_TO_POINTER (1));
-      if (RTOP_OVERVIEW_SECTION (overview)->refresh_period > 0)
-        rtop_graph_set_scroll_step (graph, REMOTE_SCROLL_STEP);
-    }
+  g_object_set_data (G_OBJECT (cell), "rtop-sparkline-item", item);
   if (item)
     {
       g_autofree char *label = g_strdup_printf (_("Throughput of %s"), rtop_port_item_get_key (item));
@@ -117,6 +122,27 @@ sparkline_bind (GtkWidget *cell, gpointer item)
       gtk_accessible_update_property (GTK_ACCESSIBLE (cell), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       label, -1);
     }
+  /* New samples show when the table shows its row's changes, a few rows
+   * a frame, with its numbers. */
+  rtop_graph_show_held (graph);
+  if (item == NULL || g_object_get_data (G_OBJECT (cell), "rtop-window-bound"))
+    {
+      apply_scale (cell);
+      return;
+    }
+  /* Follow the overview's time window for as long as the cell lives. */
+  overview = gtk_widget_get_ancestor (cell, RTOP_TYPE_OVERVIEW_SECTION);
+  if (overview)
+    {
+      g_object_bind_property (overview, "time-window", graph, "window-seconds",
+                              G_BINDING_SYNC_CREATE);
+      g_signal_connect_object (overview, "notify::sparkline-scale", G_CALLBACK (scale_changed_cb),
+                               cell, 0);
+      g_object_set_data (G_OBJECT (cell), "rtop-window-bound", GINT_TO_POINTER (1));
+      if (RTOP_OVERVIEW_SECTION (overview)->refresh_period > 0)
+        rtop_graph_set_scroll_step (graph, REMOTE_SCROLL_STEP);
+    }
+  apply_scale (cell);
 }
 
 static char *
@@ -178,13 +204,30 @@ util_key (gpointer item)
   return rtop_port_item_get_utilisation (item);
 }
 
+/* A rising count takes its row's verdict colour: the red of an Error,
+ * the amber of a Warning, none while the verdict is OK (light loss that
+ * raised nothing). */
+static const char *
+value_css (gpointer item)
+{
+  if (rtop_port_item_get_vanished (item))
+    return NULL;
+  switch (rtop_port_item_get_health (item, NULL))
+    {
+    case RTOP_PORT_HEALTH_ERROR: return "state-bad";
+    case RTOP_PORT_HEALTH_WARNING: return "state-warn";
+    case RTOP_PORT_HEALTH_OK:
+    default: return NULL;
+    }
+}
+
 #define PROBLEM_COLUMN(name, channel)                                        \
   static char *name##_text (gpointer item)                                   \
   { return rate_text (item, channel, RTOP_UNIT_EVENTS_PER_S); }              \
   static double name##_key (gpointer item)                                   \
   { return rtop_port_item_get_rate (item, channel); }                        \
   static const char *name##_css (gpointer item)                              \
-  { return rtop_port_item_get_rate (item, channel) > 0 ? "problem" : NULL; }
+  { return rtop_port_item_get_rate (item, channel) > 0 ? value_css (item) : NULL; }
 
 PROBLEM_COLUMN (drops, RTOP_PORT_CH_DROPS)
 PROBLEM_COLUMN (retrans, RTOP_PORT_CH_RETRANS)

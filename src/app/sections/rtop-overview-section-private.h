@@ -11,11 +11,15 @@ G_BEGIN_DECLS
 struct _RtopOverviewSection {
   RtopSection parent_instance;
 
+  GtkFilterListModel *filtered; /* the ports whose name holds the filter's text */
+  GtkCustomFilter *filter;
+  char *filter_text;            /* casefolded; NULL: every port */
   GtkSortListModel *sorted;
+  GtkCustomSorter *trouble_sorter;
+  gboolean trouble_first;       /* Errors, then Warnings, before the ports that are fine */
   GtkSliceListModel *recent;
   double window_s;
-  gboolean shared_scale;        /* one y scale for every port's sparkline */
-  double shared_max;            /* that scale's top, 0 when off */
+  gboolean scale_peak;          /* sparklines on their own peak, not their link's rate */
   guint narrow_level;           /* index into narrow_levels */
   guint narrow_idle;
   double refresh_period;        /* s between refreshes; 0: at every update */
@@ -34,7 +38,9 @@ struct _RtopOverviewSection {
   GtkLabel *total_problems;
   GtkLabel *total_problems_caption;
   GtkWidget *problems_caption;  /* what shows the caption: that label, or an inscription */
-  GtkWidget *problems_card;
+  GtkWidget *problems_card;     /* a toggle button: trouble first */
+  GtkSearchBar *filter_bar;
+  GtkSearchEntry *filter_entry;
   GtkWidget *vanished_banner;
   GtkLabel *vanished_label;
   GtkStack *events_stack;
@@ -54,6 +60,10 @@ GListModel *rtop_overview_section_get_model (RtopOverviewSection *self);
 
 /* Which page shows: "waiting", "ports", "empty", "unavailable". */
 const char *rtop_overview_section_get_state (RtopOverviewSection *self);
+
+/* Ctrl+F's filter bar: shown with the focus in its entry; text filters
+ * the ports by name (NULL or "": all of them). */
+void rtop_overview_section_set_filter (RtopOverviewSection *self, const char *text);
 
 /* Whether new values wait (hidden, or within the refresh period). */
 gboolean rtop_overview_section_get_held (RtopOverviewSection *self);

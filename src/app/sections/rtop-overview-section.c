@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "rtop-columns.h"
@@ -13,6 +14,8 @@
 #include "rtop-remote.h"
 
 #define N_RECENT_EVENTS 5
+/* Ports the trouble card names; the rest are counted. */
+#define TROUBLE_NAMED 4
 /* On a remote display every repainted pixel crosses the network: values
  * are shown at most this often there (the data is kept at every pass),
  * and a few table cells per frame (sparklines, numbers and totals of one
@@ -22,7 +25,7 @@
 
 G_DEFINE_FINAL_TYPE (RtopOverviewSection, rtop_overview_section, RTOP_TYPE_SECTION)
 
-enum { PROP_0, PROP_TIME_WINDOW, PROP_SHARED_SCALE, PROP_SHARED_MAX, PROP_HELD,
+enum { PROP_0, PROP_TIME_WINDOW, PROP_SPARKLINE_SCALE, PROP_HELD,
        PROP_REFRESH_PERIOD, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
@@ -101,7 +104,8 @@ create_event_row (gpointer item, gpointer user_data)
   const RtopEvent *ev = rtop_event_item_get_event (item);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   g_autofree char *when = rtop_format_time (ev->realtime_us, FALSE);
-  g_autofree char *sev = g_strdup_printf ("● %s", rtop_severity_to_label (ev->severity));
+  g_autofree char *sev = g_strdup_printf ("%s %s", rtop_severity_sign (ev->severity),
+                                          rtop_severity_to_label (ev->severity));
   GtkWidget *time_label = gtk_label_new (when);
   GtkWidget *where = gtk_label_new (rtop_event_item_get_location (item));
   GtkWidget *severity = gtk_label_new (sev);
@@ -217,9 +221,11 @@ make_problems_inscription (RtopOverviewSection *self)
 G_GNUC_END_IGNORE_DEPRECATIONS
 #endif
 
+/* text is shown, tooltip says all of it. */
 static void
-set_problems_caption (RtopOverviewSection *self, const char *text)
+set_problems_caption (RtopOverviewSection *self, const char *text, const char *tooltip)
 {
+  gtk_widget_set_tooltip_text (self->problems_caption, tooltip);
   if (g_strcmp0 (gtk_label_get_label (self->total_problems_caption), text) == 0)
     return;
   /* The label keeps the text too (hidden when an inscription shows it). */
@@ -227,14 +233,59 @@ set_problems_caption (RtopOverviewSection *self, const char *text)
 #if GTK_CHECK_VERSION (4, 8, 0)
   G_GNUC_BEGIN_IGNORE_DEPRECATIONS
   if (GTK_IS_INSCRIPTION (self->problems_caption))
-    {
-      gtk_inscription_set_text (GTK_INSCRIPTION (self->problems_caption), text);
-      gtk_widget_set_tooltip_text (self->problems_caption, text);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (self->problems_caption),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
-    }
+    gtk_inscription_set_text (GTK_INSCRIPTION (self->problems_caption), text);
   G_GNUC_END_IGNORE_DEPRECATIONS
 #endif
+}
+
+/* The names of the ports in trouble, Errors first, the first few of them. */
+static char *
+trouble_names (RtopHistory *history)
+{
+  GPtrArray *ports = rtop_history_get_problem_ports (history);
+  GString *names = g_string_new (NULL);
+
+  for (guint i = 0; i < MIN (ports->len, TROUBLE_NAMED); i++)
+    g_string_append_printf (names, "%s%s", i > 0 ? ", " : "",
+                            rtop_port_item_get_key (g_ptr_array_index (ports, i)));
+  if (ports->len > TROUBLE_NAMED)
+    /* Translators: after the names of the first ports in trouble: how many more */
+    g_string_append_printf (names, g_dngettext (GETTEXT_PACKAGE, ", %u more", ", %u more",
+                                                ports->len - TROUBLE_NAMED),
+                            ports->len - TROUBLE_NAMED);
+  return g_string_free (names, FALSE);
+}
+
+/* The trouble card: what the trouble is called first (never cut), the
+ * names after it (cut when narrow: the tooltip and the accessible label
+ * have all of it, with each port's trouble), and the worst severity's
+ * sign. */
+static void
+update_trouble_card (RtopOverviewSection *self, RtopHistory *history, const RtopTotals *t)
+{
+  g_autofree char *full = NULL, *names = NULL, *caption = NULL, *label = NULL;
+
+  if (t->n_problem_ports == 0)
+    {
+      set_problems_caption (self, _("Ports in trouble"), _("No port is in trouble."));
+      gtk_widget_remove_css_class (self->problems_card, "problem");
+      gtk_widget_remove_css_class (self->problems_card, "warn-only");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->problems_card),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("No ports in trouble"), -1);
+      return;
+    }
+  full = rtop_history_dup_problems_text (history);
+  names = trouble_names (history);
+  caption = g_strdup_printf ("%s %s\n%s", t->n_error_ports > 0 ? RTOP_SIGN_ERROR : RTOP_SIGN_WARNING,
+                             _("Ports in trouble"), names);
+  set_problems_caption (self, caption, full);
+  gtk_widget_add_css_class (self->problems_card, "problem");
+  if (t->n_error_ports == 0)
+    gtk_widget_add_css_class (self->problems_card, "warn-only");
+  else
+    gtk_widget_remove_css_class (self->problems_card, "warn-only");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->problems_card),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, full, -1);
 }
 
 static void
@@ -262,19 +313,7 @@ update_totals (RtopOverviewSection *self)
   set_card_value (self->total_rx, rx);
   set_card_value (self->total_pps, pps);
   set_card_value (self->total_problems, problems);
-  if (t.n_problem_ports > 0)
-    {
-      g_autofree char *caption = rtop_history_dup_problems_text (history);
-      g_autofree char *signed_caption = g_strdup_printf ("⚠ %s", caption);
-
-      set_problems_caption (self, signed_caption);
-      gtk_widget_add_css_class (self->problems_card, "problem");
-    }
-  else
-    {
-      set_problems_caption (self, _("Ports in trouble"));
-      gtk_widget_remove_css_class (self->problems_card, "problem");
-    }
+  update_trouble_card (self, history, &t);
   gtk_widget_set_visible (self->vanished_banner, t.n_vanished > 0);
   if (t.n_vanished > 0)
     {
@@ -295,14 +334,26 @@ state_page_changed_cb (RtopOverviewSection *self)
                                        "waiting") == 0);
 }
 
-/* One quiet line for what is missing while something else is shown: RDMA
- * while GPU links are, GPU links ("No NVIDIA driver on this machine"). */
+/* One quiet line for what this computer lacks while something else is
+ * shown: RDMA while GPU links are, GPU links ("No NVIDIA driver on this
+ * machine").  It reads this computer's own newest snapshot, never another
+ * host's, so it does not come and go with whichever host spoke last; with
+ * several hosts each host's state is its card's, and the line is hidden. */
 static void
-update_sources_status (RtopOverviewSection *self, RtopSnapshot *snapshot, guint n_ports)
+update_sources_status (RtopOverviewSection *self, RtopHistory *history)
 {
+  RtopSnapshot *snapshot = rtop_history_get_host_latest (history, NULL);
   g_autoptr(GString) text = g_string_new (NULL);
+  RtopTotals t = { 0 };
 
-  if (snapshot != NULL && snapshot->status != RTOP_STATUS_OK && n_ports > 0 &&
+  /* A recording replayed from another host has that host's name. */
+  if (snapshot == NULL && rtop_history_get_n_hosts (history) == 1)
+    snapshot = rtop_history_get_latest (history);
+  if (rtop_host_strip_get_n_sources (self->host_strip) > 1)
+    snapshot = NULL;
+  if (snapshot != NULL)
+    rtop_history_get_host_totals (history, snapshot->host, &t);
+  if (snapshot != NULL && snapshot->status != RTOP_STATUS_OK && t.n_ports > 0 &&
       snapshot->status_message != NULL)
     /* Translators: %s says why RDMA devices cannot be read */
     g_string_append_printf (text, _("RDMA: %s"), snapshot->status_message);
@@ -317,37 +368,103 @@ update_sources_status (RtopOverviewSection *self, RtopSnapshot *snapshot, guint 
   gtk_widget_set_visible (GTK_WIDGET (self->sources_status), text->len > 0);
 }
 
-/* The busiest port's peak over the time window: every sparkline's top
- * when they share one scale. */
-static void
-update_shared_max (RtopOverviewSection *self)
+/* ---- trouble first, and the filter ------------------------------------------ */
+
+/* With trouble first: Errors, then Warnings, then the ports that are fine;
+ * otherwise all alike (the next sorter decides). */
+static int
+compare_trouble (gconstpointer a, gconstpointer b, gpointer user_data)
 {
-  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
-  GListModel *ports = history ? rtop_history_get_ports (history) : NULL;
-  double top = 0;
+  RtopOverviewSection *self = user_data;
+  RtopPortHealth ha, hb;
 
-  for (guint i = 0; self->shared_scale && ports && i < g_list_model_get_n_items (ports); i++)
-    {
-      g_autoptr(RtopPortItem) item = g_list_model_get_item (ports, i);
-      RtopSeries *series = rtop_port_item_get_series (item);
-      guint channels[] = { RTOP_PORT_CH_TX_BPS, RTOP_PORT_CH_RX_BPS };
-      gint64 last;
+  if (!self->trouble_first)
+    return GTK_ORDERING_EQUAL;
+  ha = rtop_port_item_get_vanished ((RtopPortItem *) a) ? RTOP_PORT_HEALTH_OK
+       : rtop_port_item_get_health ((RtopPortItem *) a, NULL);
+  hb = rtop_port_item_get_vanished ((RtopPortItem *) b) ? RTOP_PORT_HEALTH_OK
+       : rtop_port_item_get_health ((RtopPortItem *) b, NULL);
+  return (ha < hb) - (ha > hb);
+}
 
-      if (series == NULL || !rtop_series_get_time_range (series, NULL, &last))
-        continue;
-      for (guint c = 0; c < G_N_ELEMENTS (channels); c++)
-        {
-          double lo, hi;
+static void
+trouble_toggled_cb (RtopOverviewSection *self)
+{
+  gboolean active = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->problems_card));
 
-          if (rtop_series_get_extremes (series, channels[c], last - (gint64) (self->window_s * G_USEC_PER_SEC),
-                                        last + 1, &lo, &hi) && hi > top)
-            top = hi;
-        }
-    }
-  if (top == self->shared_max)
+  if (active == self->trouble_first)
     return;
-  self->shared_max = top;
-  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SHARED_MAX]);
+  self->trouble_first = active;
+  gtk_widget_set_tooltip_text (self->problems_card, active ? _("Show the ports in their usual order")
+                                                          : _("Show the ports in trouble first"));
+  gtk_sorter_changed (GTK_SORTER (self->trouble_sorter), GTK_SORTER_CHANGE_DIFFERENT);
+}
+
+static gboolean
+filter_port (gpointer item, gpointer user_data)
+{
+  RtopOverviewSection *self = user_data;
+  g_autofree char *key = NULL;
+
+  if (self->filter_text == NULL)
+    return TRUE;
+  key = g_utf8_casefold (rtop_port_item_get_key (item), -1);
+  return strstr (key, self->filter_text) != NULL;
+}
+
+void
+rtop_overview_section_set_filter (RtopOverviewSection *self, const char *text)
+{
+  g_autofree char *folded = text && *text ? g_utf8_casefold (text, -1) : NULL;
+
+  if (g_strcmp0 (folded, self->filter_text) == 0)
+    return;
+  g_free (self->filter_text);
+  self->filter_text = g_steal_pointer (&folded);
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static void
+filter_changed_cb (RtopOverviewSection *self)
+{
+  rtop_overview_section_set_filter (self, gtk_editable_get_text (GTK_EDITABLE (self->filter_entry)));
+}
+
+/* Closed (Escape, its close button): every port again, the focus back in
+ * the table. */
+static void
+filter_mode_cb (RtopOverviewSection *self)
+{
+  if (gtk_search_bar_get_search_mode (self->filter_bar))
+    return;
+  gtk_editable_set_text (GTK_EDITABLE (self->filter_entry), "");
+  rtop_overview_section_set_filter (self, NULL);
+  gtk_widget_grab_focus (GTK_WIDGET (self->ports_view));
+}
+
+/* The filter bar's own close button has an icon and no name: give it one. */
+static void
+name_close_button (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      if (GTK_IS_BUTTON (c))
+        {
+          gtk_accessible_update_property (GTK_ACCESSIBLE (c), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                          _("Close the filter"), -1);
+          gtk_widget_set_tooltip_text (c, _("Close the filter (Escape)"));
+        }
+      name_close_button (c);
+    }
+}
+
+static void
+rtop_overview_section_find (RtopSection *section)
+{
+  RtopOverviewSection *self = RTOP_OVERVIEW_SECTION (section);
+
+  gtk_search_bar_set_search_mode (self->filter_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->filter_entry));
 }
 
 /* ---- what is refreshed when ------------------------------------------------ */
@@ -451,12 +568,13 @@ history_updated_cb (RtopOverviewSection *self)
   else
     gtk_stack_set_visible_child_name (self->state_stack, "ports");
 
-  update_sources_status (self, snapshot, n_ports);
+  update_sources_status (self, history);
   update_totals (self);
-  update_shared_max (self);
   gtk_stack_set_visible_child_name (self->events_stack,
                                     g_list_model_get_n_items (G_LIST_MODEL (self->recent)) ? "list" : "none");
   rtop_column_view_resort (self->ports_view);
+  if (self->trouble_first)
+    gtk_sorter_changed (GTK_SORTER (self->trouble_sorter), GTK_SORTER_CHANGE_DIFFERENT);
   if (snapshot != NULL && n_ports > 0)
     hold_for_period (self);
 }
@@ -470,11 +588,11 @@ rtop_overview_section_bind (RtopSection *section, RtopSession *session)
   rtop_host_strip_bind (self->host_strip, session);
   if (session == NULL)
     {
-      gtk_sort_list_model_set_model (self->sorted, NULL);
+      gtk_filter_list_model_set_model (self->filtered, NULL);
       gtk_slice_list_model_set_model (self->recent, NULL);
       return;
     }
-  gtk_sort_list_model_set_model (self->sorted, rtop_history_get_ports (history));
+  gtk_filter_list_model_set_model (self->filtered, rtop_history_get_ports (history));
   /* Ranked: an Error stays in the short list while Info and Warning pass. */
   gtk_slice_list_model_set_model (self->recent, rtop_history_get_recent_events (history));
   rtop_section_connect_history (section, "updated", G_CALLBACK (history_updated_cb));
@@ -518,8 +636,10 @@ rtop_overview_section_dump (RtopSection *section)
   if (gtk_widget_get_visible (GTK_WIDGET (self->sources_status)))
     g_string_append_printf (out, "sources\t%s\n", gtk_label_get_label (self->sources_status));
   rtop_host_strip_dump (self->host_strip, out);
-  g_string_append_printf (out, "scale\t%s\tmax=%g\n", self->shared_scale ? "shared" : "per-port",
-                          self->shared_max);
+  g_string_append_printf (out, "scale\t%s\n", self->scale_peak ? "peak" : "link-rate");
+  g_string_append_printf (out, "trouble-first\t%s\n", self->trouble_first ? "yes" : "no");
+  if (gtk_search_bar_get_search_mode (self->filter_bar))
+    g_string_append_printf (out, "filter\t%s\n", gtk_editable_get_text (GTK_EDITABLE (self->filter_entry)));
   {
     g_autofree char *columns = rtop_column_view_get_visible_ids (self->ports_view);
     g_string_append_printf (out, "columns\t%s\n", columns);
@@ -567,7 +687,9 @@ rtop_overview_section_finalize (GObject *object)
   RtopOverviewSection *self = RTOP_OVERVIEW_SECTION (object);
 
   g_clear_object (&self->sorted);
+  g_clear_object (&self->filtered);
   g_clear_object (&self->recent);
+  g_free (self->filter_text);
   G_OBJECT_CLASS (rtop_overview_section_parent_class)->finalize (object);
 }
 
@@ -604,11 +726,8 @@ rtop_overview_section_get_property (GObject *object, guint prop_id, GValue *valu
     case PROP_TIME_WINDOW:
       g_value_set_double (value, self->window_s);
       break;
-    case PROP_SHARED_SCALE:
-      g_value_set_boolean (value, self->shared_scale);
-      break;
-    case PROP_SHARED_MAX:
-      g_value_set_double (value, self->shared_max);
+    case PROP_SPARKLINE_SCALE:
+      g_value_set_string (value, self->scale_peak ? "peak" : "link-rate");
       break;
     case PROP_HELD:
       g_value_set_boolean (value, self->held);
@@ -633,15 +752,13 @@ rtop_overview_section_set_property (GObject *object, guint prop_id, const GValue
         {
           self->window_s = g_value_get_double (value);
           update_graph_title (self);
-          update_shared_max (self);
           g_object_notify_by_pspec (object, pspec);
         }
       break;
-    case PROP_SHARED_SCALE:
-      if (self->shared_scale != g_value_get_boolean (value))
+    case PROP_SPARKLINE_SCALE:
+      if (self->scale_peak != (g_strcmp0 (g_value_get_string (value), "peak") == 0))
         {
-          self->shared_scale = g_value_get_boolean (value);
-          update_shared_max (self);
+          self->scale_peak = !self->scale_peak;
           g_object_notify_by_pspec (object, pspec);
         }
       break;
@@ -674,6 +791,7 @@ rtop_overview_section_class_init (RtopOverviewSectionClass *klass)
   widget_class->unmap = rtop_overview_section_unmap;
   RTOP_SECTION_CLASS (klass)->bind = rtop_overview_section_bind;
   RTOP_SECTION_CLASS (klass)->focus = rtop_overview_section_focus;
+  RTOP_SECTION_CLASS (klass)->find = rtop_overview_section_find;
   RTOP_SECTION_CLASS (klass)->dump = rtop_overview_section_dump;
   rtop_section_class_set_page (RTOP_SECTION_CLASS (klass), "overview", N_("_Overview"),
                                "network-wired-symbolic");
@@ -681,14 +799,11 @@ rtop_overview_section_class_init (RtopOverviewSectionClass *klass)
   props[PROP_TIME_WINDOW] =
     g_param_spec_double ("time-window", NULL, NULL, 1, 3600, 300,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /* Every sparkline on one scale, so ports compare at a glance. */
-  props[PROP_SHARED_SCALE] =
-    g_param_spec_boolean ("shared-scale", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /* The top of that scale (0 when each has its own); the sparklines bind it. */
-  props[PROP_SHARED_MAX] =
-    g_param_spec_double ("shared-max", NULL, NULL, 0, G_MAXDOUBLE, 0,
-                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* What tops each sparkline: "link-rate" (its port's link rate, so ports
+   * compare at a glance) or "peak" (its own peak over the window). */
+  props[PROP_SPARKLINE_SCALE] =
+    g_param_spec_string ("sparkline-scale", NULL, NULL, "link-rate",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* TRUE while new values wait (the sparklines bind it). */
   props[PROP_HELD] =
     g_param_spec_boolean ("held", NULL, NULL, FALSE,
@@ -703,6 +818,11 @@ rtop_overview_section_class_init (RtopOverviewSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, state_stack);
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, waiting_spinner);
   gtk_widget_class_bind_template_callback (widget_class, state_page_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, trouble_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, filter_mode_cb);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, filter_bar);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, filter_entry);
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, ports_view);
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, total_ports);
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, total_ports_caption);
@@ -762,11 +882,17 @@ rtop_overview_section_init (RtopOverviewSection *self)
   update_graph_title (self);
 
   view_sorter = gtk_column_view_get_sorter (self->ports_view);
-  /* Rows stay grouped by host (this computer first), sorted within it. */
+  /* Rows stay grouped by host (this computer first), sorted within it;
+   * with trouble first, the ports in trouble of every host come first. */
   by_host = gtk_multi_sorter_new ();
+  self->trouble_sorter = gtk_custom_sorter_new (compare_trouble, self, NULL);
+  gtk_multi_sorter_append (by_host, GTK_SORTER (self->trouble_sorter));
   gtk_multi_sorter_append (by_host, GTK_SORTER (gtk_custom_sorter_new (compare_hosts, NULL, NULL)));
   gtk_multi_sorter_append (by_host, g_object_ref (view_sorter));
-  self->sorted = gtk_sort_list_model_new (NULL, GTK_SORTER (by_host));
+  self->filter = gtk_custom_filter_new (filter_port, self, NULL);
+  self->filtered = gtk_filter_list_model_new (NULL, GTK_FILTER (self->filter));
+  self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filtered)),
+                                          GTK_SORTER (by_host));
   selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
   gtk_single_selection_set_autoselect (selection, FALSE);
   gtk_column_view_set_model (self->ports_view, GTK_SELECTION_MODEL (selection));
@@ -774,6 +900,8 @@ rtop_overview_section_init (RtopOverviewSection *self)
   g_signal_connect_object (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->ports_view)),
                            "notify::page-size", G_CALLBACK (table_width_cb), self, 0);
 
+  gtk_search_bar_connect_entry (self->filter_bar, GTK_EDITABLE (self->filter_entry));
+  name_close_button (GTK_WIDGET (self->filter_bar));
   self->recent = gtk_slice_list_model_new (NULL, 0, N_RECENT_EVENTS);
   gtk_list_box_bind_model (self->recent_events, G_LIST_MODEL (self->recent),
                            create_event_row, NULL, NULL);

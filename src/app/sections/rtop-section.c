@@ -112,6 +112,19 @@ rtop_section_focus (RtopSection *self)
     gtk_widget_grab_focus (GTK_WIDGET (self));
 }
 
+void
+rtop_section_find (RtopSection *self)
+{
+  RtopSectionClass *klass;
+
+  g_return_if_fail (RTOP_IS_SECTION (self));
+  klass = RTOP_SECTION_GET_CLASS (self);
+  if (klass->find)
+    klass->find (self);
+  else
+    rtop_section_focus (self);
+}
+
 char *
 rtop_section_dump (RtopSection *self)
 {

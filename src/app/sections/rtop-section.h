@@ -35,6 +35,8 @@ struct _RtopSectionClass {
   void (*bind) (RtopSection *self, RtopSession *session);
   /* Moves the keyboard focus to the section's search or main list. */
   void (*focus) (RtopSection *self);
+  /* Ctrl+F: opens the section's search or filter; NULL: focus. */
+  void (*find) (RtopSection *self);
   /* What the section shows, as text (tests, the end-to-end scenario). */
   char *(*dump) (RtopSection *self);
 };
@@ -56,6 +58,7 @@ const char *rtop_section_get_page_name (RtopSection *self);
 /* Translated, or NULL. */
 const char *rtop_section_get_page_title (RtopSection *self);
 void rtop_section_focus (RtopSection *self);
+void rtop_section_find (RtopSection *self);
 /* Never NULL: "" when the section has nothing to say. */
 char *rtop_section_dump (RtopSection *self);
 

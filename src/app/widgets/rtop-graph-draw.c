@@ -126,10 +126,42 @@ format_age (double seconds_ago)
   return g_strdup_printf (_("−%d s"), s);
 }
 
+/* A sparkline at least this wide keeps room right of its line for the
+ * peak text, so the text is never drawn over the line. */
+#define PEAK_MIN_WIDTH 200
+#define PEAK_PAD 6
+
+static char *
+peak_text (RtopGraph *self, double value)
+{
+  g_autofree char *rate = rtop_format_rate (value, self->unit);
+
+  /* Translators: the highest value a small graph shows, e.g. "peak 12.5 Gb/s" */
+  return g_strdup_printf (_("peak %s"), rate);
+}
+
+/* The peak text's room: as wide as the widest value it may say. */
+static double
+peak_gutter (RtopGraph *self)
+{
+  if (self->peak_gutter <= 0)
+    {
+      g_autofree char *text = peak_text (self, 888.8e9);
+      g_autoptr(PangoLayout) layout = make_layout (self, text);
+      int w, h;
+
+      pango_layout_get_pixel_size (layout, &w, &h);
+      self->peak_gutter = w + 2 * PEAK_PAD;
+    }
+  return self->peak_gutter;
+}
+
 void
 rtop_graph_compute_layout (RtopGraph *self, double width, double height)
 {
-  if (self->compact)
+  if (self->compact && width >= PEAK_MIN_WIDTH)
+    self->plot = GRAPHENE_RECT_INIT (1, 2, width - 2 - peak_gutter (self), height - 3);
+  else if (self->compact)
     self->plot = GRAPHENE_RECT_INIT (1, 2, width - 2, height - 3);
   else
     self->plot = GRAPHENE_RECT_INIT (64, 22, MAX (width - 64 - 10, 1), MAX (height - 22 - 20, 1));
@@ -673,23 +705,37 @@ rtop_graph_stepped_end (RtopGraph *self, gint64 newest)
   return (newest + step - 1) / step * step;
 }
 
-/* A sparkline says its own peak: with one scale for all it shows which
- * port is busy, with a scale each it says what the full height means. */
+/* A sparkline says its own peak, right of its line: on the link's scale
+ * it says how busy the port was, on its own scale what the full height
+ * means.  Too narrow for it, the sparkline has none. */
+static gboolean
+peak_position (RtopGraph *self, PangoLayout *layout, double *x, double *y)
+{
+  int w, h;
+
+  if (self->plot.origin.x + self->plot.size.width + peak_gutter (self) > gtk_widget_get_width (GTK_WIDGET (self)) + 2)
+    return FALSE;
+  pango_layout_get_pixel_size (layout, &w, &h);
+  *x = self->plot.origin.x + self->plot.size.width + PEAK_PAD;
+  *y = self->plot.origin.y + (self->plot.size.height - h) / 2;
+  return TRUE;
+}
+
 static void
 draw_peak (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg, double data_max)
 {
-  g_autofree char *value = NULL;
   g_autofree char *text = NULL;
   g_autoptr(PangoLayout) layout = NULL;
+  double x, y;
 
   if (data_max <= 0)
     return;
-  value = rtop_format_rate (data_max, self->unit);
-  /* Translators: the highest value a small graph shows, e.g. "peak 12.5 Gb/s" */
-  text = g_strdup_printf (_("peak %s"), value);
+  text = peak_text (self, data_max);
   layout = make_layout (self, text);
+  if (!peak_position (self, layout, &x, &y))
+    return;
   cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.85);
-  cairo_move_to (cr, self->plot.origin.x + 2, self->plot.origin.y);
+  cairo_move_to (cr, x, y);
   pango_cairo_show_layout (cr, layout);
 }
 
@@ -732,14 +778,21 @@ rtop_graph_draw (RtopGraph *self, cairo_t *cr, double width, double height)
   else
     data_max = decimate_all (self, columns);
   self->tile_columns_ready = self->in_tile && self->scroll_step > 0;
-  {
-    double top = self->fixed_max > 0 ? MAX (self->fixed_max, data_max) : data_max;
-    /* Round steps in the unit shown (1, 2, 5 Gb/s, not 8, 16, 40). */
-    double factor = rtop_unit_shown_factor (self->unit);
+  if (self->fixed_max > 0 && data_max <= self->fixed_max)
+    {
+      /* A link's rate is the top itself, not rounded up: full is full. */
+      axis_max = self->fixed_max;
+      step = axis_max / (self->compact ? 2 : 4);
+    }
+  else
+    {
+      double top = data_max;
+      /* Round steps in the unit shown (1, 2, 5 Gb/s, not 8, 16, 40). */
+      double factor = rtop_unit_shown_factor (self->unit);
 
-    step = rtop_nice_step (top > 0 ? top * factor : 1, self->compact ? 2 : 4) / factor;
-    axis_max = MAX (ceil (top / step), 1) * step;
-  }
+      step = rtop_nice_step (top > 0 ? top * factor : 1, self->compact ? 2 : 4) / factor;
+      axis_max = MAX (ceil (top / step), 1) * step;
+    }
   self->stats.columns = columns;
   self->stats.axis_max = axis_max;
   self->stats.data_max = data_max;
@@ -773,19 +826,19 @@ rtop_graph_draw (RtopGraph *self, cairo_t *cr, double width, double height)
 void
 rtop_graph_append_peak (RtopGraph *self, GtkSnapshot *snapshot, const GdkRGBA *fg)
 {
-  g_autofree char *value = NULL;
   g_autofree char *text = NULL;
   g_autoptr(PangoLayout) layout = NULL;
   GdkRGBA color = { fg->red, fg->green, fg->blue, 0.85f };
+  double x, y;
 
   if (self->stats.data_max <= 0)
     return;
-  value = rtop_format_rate (self->stats.data_max, self->unit);
-  /* Translators: the highest value a small graph shows, e.g. "peak 12.5 Gb/s" */
-  text = g_strdup_printf (_("peak %s"), value);
+  text = peak_text (self, self->stats.data_max);
   layout = make_layout (self, text);
+  if (!peak_position (self, layout, &x, &y))
+    return;
   gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (self->plot.origin.x + 2, self->plot.origin.y));
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
   gtk_snapshot_append_layout (snapshot, layout, &color);
   gtk_snapshot_restore (snapshot);
 }

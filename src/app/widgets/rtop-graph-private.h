@@ -37,7 +37,8 @@ struct _RtopGraph {
   double window_s;
   gboolean compact;
   gboolean hide_legend;          /* the caller shows the channels itself */
-  double fixed_max;              /* > 0: the y axis reaches this, shared with other graphs */
+  double fixed_max;              /* > 0: the y axis's top (unless data passes it): a link's rate */
+  double peak_gutter;            /* a sparkline's room for its peak text, right of the line; 0: unmeasured */
   gint64 view_end;               /* series time the right edge shows; 0: the newest */
   gboolean held;                 /* new data waits (not seen, or refreshed less often) */
   gboolean held_changes;         /* the series changed while held */

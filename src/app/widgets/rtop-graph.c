@@ -282,8 +282,9 @@ update_tiles (RtopGraph *self, int width, int height, const RtopGraphTileKey *ke
       int x0 = t * TILE_WIDTH, x1 = MIN (width, x0 + TILE_WIDTH);
       gint64 tile_end = key->frame_end - (gint64) ((self->plot.origin.x + self->plot.size.width - x1) * us_per_px);
 
+      /* Tiles right of the plot (the peak text's room) hold no line. */
       if (g_ptr_array_index (self->tiles, t) != NULL && self->tiles_newest > 0 &&
-          tile_end < changed_from)
+          (tile_end < changed_from || x0 > self->plot.origin.x + self->plot.size.width + 1))
         {
           self->stats.tiles_kept++;
           continue;

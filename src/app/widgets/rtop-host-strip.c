@@ -75,14 +75,32 @@ host_detail (RtopHostStrip *self, RtopSource *source)
                           t.n_ports, t.n_devices, tx, rx, t.n_problem_ports);
 }
 
+/* A live host whose kernel gives no RDMA is not in trouble, and not live
+ * in the sense a green "Live" gives: it has nothing to show. */
+static gboolean
+host_has_no_rdma (RtopHostStrip *self, RtopSource *source)
+{
+  const char *host = rtop_session_source_host (source);
+  RtopSnapshot *latest = rtop_history_get_host_latest (self->history, host);
+  RtopTotals t;
+
+  if (latest == NULL || rtop_source_get_state (source) != RTOP_SOURCE_STATE_RUNNING)
+    return FALSE;
+  rtop_history_get_host_totals (self->history, host, &t);
+  return t.n_ports == 0 && latest->status != RTOP_STATUS_OK;
+}
+
 static void
 update_card (RtopHostStrip *self, Card *card)
 {
   RtopSourceState state = rtop_source_get_state (card->source);
-  g_autofree char *state_text = g_strdup_printf ("● %s", rtop_source_state_to_label (state));
+  gboolean no_rdma = host_has_no_rdma (self, card->source);
+  /* Translators: a host card's state when the host has no RDMA to show */
+  const char *state_label = no_rdma ? _("No RDMA") : rtop_source_state_to_label (state);
+  g_autofree char *state_text = g_strdup_printf (no_rdma ? "○ %s" : "● %s", state_label);
   g_autofree char *detail = host_detail (self, card->source);
   g_autofree char *description = NULL;
-  const char *classes[] = { state_class (state), NULL };
+  const char *classes[] = { no_rdma ? "state-none" : state_class (state), NULL };
 
   gtk_label_set_label (card->name, rtop_source_get_name (card->source));
   gtk_label_set_label (card->state, state_text);
@@ -91,7 +109,7 @@ update_card (RtopHostStrip *self, Card *card)
   gtk_widget_set_tooltip_text (GTK_WIDGET (card->detail), detail);
   /* Translators: a host card for screen readers: name, state, details */
   description = g_strdup_printf (_("%s: %s. %s"), rtop_source_get_name (card->source),
-                                 rtop_source_state_to_label (state), detail);
+                                 state_label, detail);
   gtk_accessible_update_property (GTK_ACCESSIBLE (card->box), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   description, -1);
 }
@@ -134,7 +152,8 @@ card_new (RtopHostStrip *self, RtopSource *source)
   gtk_label_set_xalign (card->detail, 0);
   gtk_label_set_wrap (card->detail, TRUE);
   gtk_label_set_wrap_mode (card->detail, PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_lines (card->detail, 3);
+  /* Two lines: the cards leave the table its room in a small window. */
+  gtk_label_set_lines (card->detail, 2);
   /* Narrow enough that three or four cards share a row. */
   gtk_label_set_width_chars (card->detail, 24);
   gtk_label_set_max_width_chars (card->detail, 40);
@@ -216,7 +235,8 @@ rtop_host_strip_dump (RtopHostStrip *self, GString *out)
 
       g_string_append_printf (out, "host\t%s\tstate=%s\tdetail=%s\n",
                               gtk_label_get_label (card->name),
-                              rtop_source_state_to_label (rtop_source_get_state (card->source)),
+                              host_has_no_rdma (self, card->source)
+                              ? "No RDMA" : rtop_source_state_to_label (rtop_source_get_state (card->source)),
                               gtk_label_get_label (card->detail));
     }
 }
