@@ -61,7 +61,7 @@ shot () {
   fi
 }
 
-echo "1..23"
+echo "1..25"
 # The recorder never overwrites: start from an empty artifact folder.
 rm -f "$out/synthetic.json" "$out/synthetic.json.partial" "$out"/*.png "$out"/*.txt
 check "a recording is written" "$make_rec" "$out/synthetic.json" 120
@@ -114,20 +114,52 @@ check "no GTK criticals or warnings in its output" \
 
 # Live (this machine may have no RDMA: the sampler then reports so) and
 # recording: Record starts a .partial file in the recordings folder (the
-# default, under $HOME), Stop completes it.
+# default, under $HOME), Stop completes it.  Record needs a source with a
+# device: a host "synth" whose ssh is a stand-in (on PATH for these runs)
+# that runs the synthetic serve --stdio of 16 ports.
 home="$out/home"
 rm -rf "$home"
 mkdir -p "$home"
+shim="$out/ssh-shim"
+mkdir -p "$shim"
+printf '#!/bin/sh\nexec "%s"\n' "${RDMATOP_SYNTH_SERVE:?the synthetic serve}" > "$shim/ssh"
+chmod +x "$shim/ssh"
+record_enabled () {
+  gdbus call --session --dest "$id" --object-path "$path" \
+    --method org.gtk.Actions.Describe record 2>/dev/null | grep -q '^((true,'
+}
+record_disabled () {
+  gdbus call --session --dest "$id" --object-path "$path" \
+    --method org.gtk.Actions.Describe record 2>/dev/null | grep -q '^((false,'
+}
+
+# Without a device anywhere, Record cannot be used (it would save an
+# empty trace).
+HOME=$home GTK_USE_PORTAL=1 GNOTIFICATION_BACKEND=portal GSK_RENDERER=${GSK_RENDERER:-cairo} "$app" --gapplication-app-id="$id" \
+  > "$out/app-nodev.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do has_name && break; sleep 0.2; done
+sleep 2
+if [ -e /sys/class/infiniband ] && [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+  ok "Record is disabled while no source has a device # SKIP this machine has RDMA devices"
+else
+  check "Record is disabled while no source has a device" record_disabled
+fi
+activate "$path" quit
+for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+wait "$pid"
+export PATH="$shim:$PATH"
 # Without RDMA netlink here the live sampler raises an Error event, which
 # the unfocused window sends as a notification; Xvfb's session has no
 # notification server, and GIO's freedesktop backend warns about that
 # (fatal here).  The portal backend sends without waiting for a reply.
 HOME=$home GTK_USE_PORTAL=1 GNOTIFICATION_BACKEND=portal GSK_RENDERER=${GSK_RENDERER:-cairo} "$app" --gapplication-app-id="$id" \
-  > "$out/app-live.log" 2>&1 &
+  --host synth > "$out/app-live.log" 2>&1 &
 pid=$!
 for _ in $(seq 100); do has_name && break; sleep 0.2; done
 check "the live app owns its bus name" has_name
-sleep 1
+for _ in $(seq 100); do record_enabled && break; sleep 0.2; done
+check "Record is enabled once the host's devices came" record_enabled
 activate "$path" record
 for _ in $(seq 50); do ls "$home"/rdmatop/*.partial >/dev/null 2>&1 && break; sleep 0.2; done
 check "Record starts a recording in the default folder" \
@@ -148,10 +180,10 @@ check "the live app quits with status 0" test $? -eq 0
 # the app closes the trace as the CLI does, so it is complete JSON.
 rm -rf "$home/rdmatop"
 HOME=$home GTK_USE_PORTAL=1 GNOTIFICATION_BACKEND=portal GSK_RENDERER=${GSK_RENDERER:-cairo} "$app" --gapplication-app-id="$id" \
-  > "$out/app-term.log" 2>&1 &
+  --host synth > "$out/app-term.log" 2>&1 &
 pid=$!
 for _ in $(seq 100); do has_name && break; sleep 0.2; done
-sleep 1
+for _ in $(seq 100); do record_enabled && break; sleep 0.2; done
 activate "$path" record
 for _ in $(seq 50); do ls "$home"/rdmatop/*.partial >/dev/null 2>&1 && break; sleep 0.2; done
 check "a recording runs before SIGTERM" sh -c "ls '$home'/rdmatop/*.partial >/dev/null 2>&1"

@@ -204,7 +204,8 @@ test_format_units (void)
     { 4.2e3, RTOP_UNIT_PACKETS_PER_S, "4.20 kpkt/s" },
     { 0, RTOP_UNIT_BITS_PER_S, "0 b/s" },
     { 2.5e6, RTOP_UNIT_PACKETS_PER_S, "2.50 Mpkt/s" },
-    { 3e3, RTOP_UNIT_BYTES_PER_S, "3.00 kB/s" },
+    /* Bytes are shown as bits (the preference shows bytes). */
+    { 3e3, RTOP_UNIT_BYTES_PER_S, "24.0 kb/s" },
     { 7, RTOP_UNIT_EVENTS_PER_S, "7.00 /s" },
     { NAN, RTOP_UNIT_EVENTS_PER_S, "—" },
   };
@@ -379,6 +380,58 @@ test_graph_draws_and_scales (void)
   g_assert_null (series);
 }
 
+/* Off the live edge (scrolled back, or a replay) the axis reads clock
+ * times and the legend the values at the right edge, not "now" and the
+ * newest values. */
+static void
+test_graph_off_live_edge (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *graph = rtop_graph_new ();
+  RtopSeries *series = rtop_series_new (1, 700);
+  const gint64 epoch = G_GINT64_CONSTANT (1700000000) * G_USEC_PER_SEC;
+  g_autofree char *live_label = NULL, *back_label = NULL, *want = NULL;
+  GskRenderNode *node;
+
+  rtop_graph_set_series (RTOP_GRAPH (graph), series);
+  rtop_graph_add_channel (RTOP_GRAPH (graph), 0, "TX", "rtop_tx_color");
+  rtop_graph_set_window (RTOP_GRAPH (graph), 60);
+  gtk_window_set_default_size (GTK_WINDOW (window), 700, 240);
+  gtk_window_set_child (GTK_WINDOW (window), graph);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_for_draw (graph);
+  /* Ten minutes, one sample a second, whose value is its second. */
+  for (guint i = 0; i < 600; i++)
+    {
+      double v[1] = { i };
+      rtop_series_append (series, (gint64) i * G_USEC_PER_SEC, epoch + (gint64) i * G_USEC_PER_SEC, v);
+    }
+
+  node = render (graph);
+  g_clear_pointer (&node, gsk_render_node_unref);
+  live_label = rtop_graph_dup_time_label (RTOP_GRAPH (graph), 0);
+  g_assert_cmpstr (live_label, ==, "now");
+  g_assert_cmpfloat (rtop_graph_get_legend_value (RTOP_GRAPH (graph), 0), ==, 599);
+
+  /* Scrolled back to second 300. */
+  rtop_graph_set_view_end (RTOP_GRAPH (graph), 300 * G_USEC_PER_SEC);
+  node = render (graph);
+  g_clear_pointer (&node, gsk_render_node_unref);
+  back_label = rtop_graph_dup_time_label (RTOP_GRAPH (graph), 0);
+  {
+    g_autoptr(GDateTime) t = g_date_time_new_from_unix_local (epoch / G_USEC_PER_SEC + 300);
+
+    want = g_date_time_format (t, "%H:%M:%S");
+  }
+  g_test_message ("right edge: %s", back_label);
+  g_assert_cmpstr (back_label, ==, want);
+  g_assert_cmpfloat (rtop_graph_get_legend_value (RTOP_GRAPH (graph), 0), ==, 300);
+  save_png (graph, "gui-graph-off-live-edge.png");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (series);
+}
+
 static void
 test_graph_compact_sparkline (void)
 {
@@ -523,6 +576,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/gui/format/units", test_format_units);
   g_test_add_func ("/gui/graph/draws-and-scales", test_graph_draws_and_scales);
   g_test_add_func ("/gui/graph/compact-sparkline", test_graph_compact_sparkline);
+  g_test_add_func ("/gui/graph/off-live-edge", test_graph_off_live_edge);
   g_test_add_func ("/gui/graph/bridge-columns", test_bridge_columns);
   g_test_add_func ("/gui/graph/sparse-sparkline-boxes", test_sparse_sparkline_boxes);
   return g_test_run ();

@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "support/gui-fixtures.h"
+#include "rtop-format.h"
 #include "rtop-a11y-private.h"
 #include "rtop-columns-private.h"
 #include "rtop-counter-item-private.h"
@@ -585,26 +586,51 @@ test_capacity_follows_interval (void)
   g_assert_finalize_object (history);
 }
 
+/* Throughput is in bits per second everywhere, RDMA read and write bytes
+ * too; the preference shows all of them in bytes. */
 static void
-test_counter_rising_holds_then_clears (void)
+test_throughput_units (void)
+{
+  g_autofree char *read_bits = rtop_format_rate (1.5e9, RTOP_UNIT_BYTES_PER_S);
+  g_autofree char *port_bits = rtop_format_gbps (12e9);
+  g_autofree char *pkts = rtop_format_rate (2e6, RTOP_UNIT_PACKETS_PER_S);
+  g_autofree char *read_bytes = NULL, *port_bytes = NULL, *pkts_bytes = NULL;
+
+  g_assert_cmpstr (read_bits, ==, "12.0 Gb/s");
+  g_assert_cmpstr (port_bits, ==, "12.0 Gb/s");
+  rtop_format_set_throughput_bytes (TRUE);
+  read_bytes = rtop_format_rate (1.5e9, RTOP_UNIT_BYTES_PER_S);
+  port_bytes = rtop_format_gbps (12e9);
+  pkts_bytes = rtop_format_rate (2e6, RTOP_UNIT_PACKETS_PER_S);
+  rtop_format_set_throughput_bytes (FALSE);
+  g_assert_cmpstr (read_bytes, ==, "1.50 GB/s");
+  g_assert_cmpstr (port_bytes, ==, "1.50 GB/s");
+  /* Packets are packets. */
+  g_assert_cmpstr (pkts_bytes, ==, pkts);
+}
+
+/* Rising is the delta shown: a counter is never marked beside a delta of 0. */
+static void
+test_counter_rising_is_the_delta (void)
 {
   RtopCounterItem *item = rtop_counter_item_new ("rcvd_seq_err", FALSE);
   RtopCounter c = { .name = (char *) "rcvd_seq_err", .value = 10, .delta = 2, .rate = 2,
                     .has_rate = TRUE, .klass = RTOP_COUNTER_CLASS_TRANSPORT_ERROR };
-  gint64 t = 100 * G_USEC_PER_SEC;
 
-  rtop_counter_item_update (item, &c, t);
+  rtop_counter_item_update (item, &c);
   g_assert_true (rtop_counter_item_get_rising (item));
   c.delta = 0;
   c.rate = 0;
-  rtop_counter_item_update (item, &c, t + 5 * G_USEC_PER_SEC);
-  g_assert_true (rtop_counter_item_get_rising (item));
-  rtop_counter_item_update (item, &c, t + RTOP_COUNTER_RISING_HOLD_US + 1);
+  rtop_counter_item_update (item, &c);
+  g_assert_cmpuint (rtop_counter_item_get_delta (item), ==, 0);
   g_assert_false (rtop_counter_item_get_rising (item));
+  c.delta = 1;
+  rtop_counter_item_update (item, &c);
+  g_assert_true (rtop_counter_item_get_rising (item));
   /* Data counters never count as rising. */
   c.klass = RTOP_COUNTER_CLASS_DATA;
   c.delta = 100;
-  rtop_counter_item_update (item, &c, t + 30 * G_USEC_PER_SEC);
+  rtop_counter_item_update (item, &c);
   g_assert_false (rtop_counter_item_get_rising (item));
   g_assert_finalize_object (item);
 }
@@ -785,9 +811,16 @@ test_overview_sort_and_states (void)
   ingest (history, s);
   g_assert_cmpstr (rtop_overview_section_get_state (RTOP_OVERVIEW_SECTION (overview)), ==, "empty");
 
+  /* No RDMA in the kernel is no devices too (with the Soft-RoCE recipe);
+   * a refusal is another page. */
   s = gui_fixture_snapshot (2, 1.0, NULL, 0);
   s->status = RTOP_STATUS_NO_NETLINK;
   s->status_message = g_strdup ("No RDMA netlink here.");
+  ingest (history, s);
+  g_assert_cmpstr (rtop_overview_section_get_state (RTOP_OVERVIEW_SECTION (overview)), ==, "empty");
+  s = gui_fixture_snapshot (2, 1.0, NULL, 0);
+  s->status = RTOP_STATUS_PERMISSION;
+  s->status_message = g_strdup ("Not allowed here.");
   ingest (history, s);
   g_assert_cmpstr (rtop_overview_section_get_state (RTOP_OVERVIEW_SECTION (overview)), ==, "unavailable");
 
@@ -1233,7 +1266,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/gui/history/episodes-and-ranking", test_episodes_and_ranking);
   g_test_add_func ("/gui/history/two-hosts", test_two_hosts);
   g_test_add_func ("/gui/history/capacity-follows-interval", test_capacity_follows_interval);
-  g_test_add_func ("/gui/history/counter-rising", test_counter_rising_holds_then_clears);
+  g_test_add_func ("/gui/history/counter-rising", test_counter_rising_is_the_delta);
+  g_test_add_func ("/gui/format/throughput-units", test_throughput_units);
   g_test_add_func ("/gui/session/holds-until-first-frame", test_session_holds_until_first_frame);
   g_test_add_func ("/gui/session/takes-ready-snapshots", test_session_takes_ready_snapshots);
   g_test_add_func ("/gui/overview/sort-and-states", test_overview_sort_and_states);

@@ -1,11 +1,14 @@
 /* test-gui-preferences.c: the preferences' format dropdown lists every
  * recordable row of the format table, in table order, and follows the
- * recording-format setting both ways (GSettings memory backend). */
+ * recording-format setting both ways (GSettings memory backend).  Each
+ * remembered host has a switch for its process names and ids, and
+ * Connect to Host… sets it; its Connect waits for a host name. */
 #include "config.h"
 
 #include <glib/gi18n.h>
 #include <gtk/gtk.h>
 
+#include "rtop-connect-dialog.h"
 #include "rtop-preferences.h"
 #include "rtop-record-format.h"
 #include "support/gui-test-util.h"
@@ -83,11 +86,114 @@ test_formats (void)
   g_assert_null (prefs);
 }
 
+/* Widgets of type under root, in tree order, whose label (a button's or
+ * a check button's, when label is not NULL) is label. */
+static void
+collect (GtkWidget *root, GType type, const char *label, GPtrArray *found)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    {
+      const char *text = GTK_IS_CHECK_BUTTON (root) ? gtk_check_button_get_label (GTK_CHECK_BUTTON (root))
+                       : GTK_IS_BUTTON (root) ? gtk_button_get_label (GTK_BUTTON (root)) : NULL;
+
+      if (label == NULL || g_strcmp0 (text, label) == 0)
+        g_ptr_array_add (found, root);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect (child, type, label, found);
+}
+
+static GtkWidget *
+find_one (GtkWidget *root, GType type, const char *label)
+{
+  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+
+  collect (root, type, label, found);
+  g_assert_cmpuint (found->len, ==, 1);
+  return found->pdata[0];
+}
+
+static gboolean
+shows_processes (GSettings *settings, const char *host)
+{
+  g_auto(GStrv) hosts = g_settings_get_strv (settings, "process-hosts");
+
+  return g_strv_contains ((const char * const *) hosts, host);
+}
+
+static void
+test_host_processes (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const char *hosts[] = { "node1", "node2", NULL }, *shown[] = { "node2", NULL };
+  g_autoptr(GPtrArray) switches = g_ptr_array_new ();
+  GtkWidget *prefs;
+
+  g_settings_set_strv (settings, "hosts", hosts);
+  g_settings_set_strv (settings, "process-hosts", shown);
+  prefs = rtop_preferences_new (NULL, settings);
+  gtk_window_present (GTK_WINDOW (prefs));
+  gui_test_spin ();
+  /* One switch a host in the hosts' list, as the setting says. */
+  collect (find_one (prefs, GTK_TYPE_LIST_BOX, NULL), GTK_TYPE_SWITCH, NULL, switches);
+  g_assert_cmpuint (switches->len, ==, 2);
+  g_assert_false (gtk_switch_get_active (switches->pdata[0]));
+  g_assert_true (gtk_switch_get_active (switches->pdata[1]));
+  gtk_switch_set_active (switches->pdata[0], TRUE);
+  gtk_switch_set_active (switches->pdata[1], FALSE);
+  gui_test_spin ();
+  g_assert_true (shows_processes (settings, "node1"));
+  g_assert_false (shows_processes (settings, "node2"));
+
+  g_object_add_weak_pointer (G_OBJECT (prefs), (gpointer *) &prefs);
+  gtk_window_destroy (GTK_WINDOW (prefs));
+  gui_test_spin ();
+  g_assert_null (prefs);
+  g_settings_reset (settings, "hosts");
+  g_settings_reset (settings, "process-hosts");
+}
+
+static void
+test_connect_dialog (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  GtkWidget *dialog = rtop_connect_dialog_new (NULL, settings);
+  GtkWidget *connect, *entry, *processes;
+  g_auto(GStrv) hosts = NULL;
+
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+  gui_test_spin ();
+  connect = find_one (dialog, GTK_TYPE_BUTTON, _("C_onnect"));
+  entry = find_one (dialog, GTK_TYPE_ENTRY, NULL);
+  processes = find_one (dialog, GTK_TYPE_CHECK_BUTTON, _("Show _process names and ids"));
+  /* Nothing to connect to yet; blanks are nothing either. */
+  g_assert_false (gtk_widget_get_sensitive (connect));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "   ");
+  g_assert_false (gtk_widget_get_sensitive (connect));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "node3");
+  g_assert_true (gtk_widget_get_sensitive (connect));
+  /* Off by default; on, the host's processes are asked for. */
+  g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (processes)));
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (processes), TRUE);
+  g_signal_emit_by_name (connect, "clicked");
+  gui_test_spin ();
+  g_assert_null (dialog);
+  hosts = g_settings_get_strv (settings, "hosts");
+  g_assert_true (g_strv_contains ((const char * const *) hosts, "node3"));
+  g_assert_true (shows_processes (settings, "node3"));
+  g_settings_reset (settings, "hosts");
+  g_settings_reset (settings, "process-hosts");
+}
+
 int
 main (int argc, char *argv[])
 {
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/gui/preferences/formats", test_formats);
+  g_test_add_func ("/gui/preferences/host-processes", test_host_processes);
+  g_test_add_func ("/gui/preferences/connect-dialog", test_connect_dialog);
   return g_test_run ();
 }

@@ -25,6 +25,7 @@
 #include "rtop-host-strip.h"
 #include "rtop-remote-source-private.h"
 #include "rtop-sampler.h"
+#include "rtop-session-private.h"
 #include "rtop-window-private.h"
 #include "support/sshd-fixture.h"
 
@@ -300,6 +301,69 @@ test_hosts_over_ssh (void)
   gui_test_wait_gone ((gpointer *) &window);
   rtop_session_shutdown (session, NULL);
   g_assert_finalize_object (session);
+}
+
+/* A host's processes over the real sshd: anonymous ("—", and the
+ * Processes view says how to see them) until "process-hosts" names the
+ * host; then the session connects it again with serve --stdio --processes
+ * and the commands arrive.  The remote is the stand-in serve of 16
+ * synthetic ports with their processes. */
+static void
+test_remote_processes (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const char *none[] = { NULL }, *node[] = { "node", NULL };
+  RtopSession *session = NULL;
+  RtopWindow *window = NULL;
+  g_autofree char *line = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (fx.sshd == NULL)
+    {
+      g_test_skip ("no sshd on this machine");
+      return;
+    }
+  g_settings_set_double (settings, "interval", 0.5);
+  g_settings_set_string (settings, "remote-command", g_getenv ("RDMATOP_SYNTH_SERVE"));
+  g_settings_set_strv (settings, "process-hosts", none);
+  g_settings_set_string (settings, "last-view", "processes");
+  session = rtop_session_new (settings);
+  rtop_session_set_ssh_config (session, fx.config);
+  window = open_window (session, settings);
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  g_assert_true (rtop_session_add_host (session, "node", &error));
+  g_assert_no_error (error);
+  rtop_session_start (session);
+
+  /* Off (the default): no name, no id, no thread count, and one line
+   * that says how to turn them on. */
+  line = wait_line (window, "process\tpid=—\t", "command=—");
+  g_assert_null (strstr (line, "threads=0"));
+  g_assert_null (strstr (line, "=?"));
+  g_clear_pointer (&line, g_free);
+  line = wait_line (window, "processes-withheld\t", "node");
+  g_assert_nonnull (strstr (line, "Preferences"));
+  g_clear_pointer (&line, g_free);
+  {
+    g_autoptr(GuiTestPixels) pixels = screenshot_page (GTK_WIDGET (window), "gui-remote-processes-off.png");
+
+    assert_shows (pixels, GTK_WIDGET (window), GTK_TYPE_LABEL, "without names or ids", 50);
+  }
+
+  /* On: connected again, asking for them; the commands arrive. */
+  g_settings_set_strv (settings, "process-hosts", node);
+  g_free (wait_line (window, "process\t", "command=ib_write_bw"));
+  g_assert_false (has_line (window, "processes-withheld\t", NULL));
+  g_assert_false (has_line (window, "process\tpid=—\t", "command=python3"));
+  screenshot_page (GTK_WIDGET (window), "gui-remote-processes-on.png");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  gui_test_wait_gone ((gpointer *) &window);
+  rtop_session_shutdown (session, NULL);
+  g_assert_finalize_object (session);
+  g_settings_reset (settings, "remote-command");
+  g_settings_reset (settings, "process-hosts");
+  g_settings_reset (settings, "last-view");
 }
 
 typedef struct {
@@ -630,6 +694,7 @@ main (int argc, char **argv)
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gui/remote/grouped-by-host", test_grouped_by_host);
   g_test_add_func ("/gui/remote/hosts-over-ssh", test_hosts_over_ssh);
+  g_test_add_func ("/gui/remote/processes", test_remote_processes);
   g_test_add_func ("/gui/remote/askpass", test_askpass);
   g_test_add_func ("/gui/remote/askpass-sweep", test_askpass_sweep);
   /* Only where tests/vm/host-remote-window.sh runs it, beside the guest

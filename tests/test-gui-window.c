@@ -327,7 +327,7 @@ test_views_and_settings (Fixture *f, gconstpointer data)
     g_assert_nonnull (strstr (dump, "view=processes"));
     g_assert_nonnull (strstr (dump, "row\tport=rxe0/1"));
     g_assert_nonnull (strstr (dump, "process\tpid=4242"));
-    g_assert_nonnull (strstr (dump, "pid=hidden"));
+    g_assert_nonnull (strstr (dump, "pid=—"));
   }
 }
 
@@ -534,9 +534,14 @@ test_two_windows (void)
     {
       g_autofree char *mode = dump_line (w[i], "mode\t");
       g_autofree char *base = g_path_get_basename (path);
-      g_autofree char *want = g_strconcat ("Recording: ", base, NULL);
+      g_autofree char *want = g_strconcat ("Replaying ", base, NULL);
 
-      g_assert_cmpstr (mode, ==, want);
+      /* A replay, named, with its length once read; nothing to record,
+       * refresh or sample faster. */
+      g_assert_true (g_str_has_prefix (mode, want));
+      g_assert_false (gtk_widget_get_visible (GTK_WIDGET (w[i]->record_button)));
+      g_assert_false (gtk_widget_get_visible (w[i]->refresh_button));
+      g_assert_false (gtk_widget_get_visible (GTK_WIDGET (w[i]->interval_dropdown)));
     }
   /* Recording is refused while a recording is shown. */
   g_assert_false (rtop_session_set_recording (session, TRUE, &error));
@@ -549,6 +554,9 @@ test_two_windows (void)
     {
       g_autofree char *mode = dump_line (w[i], "mode\t");
       g_assert_null (mode);
+      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (w[i]->record_button)));
+      g_assert_true (gtk_widget_get_visible (w[i]->refresh_button));
+      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (w[i]->interval_dropdown)));
     }
 
   /* A window closes; the other still shows the session. */
@@ -827,21 +835,39 @@ test_long_replay (void)
   g_object_set (window, "time-window", 5, NULL);
   gui_test_spin ();
   view = dump_line (window, "view\t");
-  g_assert_cmpstr (view, ==, "window=300\tend=newest\tscrollbar=shown");
+  g_assert_cmpstr (view, ==, "window=300\tend=newest\tscrollbar=shown\tlatest=hidden");
+  /* Named as a replay, with its length; its axis reads clock times, not
+   * "now", at the recording's end. */
+  {
+    g_autofree char *mode = dump_line (window, "mode\t");
+    g_autofree char *edge = NULL;
+    GtkWidget *graph;
 
-  /* Scrolled back (Alt+Page Up's action): it stays there. */
+    g_assert_cmpstr (mode, ==, "Replaying two-hours.json, 2 h 0 min");
+    graph = find_of_type (find_of_type (GTK_WIDGET (window), RTOP_TYPE_PORT_SECTION), RTOP_TYPE_GRAPH);
+    edge = rtop_graph_dup_time_label (RTOP_GRAPH (graph), 0);
+    g_test_message ("replay's right edge: %s", edge);
+    g_assert_cmpstr (edge, !=, "now");
+    g_assert_nonnull (strchr (edge, ':'));
+  }
+
+  /* Scrolled back (Alt+Page Up's action): it stays there, with Jump to
+   * Latest. */
   detail = find_of_type (GTK_WIDGET (window), RTOP_TYPE_PORT_SECTION);
   g_assert_true (gtk_widget_activate_action (detail, "detail.scroll-back", NULL));
   g_assert_true (gtk_widget_activate_action (detail, "detail.scroll-back", NULL));
   gui_test_spin ();
   g_free (view);
   view = dump_line (window, "view\t");
-  g_assert_cmpstr (view, ==, "window=300\tend=-300\tscrollbar=shown");
+  g_assert_cmpstr (view, ==, "window=300\tend=-300\tscrollbar=shown\tlatest=shown");
+  {
+    g_autoptr(GuiTestPixels) pixels = screenshot_page (window, "gui-port-detail-scrolled-back.png", NULL, 0);
+  }
   g_assert_true (gtk_widget_activate_action (detail, "detail.scroll-newest", NULL));
   gui_test_spin ();
   g_free (view);
   view = dump_line (window, "view\t");
-  g_assert_cmpstr (view, ==, "window=300\tend=newest\tscrollbar=shown");
+  g_assert_cmpstr (view, ==, "window=300\tend=newest\tscrollbar=shown\tlatest=hidden");
 
   /* All history: the whole two hours in the graphs, nothing to scroll. */
   {
@@ -866,10 +892,23 @@ test_long_replay (void)
   gui_test_spin ();
   g_free (view);
   view = dump_line (window, "view\t");
-  g_assert_cmpstr (view, ==, "window=7200\tend=newest\tscrollbar=hidden");
+  g_assert_cmpstr (view, ==, "window=7200\tend=newest\tscrollbar=hidden\tlatest=hidden");
   {
-    const char *want[] = { "view=detail\n", "detail\trxe0 port 1\n", "view\twindow=7200\tend=newest\tscrollbar=hidden\n", NULL };
+    const char *want[] = { "view=detail\n", "detail\trxe0 port 1\n", "view\twindow=7200\tend=newest\tscrollbar=hidden\tlatest=hidden\n", NULL };
     g_autoptr(GuiTestPixels) pixels = screenshot_page (window, "gui-port-detail-two-hours.png", want, 2);
+  }
+
+  /* Compared, the replay's end is not "now" either. */
+  {
+    g_autofree char *edge = NULL;
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.compare-with", "s", "rxe0/1"));
+    gui_test_spin ();
+    gtk_widget_queue_draw (GTK_WIDGET (window->compare_view));
+    gui_test_spin ();
+    edge = rtop_graph_dup_time_label (RTOP_GRAPH (find_of_type (GTK_WIDGET (window->compare_view), RTOP_TYPE_GRAPH)), 0);
+    g_test_message ("compared replay's right edge: %s", edge);
+    g_assert_cmpstr (edge, !=, "now");
   }
 
   gtk_window_destroy (GTK_WINDOW (window));

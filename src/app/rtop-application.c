@@ -10,6 +10,8 @@
 #include "rtop-askpass.h"
 #include "rtop-askpass-dialog.h"
 #include "rtop-connect-dialog.h"
+#include "rtop-color-scheme.h"
+#include "rtop-format.h"
 #include "rtop-preferences.h"
 #include "rtop-remote.h"
 #include "rtop-sampler.h"
@@ -201,17 +203,38 @@ history_updated_cb (RtopApplication *self)
     }
 }
 
+static void
+queue_draw_tree (GtkWidget *widget)
+{
+  gtk_widget_queue_draw (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    queue_draw_tree (child);
+}
+
+/* Every throughput in bits or bytes per second, as the setting says; the
+ * views show it from their next update, the graphs at once. */
+static void
+units_changed_cb (RtopApplication *self)
+{
+  rtop_format_set_throughput_bytes (g_settings_get_boolean (self->settings, "throughput-in-bytes"));
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    queue_draw_tree (l->data);
+}
+
 /* ---- actions that follow the session -------------------------------------- */
 
 static void
 sync_actions (RtopApplication *self)
 {
   gboolean replay = rtop_session_get_replay_title (self->session) != NULL;
+  gboolean recording = rtop_session_get_recording (self->session);
   GActionMap *map = G_ACTION_MAP (self);
-  GVariant *recording = g_variant_new_boolean (rtop_session_get_recording (self->session));
+  gboolean can_record = rtop_session_can_record (self->session);
 
-  g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "record")), recording);
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "record")), !replay);
+  g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "record")),
+                             g_variant_new_boolean (recording));
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "record")), can_record);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "go-live")), replay);
 }
 
@@ -410,7 +433,6 @@ static const struct {
   { "app.quit", { "<Control>q", NULL } },
   { "app.preferences", { "<Control>comma", NULL } },
   { "app.shortcuts", { "<Control>question", NULL } },
-  { "app.about", { "F1", NULL } },
   { "app.record", { "<Control><Shift>r", NULL } },
   { "app.connect-host", { "<Control><Shift>h", NULL } },
   { "app.go-live", { "<Control>l", NULL } },
@@ -490,11 +512,15 @@ rtop_application_startup (GApplication *app)
 
   if (rtop_remote_display_is_remote (g_getenv ("SSH_CONNECTION"), g_getenv ("DISPLAY")))
     g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  rtop_color_scheme_follow (gtk_settings_get_default ());
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_entries, G_N_ELEMENTS (app_entries), self);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
 
   self->settings = g_settings_new (APP_ID);
+  g_signal_connect_object (self->settings, "changed::throughput-in-bytes", G_CALLBACK (units_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  units_changed_cb (self);
   self->session = rtop_session_new (self->settings);
   sampler = rtop_sampler_new (&options);
   rtop_session_add_live_source (self->session, RTOP_SOURCE (sampler));
@@ -511,6 +537,8 @@ rtop_application_startup (GApplication *app)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::replay-title", G_CALLBACK (sync_actions), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (rtop_session_get_history (self->session), "updated",
+                           G_CALLBACK (sync_actions), self, G_CONNECT_SWAPPED);
   sync_actions (self);
   /* The first pass (and the ssh connections) run while the window is
    * built and shown: the first frame with data waits for both, not the

@@ -6,6 +6,7 @@
 
 #include "rtop-a11y.h"
 #include "rtop-preferences.h"
+#include "rtop-remote.h"
 #include "rtop-session.h"
 #include "rtop-record-format.h"
 
@@ -21,6 +22,7 @@ struct _RtopPreferences {
   GtkLabel *folder_label;
   GtkDropDown *format_dropdown;
   GtkSwitch *notify_switch;
+  GtkSwitch *bytes_switch;
   GtkEntry *remote_command_entry;
   GtkListBox *hosts_list;
   GtkWidget *hosts_empty;
@@ -149,11 +151,37 @@ remove_host_cb (GtkButton *button, RtopPreferences *self)
   g_settings_set_strv (self->settings, "hosts", (const char * const *) next);
 }
 
+static void
+processes_active_cb (GtkSwitch *toggle, GParamSpec *pspec, RtopPreferences *self)
+{
+  const char *host = g_object_get_data (G_OBJECT (toggle), "rtop-host");
+
+  /* The session follows the setting: the host is connected again. */
+  rtop_remote_set_host_processes (self->settings, host, gtk_switch_get_active (toggle));
+}
+
+/* "Show process names and ids" of one host: a switch, off by default. */
+static GtkWidget *
+processes_switch (RtopPreferences *self, const char *host)
+{
+  GtkWidget *toggle = gtk_switch_new ();
+  g_autofree char *name = g_strdup_printf (_("Show process names and ids of %s"), host);
+
+  gtk_switch_set_active (GTK_SWITCH (toggle), rtop_remote_host_shows_processes (self->settings, host));
+  gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (toggle, name);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  g_object_set_data_full (G_OBJECT (toggle), "rtop-host", g_strdup (host), g_free);
+  g_signal_connect_object (toggle, "notify::active", G_CALLBACK (processes_active_cb), self, 0);
+  return toggle;
+}
+
 static GtkWidget *
 host_row (RtopPreferences *self, const char *host)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *label = gtk_label_new (host);
+  GtkWidget *shown = gtk_label_new (_("Process names and ids"));
   GtkWidget *remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
   g_autofree char *name = g_strdup_printf (_("Remove %s"), host);
 
@@ -165,7 +193,10 @@ host_row (RtopPreferences *self, const char *host)
   gtk_widget_add_css_class (remove, "flat");
   g_object_set_data_full (G_OBJECT (remove), "rtop-host", g_strdup (host), g_free);
   g_signal_connect_object (remove, "clicked", G_CALLBACK (remove_host_cb), self, 0);
+  gtk_widget_add_css_class (shown, "dim-label");
   gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), shown);
+  gtk_box_append (GTK_BOX (box), processes_switch (self, host));
   gtk_box_append (GTK_BOX (box), remove);
   return box;
 }
@@ -207,6 +238,7 @@ rtop_preferences_class_init (RtopPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, folder_label);
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, format_dropdown);
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, notify_switch);
+  gtk_widget_class_bind_template_child (widget_class, RtopPreferences, bytes_switch);
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, remote_command_entry);
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, hosts_list);
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, hosts_empty);
@@ -236,6 +268,7 @@ rtop_preferences_new (GtkWindow *parent, GSettings *settings)
                                 G_SETTINGS_BIND_DEFAULT, format_to_index, index_to_format,
                                 self, NULL);
   g_settings_bind (settings, "notify-errors", self->notify_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "throughput-in-bytes", self->bytes_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_signal_connect_object (settings, "changed::recordings-folder",
                            G_CALLBACK (update_folder_label), self, G_CONNECT_SWAPPED);
   update_folder_label (self);

@@ -315,6 +315,37 @@ dump_action (GtkWidget *widget, const char *name, GVariant *param)
   g_print ("--- rdmatop dump begin ---\n%s--- rdmatop dump end ---\n", text);
 }
 
+/* ---- Tab leaves a table -------------------------------------------------- */
+
+/* The table or list around the focus, if any. */
+static GtkWidget *
+focused_table (GtkWindow *window)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+  GtkWidget *table;
+
+  if (focus == NULL)
+    return NULL;
+  table = gtk_widget_get_ancestor (focus, GTK_TYPE_COLUMN_VIEW);
+  return table != NULL ? table : gtk_widget_get_ancestor (focus, GTK_TYPE_LIST_VIEW);
+}
+
+/* Tab and Shift+Tab go to the control after or before a table at once,
+ * instead of through each of its rows (the arrow keys move between rows):
+ * the table takes no focus while the window moves it. */
+static void
+move_focus_cb (GtkWindow *window, GtkDirectionType direction)
+{
+  GtkWidget *table = direction == GTK_DIR_TAB_FORWARD || direction == GTK_DIR_TAB_BACKWARD
+                     ? focused_table (window) : NULL;
+
+  if (table != NULL)
+    gtk_widget_set_can_focus (table, FALSE);
+  g_signal_chain_from_overridden_handler (window, direction);
+  if (table != NULL)
+    gtk_widget_set_can_focus (table, TRUE);
+}
+
 /* ---- the class: actions and their keys ---------------------------------- */
 
 /* Window actions and their keys.  Application-wide ones (quit, record,
@@ -322,6 +353,7 @@ dump_action (GtkWidget *widget, const char *name, GVariant *param)
 void
 rtop_window_class_actions_init (GtkWidgetClass *widget_class)
 {
+  g_signal_override_class_handler ("move-focus", G_TYPE_FROM_CLASS (widget_class), G_CALLBACK (move_focus_cb));
   gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
   gtk_widget_class_install_action (widget_class, "win.show-port", "s", show_port_action);
   gtk_widget_class_install_action (widget_class, "win.compare", NULL, compare_action);

@@ -27,6 +27,7 @@ struct _RtopWindow {
 
   GtkWidget *back_button;
   GtkToggleButton *record_button;
+  GtkWidget *refresh_button;
   GtkLabel *record_label;
   GtkLabel *mode_label;
   GtkStack *title_stack;
@@ -63,6 +64,10 @@ char *rtop_window_dump (RtopWindow *self);
  * (rtop-window.c). */
 RtopSection *rtop_window_get_visible_section (RtopWindow *self);
 
+/* The header bar for a replay, or for live data (rtop-window-replay.c). */
+void rtop_window_update_replay (RtopWindow *self);
+/* A recording's length: "45 s", "5 min", "2 h 5 min". */
+char *rtop_window_format_duration (double seconds);
 /* The port, process and compare pages, built on first use
  * (rtop-window-actions.c) by rtop_window_add_page(): a section of type
  * in the main stack, bound to the session and the time window setting. */

@@ -235,16 +235,7 @@ recorder_changed_cb (RtopWindow *self)
 static void
 replay_changed_cb (RtopWindow *self)
 {
-  const char *title = rtop_session_get_replay_title (self->session);
-
-  gtk_widget_set_visible (GTK_WIDGET (self->mode_label), title != NULL);
-  if (title)
-    {
-      /* Translators: header bar note while a recording is shown */
-      g_autofree char *text = g_strdup_printf (_("Recording: %s"), title);
-      gtk_label_set_label (self->mode_label, text);
-    }
-  gtk_widget_set_sensitive (GTK_WIDGET (self->interval_dropdown), title == NULL);
+  rtop_window_update_replay (self);
 }
 
 /* Shows an error the user can act on, in a dialog. */
@@ -429,6 +420,8 @@ history_updated_cb (RtopWindow *self)
   RtopSnapshot *snapshot = rtop_history_get_latest (rtop_session_get_history (self->session));
   GdkFrameClock *clock;
 
+  if (rtop_session_get_replay_title (self->session) != NULL)
+    rtop_window_update_replay (self);
   if (self->startup_reported || snapshot == NULL || snapshot->devices == NULL ||
       snapshot->devices->len == 0 || !rtop_startup_reporting ())
     return;
@@ -886,6 +879,7 @@ rtop_window_class_init (RtopWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-window.ui");
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, back_button);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, record_button);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, refresh_button);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, record_label);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, mode_label);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, title_stack);

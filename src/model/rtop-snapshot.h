@@ -291,6 +291,8 @@ typedef struct {
   char *status_message;      /* translated, actionable; NULL when OK */
   char *processes_error;     /* why the process list is incomplete this pass, or NULL */
   gboolean pids_hidden;      /* some resource owners are outside our PID namespace */
+  gboolean processes_withheld; /* the source was not asked for process names and ids
+                                  (a remote host without serve --processes) */
   gboolean hotplug_events;   /* devices are tracked by netlink monitor events */
   char *gpu_status;          /* translated: why no GPU interconnect is shown ("No NVIDIA
                                 driver on this machine"); NULL when a GPU library

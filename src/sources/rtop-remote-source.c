@@ -794,6 +794,13 @@ rtop_remote_source_get_host (RtopRemoteSource *self)
   return self->host;
 }
 
+gboolean
+rtop_remote_source_get_processes (RtopRemoteSource *self)
+{
+  g_return_val_if_fail (RTOP_IS_REMOTE_SOURCE (self), FALSE);
+  return self->processes;
+}
+
 guint64
 rtop_remote_source_get_bytes (RtopRemoteSource *self)
 {

@@ -63,5 +63,7 @@ G_DECLARE_FINAL_TYPE (RtopRemoteSource, rtop_remote_source, RTOP, REMOTE_SOURCE,
 RtopRemoteSource *rtop_remote_source_new (const RtopRemoteOptions *options);
 /* The host as given: what its snapshots carry as RtopSnapshot.host. */
 const char *rtop_remote_source_get_host (RtopRemoteSource *self);
+/* Whether it asks the remote for process names and ids (options.processes). */
+gboolean rtop_remote_source_get_processes (RtopRemoteSource *self);
 
 G_END_DECLS

@@ -686,6 +686,7 @@ get_header (Dec *d, RtopSnapshot *snap, guint flags)
   snap->monotonic_us = (gint64) ((guint64) r->monotonic_us + mono);
   snap->realtime_us = (gint64) ((guint64) r->realtime_us + mono + real);
   snap->pids_hidden = (flags & SNAP_PIDS_HIDDEN) != 0;
+  snap->processes_withheld = (d->dec->caps & RTOP_STREAM_CAP_PROCESSES) == 0;
   snap->hotplug_events = (flags & SNAP_HOTPLUG) != 0;
   snap->interval_s = r->interval_s;
   if ((flags & SNAP_INTERVAL) && !get_double (d->r, &snap->interval_s))

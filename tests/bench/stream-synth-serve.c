@@ -3,12 +3,14 @@
  * (tests/support/stream-synth.c, the collector's own rate code), one frame per
  * second of wall time.  It ends when its stdin does.  For measuring what
  * the stream costs on an ssh connection (ssh-stream-bytes.sh).
- * Usage: stream-synth-serve [ARGS...]  (the arguments of serve --stdio are
- * ignored; RDMATOP_SYNTH_DEVICES sets the number of devices, 16) */
+ * Usage: stream-synth-serve [ARGS...]  (of the arguments of serve --stdio,
+ * only --processes is taken: the processes' names and ids are sent;
+ * RDMATOP_SYNTH_DEVICES sets the number of devices, 16) */
 #include "config.h"
 
 #include <poll.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "rtop-stream.h"
@@ -35,8 +37,13 @@ main (int argc, char **argv)
   StreamSynthOptions o = { .n_devices = n != NULL ? atoi (n) : 16, .ports_per_device = 1,
                            .busy = TRUE, .processes = TRUE, .seed = 42 };
   g_autoptr(StreamSynth) synth = stream_synth_new (&o);
-  g_autoptr(RtopStreamEncoder) enc = rtop_stream_encoder_new (FALSE, 60);
+  g_autoptr(RtopStreamEncoder) enc = NULL;
   g_autoptr(GByteArray) out = g_byte_array_new ();
+  gboolean share = FALSE;
+
+  for (int i = 1; i < argc; i++)
+    share |= strcmp (argv[i], "--processes") == 0;
+  enc = rtop_stream_encoder_new (share, 60);
 
   rtop_stream_encoder_hello (enc, out);
   for (;;)

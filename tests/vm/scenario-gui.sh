@@ -206,7 +206,7 @@ vm_check "no GTK criticals or warnings before closing" bash -c "! grep -E 'CRITI
 # The app again, opening that trace: it loads, rxe0/1 in it; then live.
 start_app app-2.log "${closing%.partial}"
 vm_wait_for "the app on the session bus again" 120 has_name
-replayed () { dump replay.txt && grep -q '^mode	Recording: ' "$O/replay.txt" && row rxe0/1 replay.txt >/dev/null; }
+replayed () { dump replay.txt && grep -q '^mode	Replaying ' "$O/replay.txt" && row rxe0/1 replay.txt >/dev/null; }
 vm_wait_for "the trace saved on close to be shown" 120 replayed
 vm_check "the trace saved on close opens in the app with rxe0/1" replayed
 activate "$OBJ" go-live

@@ -21,7 +21,6 @@ struct _RtopCounterItem {
   gboolean present;
   gboolean rising;
   gboolean frozen;           /* last value of a device that went away */
-  gint64 last_rise_us;   /* 0: never */
 };
 
 G_DEFINE_FINAL_TYPE (RtopCounterItem, rtop_counter_item, G_TYPE_OBJECT)
@@ -78,7 +77,7 @@ rtop_counter_class_is_problem (RtopCounterClass klass)
 }
 
 void
-rtop_counter_item_update (RtopCounterItem *self, const RtopCounter *counter, gint64 now_us)
+rtop_counter_item_update (RtopCounterItem *self, const RtopCounter *counter)
 {
   g_return_if_fail (RTOP_IS_COUNTER_ITEM (self));
 
@@ -89,11 +88,8 @@ rtop_counter_item_update (RtopCounterItem *self, const RtopCounter *counter, gin
   self->source = counter->source;
   self->present = TRUE;
   self->frozen = FALSE;
-  if (rtop_counter_class_is_problem (counter->klass) && counter->delta > 0)
-    self->last_rise_us = now_us;
-  /* Held for a while so that a counter rising once per few samples does not flicker. */
-  self->rising = self->last_rise_us != 0 &&
-                 now_us - self->last_rise_us < RTOP_COUNTER_RISING_HOLD_US;
+  /* Rising is what the Delta column shows: never beside a delta of 0. */
+  self->rising = rtop_counter_class_is_problem (counter->klass) && counter->delta > 0;
   g_signal_emit (self, signals[UPDATED], 0);
 }
 

@@ -6,15 +6,12 @@
 
 G_BEGIN_DECLS
 
-/* How long a counter stays marked as rising after it last increased. */
-#define RTOP_COUNTER_RISING_HOLD_US (10 * G_USEC_PER_SEC)
-
 #define RTOP_TYPE_COUNTER_ITEM (rtop_counter_item_get_type ())
 G_DECLARE_FINAL_TYPE (RtopCounterItem, rtop_counter_item, RTOP, COUNTER_ITEM, GObject)
 
 RtopCounterItem *rtop_counter_item_new (const char *name, gboolean device_level);
-/* Takes the newest values; now_us is the snapshot's monotonic time.  Emits "updated". */
-void rtop_counter_item_update (RtopCounterItem *self, const RtopCounter *counter, gint64 now_us);
+/* Takes the newest values.  Emits "updated". */
+void rtop_counter_item_update (RtopCounterItem *self, const RtopCounter *counter);
 /* The counter was not in this pass (driver stopped reporting it). */
 void rtop_counter_item_set_missing (RtopCounterItem *self);
 /* Its device is gone: the last value stays (present), with no rate. */
@@ -27,7 +24,7 @@ double rtop_counter_item_get_rate (RtopCounterItem *self);    /* NAN without a r
 RtopCounterClass rtop_counter_item_get_class (RtopCounterItem *self);
 RtopCounterSource rtop_counter_item_get_source (RtopCounterItem *self);
 gboolean rtop_counter_item_get_present (RtopCounterItem *self);
-/* An error, drop or retransmit counter that increased recently. */
+/* An error, drop or retransmit counter whose delta (this pass) is not 0. */
 gboolean rtop_counter_item_get_rising (RtopCounterItem *self);
 
 G_END_DECLS

@@ -25,6 +25,34 @@ static const struct {
   { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" }, { 1, "" },
 };
 
+/* Throughput in bits per second (networking's unit, and the link's) or,
+ * when the user prefers, bytes per second: every view the same. */
+static gboolean throughput_in_bytes;
+
+void
+rtop_format_set_throughput_bytes (gboolean bytes)
+{
+  throughput_in_bytes = bytes;
+}
+
+RtopUnit
+rtop_unit_shown (RtopUnit unit)
+{
+  if (unit == RTOP_UNIT_BITS_PER_S || unit == RTOP_UNIT_BYTES_PER_S)
+    return throughput_in_bytes ? RTOP_UNIT_BYTES_PER_S : RTOP_UNIT_BITS_PER_S;
+  return unit;
+}
+
+double
+rtop_unit_shown_factor (RtopUnit unit)
+{
+  if (unit == RTOP_UNIT_BYTES_PER_S && !throughput_in_bytes)
+    return 8;
+  if (unit == RTOP_UNIT_BITS_PER_S && throughput_in_bytes)
+    return 1.0 / 8;
+  return 1;
+}
+
 const char *
 rtop_unit_suffix (RtopUnit unit)
 {
@@ -55,6 +83,8 @@ rtop_format_rate (double value, RtopUnit unit)
 
   if (isnan (value))
     return g_strdup ("—");
+  value *= rtop_unit_shown_factor (unit);
+  unit = rtop_unit_shown (unit);
   scaled = value / rtop_unit_scale_for (value, &prefix);
   /* Three significant digits: enough to compare, few enough to read. */
   if (scaled == 0)

@@ -14,8 +14,15 @@ typedef enum {
 } RtopUnit;
 
 /* "12.3 Gb/s"; "—" for NAN (no value yet).  The one scaling every view
- * uses (overview, cards, graphs). */
+ * uses (overview, cards, graphs).  A throughput (bits or bytes per
+ * second) is shown in the unit of rtop_format_set_throughput_bytes(). */
 char *rtop_format_rate (double value, RtopUnit unit);
+/* Throughput shown in bytes per second (TRUE) or bits (FALSE, the
+ * default), for the whole process: the "throughput-unit" setting. */
+void rtop_format_set_throughput_bytes (gboolean bytes);
+/* The unit a value in unit is shown in, and what to multiply it by. */
+RtopUnit rtop_unit_shown (RtopUnit unit);
+double rtop_unit_shown_factor (RtopUnit unit);
 /* Same scaled to a fixed multiplier, for axis labels that share one. */
 double rtop_unit_scale_for (double max_value, const char **prefix);
 const char *rtop_unit_suffix (RtopUnit unit);

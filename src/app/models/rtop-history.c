@@ -698,6 +698,30 @@ rtop_history_get_n_hosts (RtopHistory *self)
   return self->hosts->len;
 }
 
+gboolean
+rtop_history_has_devices (RtopHistory *self)
+{
+  g_return_val_if_fail (RTOP_IS_HISTORY (self), FALSE);
+
+  for (guint i = 0; i < self->hosts->len; i++)
+    {
+      Host *host = g_ptr_array_index (self->hosts, i);
+
+      if (!host->offline && host->latest != NULL && host->latest->devices != NULL &&
+          host->latest->devices->len > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+const char *
+rtop_history_get_host_name (RtopHistory *self, guint i)
+{
+  g_return_val_if_fail (RTOP_IS_HISTORY (self), NULL);
+  g_return_val_if_fail (i < self->hosts->len, NULL);
+  return ((Host *) g_ptr_array_index (self->hosts, i))->name;
+}
+
 RtopSnapshot *
 rtop_history_get_host_latest (RtopHistory *self, const char *host)
 {

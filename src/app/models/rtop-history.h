@@ -71,6 +71,10 @@ RtopSnapshot *rtop_history_get_latest (RtopHistory *self);   /* transfer none, m
  * "node1:rxe0/1"), a snapshot marks only its own host's ports vanished, and
  * the totals above are over all hosts. */
 guint rtop_history_get_n_hosts (RtopHistory *self);
+/* Whether a host within reach has an RDMA device now (what Record needs). */
+gboolean rtop_history_has_devices (RtopHistory *self);
+/* The i-th host, in the order they first sent (NULL: this computer). */
+const char *rtop_history_get_host_name (RtopHistory *self, guint i);
 /* The newest snapshot from host (transfer none), NULL before its first. */
 RtopSnapshot *rtop_history_get_host_latest (RtopHistory *self, const char *host);
 /* FALSE (and zeros) when nothing came from host yet. */

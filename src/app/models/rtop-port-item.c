@@ -176,7 +176,7 @@ update_counters (RtopPortItem *self, GPtrArray *counters, gboolean device_level,
           g_list_store_append (self->counters, fresh);
           g_hash_table_insert (self->counter_index, g_strdup (key), item);
         }
-      rtop_counter_item_update (item, c, now_us);
+      rtop_counter_item_update (item, c);
       g_hash_table_add (seen, item);
     }
 }

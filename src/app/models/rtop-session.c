@@ -9,7 +9,7 @@
 #include "rtop-remote.h"
 #include "rtop-remote-source.h"
 #include "rtop-replay-source.h"
-#include "rtop-session.h"
+#include "rtop-session-private.h"
 #include "rtop-source-list.h"
 
 struct _RtopSession {
@@ -31,6 +31,7 @@ struct _RtopSession {
   gboolean started;
   char *askpass;
   GStrv askpass_env;
+  char *ssh_config;          /* -F for the hosts added, or NULL */
   GPtrArray *held;           /* Held*, in arrival order; NULL when not holding */
   guint hold_timeout;
 };
@@ -260,6 +261,8 @@ rtop_session_add_host (RtopSession *self, const char *host, GError **error)
   options.remote_command = command != NULL && *command != '\0' ? command : NULL;
   options.askpass = self->askpass;
   options.environment = (const char * const *) self->askpass_env;
+  options.config_file = self->ssh_config;
+  options.processes = rtop_remote_host_shows_processes (self->settings, host);
   if (self->settings)
     options.interval = g_settings_get_double (self->settings, "interval");
   source = rtop_remote_source_new (&options);
@@ -282,6 +285,51 @@ rtop_session_remove_host (RtopSession *self, const char *host)
   if (self->replay == NULL)
     rtop_history_forget_host (self->history, host);
   return TRUE;
+}
+
+gboolean
+rtop_session_can_record (RtopSession *self)
+{
+  g_return_val_if_fail (RTOP_IS_SESSION (self), FALSE);
+
+  /* A recording in progress can always be stopped. */
+  return self->recorder != NULL || self->recorder_starting ||
+         (self->replay == NULL && rtop_history_has_devices (self->history));
+}
+
+/* A host whose "process-hosts" setting changed is connected again, asking
+ * the remote for process names and ids, or no longer asking. */
+static void
+process_hosts_changed_cb (RtopSession *self)
+{
+  g_autoptr(GPtrArray) again = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < self->live->len; i++)
+    {
+      RtopSource *source = g_ptr_array_index (self->live, i);
+      const char *host = rtop_session_source_host (source);
+
+      if (RTOP_IS_REMOTE_SOURCE (source) &&
+          rtop_remote_source_get_processes (RTOP_REMOTE_SOURCE (source)) !=
+          rtop_remote_host_shows_processes (self->settings, host))
+        g_ptr_array_add (again, g_strdup (host));
+    }
+  for (guint i = 0; i < again->len; i++)
+    {
+      const char *host = g_ptr_array_index (again, i);
+
+      rtop_session_remove_host (self, host);
+      rtop_session_add_host (self, host, NULL);
+    }
+}
+
+void
+rtop_session_set_ssh_config (RtopSession *self, const char *config_file)
+{
+  g_return_if_fail (RTOP_IS_SESSION (self));
+
+  g_free (self->ssh_config);
+  self->ssh_config = g_strdup (config_file);
 }
 
 void
@@ -762,6 +810,8 @@ rtop_session_new (GSettings *settings)
       self->settings = g_object_ref (settings);
       g_signal_connect_object (settings, "changed::interval", G_CALLBACK (interval_changed_cb),
                                self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (settings, "changed::process-hosts",
+                               G_CALLBACK (process_hosts_changed_cb), self, G_CONNECT_SWAPPED);
     }
   return self;
 }
@@ -796,6 +846,7 @@ rtop_session_finalize (GObject *object)
   g_free (RTOP_SESSION (object)->replay_path);
   g_free (RTOP_SESSION (object)->askpass);
   g_strfreev (RTOP_SESSION (object)->askpass_env);
+  g_free (RTOP_SESSION (object)->ssh_config);
   G_OBJECT_CLASS (rtop_session_parent_class)->finalize (object);
 }
 

@@ -58,6 +58,9 @@ gboolean rtop_session_remove_host (RtopSession *self, const char *host);
  * asks (BatchMode). */
 void rtop_session_set_askpass (RtopSession *self, const char *program,
                                const char * const *environment);
+/* Whether Record can be used: a recording to stop, or live sources of
+ * which one has a device (an empty recording helps nobody). */
+gboolean rtop_session_can_record (RtopSession *self);
 /* The host whose snapshots a source brings (as RtopSnapshot.host and the
  * history name it): NULL for this computer and recordings. */
 const char *rtop_session_source_host (RtopSource *source);

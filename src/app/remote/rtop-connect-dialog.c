@@ -13,6 +13,8 @@ struct _RtopConnectDialog {
   GSettings *settings;
   GtkEntry *entry;
   GtkCheckButton *remember;
+  GtkCheckButton *processes;
+  GtkWidget *connect;
   GtkLabel *error;
 };
 
@@ -34,6 +36,14 @@ remember_host (RtopConnectDialog *self, const char *host)
 }
 
 static void
+text_changed_cb (RtopConnectDialog *self)
+{
+  g_autofree char *host = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->entry))));
+
+  gtk_widget_set_sensitive (self->connect, *host != '\0');
+}
+
+static void
 connect_cb (RtopConnectDialog *self)
 {
   g_autofree char *host = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->entry))));
@@ -47,6 +57,8 @@ connect_cb (RtopConnectDialog *self)
       gtk_widget_grab_focus (GTK_WIDGET (self->entry));
       return;
     }
+  if (self->settings != NULL)
+    rtop_remote_set_host_processes (self->settings, host, gtk_check_button_get_active (self->processes));
   if (gtk_check_button_get_active (self->remember) && self->settings != NULL)
     remember_host (self, host);
   else if (app != NULL)
@@ -77,6 +89,10 @@ make_content (RtopConnectDialog *self)
   gtk_widget_add_css_class (hint, "dim-label");
   self->remember = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("_Remember this host and connect at start")));
   gtk_check_button_set_active (self->remember, TRUE);
+  self->processes = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("Show _process names and ids")));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->processes),
+                               _("Asks the host for the name, id and user of every process using RDMA"));
+  g_signal_connect_swapped (self->entry, "changed", G_CALLBACK (text_changed_cb), self);
   self->error = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_wrap (self->error, TRUE);
   gtk_label_set_xalign (self->error, 0);
@@ -88,6 +104,7 @@ make_content (RtopConnectDialog *self)
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->entry));
   gtk_box_append (GTK_BOX (box), hint);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->remember));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->processes));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->error));
   return box;
 }
@@ -106,6 +123,7 @@ make_buttons (RtopConnectDialog *self)
   gtk_box_append (GTK_BOX (box), cancel);
   gtk_box_append (GTK_BOX (box), connect);
   gtk_window_set_default_widget (GTK_WINDOW (self), connect);
+  self->connect = connect;
   return box;
 }
 
@@ -138,6 +156,7 @@ rtop_connect_dialog_init (RtopConnectDialog *self)
   gtk_box_append (GTK_BOX (box), make_content (self));
   gtk_box_append (GTK_BOX (box), make_buttons (self));
   gtk_window_set_child (GTK_WINDOW (self), box);
+  text_changed_cb (self);
 }
 
 GtkWidget *
@@ -147,5 +166,6 @@ rtop_connect_dialog_new (GtkWindow *parent, GSettings *settings)
 
   self->settings = settings != NULL ? g_object_ref (settings) : NULL;
   gtk_widget_set_sensitive (GTK_WIDGET (self->remember), settings != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->processes), settings != NULL);
   return GTK_WIDGET (self);
 }

@@ -2,7 +2,10 @@
  *
  * Connect checks the name (rtop_remote_host_is_valid()); a remembered host
  * goes into the settings' "hosts" (the application connects what that key
- * lists), any other is connected for this run through app.add-host. */
+ * lists), any other is connected for this run through app.add-host.
+ * "Show process names and ids" puts the host into the settings'
+ * "process-hosts" (or takes it out) before it is connected.  Connect is
+ * insensitive while the host field is empty. */
 #pragma once
 
 #include <gtk/gtk.h>

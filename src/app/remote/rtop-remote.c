@@ -91,3 +91,31 @@ rtop_remote_connect_command (const char *user, const char *host)
   /* "--host=VALUE": a value beginning with '-' is never read as an option. */
   return g_strdup_printf ("rdmatop --host=%s", quoted);
 }
+
+gboolean
+rtop_remote_host_shows_processes (GSettings *settings, const char *host)
+{
+  g_auto(GStrv) hosts = settings ? g_settings_get_strv (settings, "process-hosts") : NULL;
+
+  return hosts != NULL && host != NULL && g_strv_contains ((const char * const *) hosts, host);
+}
+
+/* The host goes into "process-hosts", or out of it: each host keeps its
+ * own choice, remembered or not. */
+void
+rtop_remote_set_host_processes (GSettings *settings, const char *host, gboolean shown)
+{
+  g_auto(GStrv) hosts = g_settings_get_strv (settings, "process-hosts");
+  g_autoptr(GStrvBuilder) next = g_strv_builder_new ();
+  g_auto(GStrv) value = NULL;
+
+  if (g_strv_contains ((const char * const *) hosts, host) == shown)
+    return;
+  for (guint i = 0; hosts[i] != NULL; i++)
+    if (g_strcmp0 (hosts[i], host) != 0)
+      g_strv_builder_add (next, hosts[i]);
+  if (shown)
+    g_strv_builder_add (next, host);
+  value = g_strv_builder_end (next);
+  g_settings_set_strv (settings, "process-hosts", (const char * const *) value);
+}

@@ -4,7 +4,7 @@
  * GDK_BACKEND once. */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -25,5 +25,12 @@ gboolean rtop_remote_host_is_valid (const char *host, GError **error);
 /* The command that watches this host from the user's own machine:
  * "rdmatop --host USER@HOST", quoted for a shell where needed. */
 char *rtop_remote_connect_command (const char *user, const char *host);
+
+/* Whether host's process names and ids are asked for: the settings'
+ * "process-hosts" names it (a session connects such a host again when
+ * that changes).  settings may be NULL: never. */
+gboolean rtop_remote_host_shows_processes (GSettings *settings, const char *host);
+/* Puts host into "process-hosts" or takes it out. */
+void rtop_remote_set_host_processes (GSettings *settings, const char *host, gboolean shown);
 
 G_END_DECLS

@@ -49,6 +49,8 @@ struct _RtopCompareSection {
   GtkListView *port_list;
   GtkDropDown *metric_dropdown;
   GtkStack *stack;
+  GtkLabel *empty_title;
+  GtkLabel *empty_hint;
   GtkFlowBox *legend;
   GtkLabel *legend_labels[RTOP_COMPARE_MAX_PORTS];
   RtopGraph *graph;
@@ -181,6 +183,21 @@ update_count (RtopCompareSection *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.clear", n > 0);
 }
 
+/* A replay ends at its last sample, not now: the graph's right edge is
+ * that time of the series (its axis then reads clock times). */
+static void
+update_view_end (RtopCompareSection *self)
+{
+  RtopSession *session = rtop_section_get_session (RTOP_SECTION (self));
+  gint64 first = 0, last = 0;
+
+  for (guint i = 0; i < RTOP_COMPARE_MAX_PORTS && last == 0; i++)
+    if (self->items[i] != NULL)
+      rtop_series_get_time_range (rtop_port_item_get_series (self->items[i]), &first, &last);
+  rtop_graph_set_view_end (self->graph, session != NULL && rtop_session_get_replay_title (session) != NULL
+                                        ? last : 0);
+}
+
 static void
 rebuild (RtopCompareSection *self)
 {
@@ -197,6 +214,7 @@ rebuild (RtopCompareSection *self)
         n++;
       }
   gtk_stack_set_visible_child_name (self->stack, n > 0 ? "chart" : "empty");
+  update_view_end (self);
   update_legend (self);
   update_graph_label (self);
   update_count (self);
@@ -338,10 +356,26 @@ metric_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, RtopCompareSection
 
 /* A history that was reset (a recording opened) has new port items: the
  * chart follows a checked port to its new item once it is there. */
+/* With no port at all, there is nothing to check: the page says why. */
+static void
+update_empty_texts (RtopCompareSection *self)
+{
+  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
+  gboolean none = history == NULL || g_list_model_get_n_items (rtop_history_get_ports (history)) == 0;
+
+  gtk_label_set_label (self->empty_title, none ? _("No Ports to Compare") : _("No Ports Checked"));
+  gtk_label_set_label (self->empty_hint, none
+                       ? _("No source has an RDMA port yet: ports appear in the list as soon as a device is added or a host is connected.")
+                       : _("Check up to six ports in the list to graph them together on one scale."));
+}
+
 static void
 history_updated_cb (RtopCompareSection *self)
 {
   gboolean changed = FALSE;
+
+  update_empty_texts (self);
+  update_view_end (self);
 
   for (guint i = 0; i < RTOP_COMPARE_MAX_PORTS; i++)
     {
@@ -379,6 +413,7 @@ rtop_compare_section_bind (RtopSection *section, RtopSession *session)
   model = gtk_no_selection_new (g_object_ref (rtop_history_get_ports (rtop_section_get_history (section))));
   gtk_list_view_set_model (self->port_list, GTK_SELECTION_MODEL (model));
   rtop_section_connect_history (section, "updated", G_CALLBACK (history_updated_cb));
+  update_empty_texts (self);
 }
 
 static void
@@ -395,6 +430,8 @@ rtop_compare_section_dump (RtopSection *section)
 
   g_string_append_printf (out, "compare\tmetric=%s\tports=%u\n", metrics[self->metric].nick,
                           count_checked (self));
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "empty") == 0)
+    g_string_append_printf (out, "compare-empty\t%s\n", gtk_label_get_label (self->empty_title));
   for (guint i = 0; i < RTOP_COMPARE_MAX_PORTS; i++)
     if (self->keys[i])
       {
@@ -497,6 +534,8 @@ rtop_compare_section_class_init (RtopCompareSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, port_list);
   gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, metric_dropdown);
   gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, stack);
+  gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, empty_title);
+  gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, empty_hint);
   gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, legend);
   gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, graph);
   gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, count_label);

@@ -46,6 +46,8 @@ struct _RtopOverviewSection {
   GtkStack *events_stack;
   GtkListBox *recent_events;
   GtkLabel *unavailable_title;
+  GtkLabel *empty_reason;
+  GtkWidget *empty_connect;
   GtkLabel *unavailable_message;
   GtkLabel *sources_status;
   RtopHostStrip *host_strip;

@@ -138,13 +138,29 @@ static const struct {
   const char *title;
   const char *hint;
 } unavailable_texts[] = {
-  { RTOP_STATUS_NO_NETLINK, N_("RDMA Netlink Unavailable"),
-    N_("This kernel has no RDMA netlink interface, so there are no RDMA devices to watch. Load the RDMA core module (sudo modprobe ib_core), or run rdmatop on a host whose kernel has RDMA support.") },
   { RTOP_STATUS_PERMISSION, N_("Permission Denied"),
     N_("The kernel refused to answer RDMA queries. Run rdmatop outside the sandbox or container that restricts netlink, or ask your administrator.") },
   { RTOP_STATUS_ERROR, N_("Cannot Read RDMA Devices"),
     N_("rdmatop tries again at every interval.") },
 };
+
+/* No devices here, or no RDMA in this kernel at all: the same page, with
+ * the Soft-RoCE recipe, says which. */
+static void
+show_empty (RtopOverviewSection *self, RtopSnapshot *snapshot)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  gtk_label_set_label (self->empty_reason, snapshot->status == RTOP_STATUS_NO_NETLINK
+                       ? _("This kernel has no RDMA support loaded.")
+                       : _("The kernel has RDMA support but reports no devices."));
+  gtk_stack_set_visible_child_name (self->state_stack, "empty");
+  /* The page's first control, not the commands (whose text the focus
+   * would select). */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)) && (focus == NULL || GTK_IS_LABEL (focus)))
+    gtk_widget_grab_focus (self->empty_connect);
+}
 
 static void
 show_unavailable (RtopOverviewSection *self, RtopSnapshot *snapshot)
@@ -545,10 +561,10 @@ history_updated_cb (RtopOverviewSection *self)
     gtk_stack_set_visible_child_name (self->state_stack, "ports");
   else if (snapshot == NULL)
     gtk_stack_set_visible_child_name (self->state_stack, "waiting");
-  else if (snapshot->status != RTOP_STATUS_OK && n_ports == 0)
-    show_unavailable (self, snapshot);
+  else if (n_ports == 0 && (snapshot->status == RTOP_STATUS_OK || snapshot->status == RTOP_STATUS_NO_NETLINK))
+    show_empty (self, snapshot);
   else if (n_ports == 0)
-    gtk_stack_set_visible_child_name (self->state_stack, "empty");
+    show_unavailable (self, snapshot);
   else
     gtk_stack_set_visible_child_name (self->state_stack, "ports");
 
@@ -600,7 +616,10 @@ rtop_overview_section_focus (RtopSection *section)
 {
   RtopOverviewSection *self = RTOP_OVERVIEW_SECTION (section);
 
-  gtk_widget_grab_focus (GTK_WIDGET (self->ports_view));
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->state_stack), "empty") == 0)
+    gtk_widget_grab_focus (self->empty_connect);
+  else
+    gtk_widget_grab_focus (GTK_WIDGET (self->ports_view));
 }
 
 static char *
@@ -820,6 +839,8 @@ rtop_overview_section_class_init (RtopOverviewSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, unavailable_title);
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, unavailable_message);
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, sources_status);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, empty_reason);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, empty_connect);
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, host_strip);
   gtk_widget_class_set_css_name (widget_class, "rtopoverview");
 

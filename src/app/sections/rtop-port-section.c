@@ -53,6 +53,8 @@ struct _RtopPortSection {
   GtkWidget *problems_card;
   GtkWidget *graph_grid;
   GtkScrollbar *time_scrollbar;
+  GtkWidget *history_bar;
+  GtkWidget *latest_button;
   GtkStack *tables_stack;
   GtkLabel *tables_caption;
   GtkSearchEntry *counter_search;
@@ -351,9 +353,30 @@ set_graphs_view (RtopPortSection *self, double window_s, gint64 end_us)
     }
 }
 
+static gboolean
+replaying (RtopPortSection *self)
+{
+  RtopSession *session = rtop_section_get_session (RTOP_SECTION (self));
+
+  return session != NULL && rtop_session_get_replay_title (session) != NULL;
+}
+
+/* The scrollbar, and Jump to Latest while the graphs are scrolled back. */
+static void
+show_history_bar (RtopPortSection *self, gboolean scrollbar)
+{
+  gboolean latest = scrollbar && !self->following;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->time_scrollbar), scrollbar);
+  gtk_widget_set_visible (self->latest_button, latest);
+  gtk_widget_set_visible (self->history_bar, scrollbar || latest);
+}
+
 /* The scrollbar spans the port's whole history in seconds of its series'
  * clock; its page is the time window.  At its end the graphs follow the
- * newest sample, scrolled back they hold still while new samples come. */
+ * newest sample, scrolled back they hold still while new samples come.
+ * Scrolled back, or replaying a recording, the graphs' right edge is a
+ * time of the series (their axes then read clock times, not "now"). */
 static void
 update_scroll (RtopPortSection *self)
 {
@@ -364,7 +387,7 @@ update_scroll (RtopPortSection *self)
 
   if (series == NULL || !rtop_series_get_time_range (series, &first, &last))
     {
-      gtk_widget_set_visible (GTK_WIDGET (self->time_scrollbar), FALSE);
+      show_history_bar (self, FALSE);
       set_graphs_view (self, self->all_history ? 60 : self->window_s, 0);
       return;
     }
@@ -377,8 +400,9 @@ update_scroll (RtopPortSection *self)
   self->scrolling = TRUE;
   gtk_adjustment_configure (adj, value, lo, hi, page / 10, page / 2, page);
   self->scrolling = FALSE;
-  gtk_widget_set_visible (GTK_WIDGET (self->time_scrollbar), span > window * 1.001);
-  set_graphs_view (self, window, self->following ? 0 : (gint64) ((value + page) * G_USEC_PER_SEC));
+  show_history_bar (self, span > window * 1.001);
+  set_graphs_view (self, window, self->following ? (replaying (self) ? last : 0)
+                                                 : (gint64) ((value + page) * G_USEC_PER_SEC));
 }
 
 static void
@@ -499,8 +523,9 @@ rtop_port_section_focus (RtopSection *section)
 {
   RtopPortSection *self = RTOP_PORT_SECTION (section);
 
+  /* The page's first control; the counters table is the one shown. */
   gtk_stack_set_visible_child_name (self->tables_stack, "counters");
-  gtk_widget_grab_focus (GTK_WIDGET (self->counter_search));
+  gtk_widget_grab_focus (GTK_WIDGET (self->window_dropdown));
 }
 
 static char *
@@ -523,9 +548,10 @@ rtop_port_section_dump (RtopSection *section)
 
     g_autofree char *end = self->following ? g_strdup ("newest") : g_strdup_printf ("-%.0f", behind);
 
-    g_string_append_printf (out, "view\twindow=%.0f\tend=%s\tscrollbar=%s\n",
+    g_string_append_printf (out, "view\twindow=%.0f\tend=%s\tscrollbar=%s\tlatest=%s\n",
                             rtop_graph_get_window (self->throughput_graph), end,
-                            gtk_widget_get_visible (GTK_WIDGET (self->time_scrollbar)) ? "shown" : "hidden");
+                            gtk_widget_get_visible (GTK_WIDGET (self->time_scrollbar)) ? "shown" : "hidden",
+                            gtk_widget_get_visible (self->latest_button) ? "shown" : "hidden");
   }
   for (guint i = 0; i < n; i++)
     {
@@ -684,6 +710,8 @@ rtop_port_section_class_init (RtopPortSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopPortSection, problems_card);
   gtk_widget_class_bind_template_child (widget_class, RtopPortSection, graph_grid);
   gtk_widget_class_bind_template_child (widget_class, RtopPortSection, time_scrollbar);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, history_bar);
+  gtk_widget_class_bind_template_child (widget_class, RtopPortSection, latest_button);
   gtk_widget_class_install_action (widget_class, "detail.scroll-back", NULL, scroll_action);
   gtk_widget_class_install_action (widget_class, "detail.scroll-forward", NULL, scroll_action);
   gtk_widget_class_install_action (widget_class, "detail.scroll-newest", NULL, scroll_action);

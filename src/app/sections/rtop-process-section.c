@@ -179,11 +179,11 @@ update_header (RtopProcessSection *self)
       gtk_label_set_label (self->caption, "");
       return;
     }
-  gtk_label_set_label (self->title, rtop_process_item_get_command (p) ? rtop_process_item_get_command (p) : "?");
+  gtk_label_set_label (self->title, rtop_process_item_get_command (p) ? rtop_process_item_get_command (p) : "—");
   if (rtop_process_item_get_kernel (p))
     pid = g_strdup (_("kernel"));
   else if (rtop_process_item_get_pid (p) == 0)
-    pid = g_strdup (_("pid hidden"));
+    pid = g_strdup (_("pid —"));
   else
     /* Translators: a process's id on its page */
     pid = g_strdup_printf (_("pid %d"), rtop_process_item_get_pid (p));
@@ -191,7 +191,7 @@ update_header (RtopProcessSection *self)
   /* Translators: a process page's summary: pid, user, devices, QPs,
    * contexts, memory regions and registered bytes */
   text = g_strdup_printf (_("%s · %s · on %s · %u QPs · %u contexts · %u memory regions, %s registered"),
-                          pid, rtop_process_item_get_user (p) ? rtop_process_item_get_user (p) : "?",
+                          pid, rtop_process_item_get_user (p) ? rtop_process_item_get_user (p) : "—",
                           rtop_process_item_get_devices (p), rtop_process_item_get_qps (p),
                           rtop_process_item_get_contexts (p), rtop_process_item_get_mrs (p), memory);
   if (rtop_process_item_get_job_text (p) != NULL)

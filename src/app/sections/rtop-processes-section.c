@@ -21,8 +21,12 @@ struct _RtopProcessesSection {
   gboolean group_by_job;
 
   GtkWidget *hidden_banner;
+  GtkWidget *withheld_banner;
+  GtkLabel *withheld_label;
   GtkSearchEntry *search;
   GtkLabel *count_label;
+  GtkLabel *none_title;
+  GtkLabel *none_hint;
   GtkStack *stack;
   GtkColumnView *view;
 };
@@ -37,9 +41,9 @@ pid_text (gpointer item)
 {
   if (rtop_process_item_get_kernel (item))
     return g_strdup (_("kernel"));
+  /* Unknown: outside our PID namespace, or a host that does not say. */
   if (rtop_process_item_get_pid (item) == 0)
-    /* Translators: the owner's pid is not visible from our PID namespace */
-    return g_strdup (_("hidden"));
+    return g_strdup ("—");
   return g_strdup_printf ("%d", rtop_process_item_get_pid (item));
 }
 
@@ -80,7 +84,7 @@ command_text (gpointer item)
 {
   const char *cmd = rtop_process_item_get_command (item);
 
-  return g_strdup (cmd ? cmd : "?");
+  return g_strdup (cmd ? cmd : "—");
 }
 
 static const char *
@@ -108,7 +112,21 @@ devices_key (gpointer item)
 COUNT_COLUMN (qps, rtop_process_item_get_qps)
 COUNT_COLUMN (contexts, rtop_process_item_get_contexts)
 COUNT_COLUMN (mrs, rtop_process_item_get_mrs)
-COUNT_COLUMN (threads, rtop_process_item_get_threads)
+
+/* A process has at least one thread: 0 is a host that does not say. */
+static char *
+threads_text (gpointer item)
+{
+  guint threads = rtop_process_item_get_threads (item);
+
+  return threads > 0 ? g_strdup_printf ("%u", threads) : g_strdup ("—");
+}
+
+static double
+threads_key (gpointer item)
+{
+  return rtop_process_item_get_threads (item);
+}
 
 static char *
 mr_bytes_text (gpointer item)
@@ -269,6 +287,18 @@ rtop_processes_section_set_group_by_job (RtopProcessesSection *self, gboolean gr
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_GROUP_BY_JOB]);
 }
 
+/* No process, or no device a process could use: the page says which. */
+static void
+update_none_texts (RtopProcessesSection *self, RtopHistory *history)
+{
+  gboolean no_devices = history == NULL || !rtop_history_has_devices (history);
+
+  gtk_label_set_label (self->none_title, no_devices ? _("No RDMA Devices") : _("No Processes Use RDMA"));
+  gtk_label_set_label (self->none_hint, no_devices
+                       ? _("No source has an RDMA device, so no process can use one. Processes appear here once a device is added or a host with devices is connected.")
+                       : _("A process appears here as soon as it opens a verbs context on an RDMA device."));
+}
+
 static void
 update_count (RtopProcessesSection *self)
 {
@@ -284,6 +314,7 @@ update_count (RtopProcessesSection *self)
     text = g_strdup_printf (ngettext ("%u of %u process", "%u of %u processes", total), shown, total);
   gtk_label_set_label (self->count_label, text);
   gtk_stack_set_visible_child_name (self->stack, total > 0 ? "list" : "none");
+  update_none_texts (self, history);
 }
 
 void
@@ -301,13 +332,49 @@ search_changed_cb (GtkSearchEntry *entry, RtopProcessesSection *self)
   rtop_processes_section_set_search (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
+/* The hosts not asked for process names and ids, "node1, node2", or NULL. */
+static char *
+withheld_hosts (RtopHistory *history)
+{
+  GString *hosts = g_string_new (NULL);
+
+  for (guint i = 0; i < rtop_history_get_n_hosts (history); i++)
+    {
+      const char *name = rtop_history_get_host_name (history, i);
+      RtopSnapshot *latest = rtop_history_get_host_latest (history, name);
+
+      if (latest == NULL || !latest->processes_withheld)
+        continue;
+      if (hosts->len > 0)
+        g_string_append (hosts, ", ");
+      g_string_append (hosts, name);
+    }
+  return g_string_free (hosts, hosts->len == 0);
+}
+
+static void
+update_banners (RtopProcessesSection *self, RtopHistory *history)
+{
+  RtopSnapshot *snapshot = rtop_history_get_latest (history);
+  g_autofree char *hosts = withheld_hosts (history);
+
+  if (hosts != NULL)
+    {
+      /* Translators: %s is one host or several ("node1, node2") */
+      g_autofree char *text = g_strdup_printf (_("Processes on %s are listed without names or ids: turn on “Process names and ids” for the host in Preferences."), hosts);
+
+      gtk_label_set_label (self->withheld_label, text);
+    }
+  gtk_widget_set_visible (self->withheld_banner, hosts != NULL);
+  gtk_widget_set_visible (self->hidden_banner, hosts == NULL && snapshot && snapshot->pids_hidden);
+}
+
 static void
 history_updated_cb (RtopProcessesSection *self)
 {
   RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
-  RtopSnapshot *snapshot = rtop_history_get_latest (history);
 
-  gtk_widget_set_visible (self->hidden_banner, snapshot && snapshot->pids_hidden);
+  update_banners (self, history);
   /* Which host a process runs on matters once there is more than one. */
   rtop_column_view_set_column_visible (self->view, "host", rtop_history_get_n_hosts (history) > 1);
   rtop_column_view_resort (self->view);
@@ -351,6 +418,10 @@ rtop_processes_section_dump (RtopSection *section)
   GString *out = g_string_new (NULL);
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
 
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "none") == 0)
+    g_string_append_printf (out, "processes-none\t%s\n", gtk_label_get_label (self->none_title));
+  if (gtk_widget_get_visible (self->withheld_banner))
+    g_string_append_printf (out, "processes-withheld\t%s\n", gtk_label_get_label (self->withheld_label));
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
@@ -440,6 +511,10 @@ rtop_processes_section_class_init (RtopProcessesSectionClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-processes-section.ui");
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, hidden_banner);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, withheld_banner);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, withheld_label);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, none_title);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, none_hint);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, search);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, count_label);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, stack);

@@ -6,8 +6,6 @@
 
 #include "rtop-section.h"
 
-static RtopSession *rtop_section_get_session (RtopSection *self);
-
 typedef struct {
   RtopSession *session;
   RtopHistory *history;      /* the session's, while bound */
@@ -27,7 +25,7 @@ rtop_section_class_set_page (RtopSectionClass *klass, const char *name,
   klass->icon_name = icon_name;
 }
 
-static RtopSession *
+RtopSession *
 rtop_section_get_session (RtopSection *self)
 {
   RtopSectionPrivate *priv = rtop_section_get_instance_private (self);

@@ -49,6 +49,8 @@ void rtop_section_class_set_page (RtopSectionClass *klass, const char *name,
 void rtop_section_set_session (RtopSection *self, RtopSession *session);
 /* The bound session's history; NULL while unbound.  Transfer none. */
 RtopHistory *rtop_section_get_history (RtopSection *self);
+/* The session bound (transfer none), or NULL. */
+RtopSession *rtop_section_get_session (RtopSection *self);
 /* Connects callback (swapped: it gets the section) to a signal of the
  * history for as long as the section is bound to this session. */
 void rtop_section_connect_history (RtopSection *self, const char *signal, GCallback callback);

@@ -196,7 +196,8 @@ draw_grid (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg, double axis_max, dou
 {
   const graphene_rect_t *p = &self->plot;
   const char *prefix;
-  double scale = rtop_unit_scale_for (axis_max, &prefix);
+  double factor = rtop_unit_shown_factor (self->unit);
+  double scale = rtop_unit_scale_for (axis_max * factor, &prefix);
 
   cairo_set_line_width (cr, 1);
   for (double v = 0; v <= axis_max * 1.0001; v += step)
@@ -209,7 +210,7 @@ draw_grid (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg, double axis_max, dou
       cairo_stroke (cr);
       if (!self->compact)
         {
-          g_autofree char *text = format_tick (v, scale, prefix, self->unit);
+          g_autofree char *text = format_tick (v * factor, scale, prefix, rtop_unit_shown (self->unit));
           g_autoptr(PangoLayout) layout = make_layout (self, text);
 
           cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.7);
@@ -235,26 +236,79 @@ time_step_for (double window_s)
   return window_s / 4;
 }
 
+/* Whether the right edge shows an older time than the newest sample (the
+ * view was scrolled back, or a replay is shown): then "now" would lie. */
+static gboolean
+off_live_edge (RtopGraph *self)
+{
+  return self->view_end > 0;
+}
+
+/* A tick's text: its age at the live edge ("−30 s", "now"), its clock
+ * time ("14:03:22") off it. */
+char *
+rtop_graph_dup_time_label (RtopGraph *self, double ago)
+{
+  RtopSeries *series = self->n_channels > 0 ? channel_series (self, 0) : self->series;
+  gint64 realtime_us;
+  g_autoptr(GDateTime) when = NULL;
+
+  if (!off_live_edge (self) || series == NULL)
+    return format_age (ago);
+  realtime_us = rtop_series_to_realtime (series, self->frame_end - (gint64) (ago * G_USEC_PER_SEC));
+  when = g_date_time_new_from_unix_local (realtime_us / G_USEC_PER_SEC);
+  /* Short enough for ticks side by side: seconds only where they step. */
+  return when != NULL ? g_date_time_format (when, time_step_for (self->window_s) < 60 ? "%H:%M:%S" : "%H:%M")
+                      : g_strdup ("");
+}
+
+/* Every how many ticks a label fits: the widest label (the oldest, or a
+ * clock time) and a gap between two, however narrow the graph. */
+static guint
+time_label_every (RtopGraph *self, double step, gboolean *label_oldest)
+{
+  g_autofree char *widest = rtop_graph_dup_time_label (self, self->window_s);
+  g_autoptr(PangoLayout) layout = make_layout (self, widest);
+  double spacing = self->plot.size.width * step / self->window_s;
+  guint every;
+  int w, h;
+
+  pango_layout_get_pixel_size (layout, &w, &h);
+  every = spacing > 0 ? MAX ((guint) ceil ((w + 12) / spacing), 1) : 1;
+  /* The oldest label starts at its tick (the others are centred on
+   * theirs): it needs a label and a half of room. */
+  *label_oldest = spacing * every >= 1.5 * w + 12;
+  return every;
+}
+
 static void
 draw_time_axis (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg)
 {
   const graphene_rect_t *p = &self->plot;
   double step = time_step_for (self->window_s);
+  gboolean label_oldest;
+  guint every = time_label_every (self, step, &label_oldest);
 
   for (double ago = self->window_s; ago > -step / 2; ago -= step)
     {
       double frac = 1 - ago / self->window_s;
       double x = p->origin.x + p->size.width * frac;
-      g_autofree char *text = format_age (ago);
-      g_autoptr(PangoLayout) layout = make_layout (self, text);
+      /* Counted from the right edge, which is always labelled. */
+      guint index = (guint) round (ago / step);
 
       cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.12);
       cairo_move_to (cr, round (x) + 0.5, p->origin.y);
       cairo_line_to (cr, round (x) + 0.5, p->origin.y + p->size.height);
       cairo_stroke (cr);
-      cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.7);
-      show_text (cr, layout, x, p->origin.y + p->size.height + 10,
-                 frac < 0.01 ? 0 : frac > 0.99 ? 1 : 0.5);
+      if (index % every == 0 && (frac >= 0.01 || label_oldest))
+        {
+          g_autofree char *text = rtop_graph_dup_time_label (self, ago);
+          g_autoptr(PangoLayout) layout = make_layout (self, text);
+
+          cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.7);
+          show_text (cr, layout, x, p->origin.y + p->size.height + 10,
+                     frac < 0.01 ? 0 : frac > 0.99 ? 1 : 0.5);
+        }
     }
 }
 
@@ -490,6 +544,23 @@ draw_channel (RtopGraph *self, cairo_t *cr, guint c, guint columns, double axis_
                max_bridge_columns (self, series, columns), &color);
 }
 
+/* A channel's value at the right edge: the newest, or off the live edge
+ * the sample there (NAN in a gap). */
+double
+rtop_graph_get_legend_value (RtopGraph *self, guint c)
+{
+  RtopSeries *series = channel_series (self, c);
+  gint64 when;
+  double value;
+
+  if (series == NULL)
+    return NAN;
+  if (!off_live_edge (self))
+    return rtop_series_get_last (series, self->channels[c].channel);
+  return rtop_series_sample_at (series, self->channels[c].channel, self->frame_end, &when, &value)
+         ? value : NAN;
+}
+
 static void
 draw_legend (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg)
 {
@@ -497,9 +568,7 @@ draw_legend (RtopGraph *self, cairo_t *cr, const GdkRGBA *fg)
 
   for (guint c = 0; c < self->n_channels; c++)
     {
-      double last = channel_series (self, c)
-                    ? rtop_series_get_last (channel_series (self, c), self->channels[c].channel)
-                    : NAN;
+      double last = rtop_graph_get_legend_value (self, c);
       g_autofree char *value = rtop_format_rate (last, self->unit);
       g_autofree char *text = g_strdup_printf ("%s  %s", self->channels[c].label, value);
       g_autoptr(PangoLayout) layout = make_layout (self, text);
@@ -718,8 +787,10 @@ rtop_graph_draw (RtopGraph *self, cairo_t *cr, double width, double height)
   else
     {
       double top = data_max;
+      /* Round steps in the unit shown (1, 2, 5 Gb/s, not 8, 16, 40). */
+      double factor = rtop_unit_shown_factor (self->unit);
 
-      step = rtop_nice_step (top > 0 ? top : 1, self->compact ? 2 : 4);
+      step = rtop_nice_step (top > 0 ? top * factor : 1, self->compact ? 2 : 4) / factor;
       axis_max = MAX (ceil (top / step), 1) * step;
     }
   self->stats.columns = columns;

@@ -86,4 +86,10 @@ void rtop_graph_draw (RtopGraph *self, cairo_t *cr, double width, double height)
 /* A sparkline's peak, as a text node of its own. */
 void rtop_graph_append_peak (RtopGraph *self, GtkSnapshot *snapshot, const GdkRGBA *fg);
 
+/* As the last frame drew them: the time axis' label seconds_ago before
+ * the right edge ("now", "−30 s"; a clock time off the live edge), and
+ * channel c's value in the legend (the newest, or at the right edge). */
+char *rtop_graph_dup_time_label (RtopGraph *self, double seconds_ago);
+double rtop_graph_get_legend_value (RtopGraph *self, guint c);
+
 G_END_DECLS

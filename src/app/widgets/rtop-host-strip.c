@@ -152,7 +152,6 @@ card_new (RtopHostStrip *self, RtopSource *source)
   gtk_label_set_xalign (card->detail, 0);
   gtk_label_set_wrap (card->detail, TRUE);
   gtk_label_set_wrap_mode (card->detail, PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (card->detail, TRUE);
   /* Two lines: the cards leave the table its room in a small window. */
   gtk_label_set_lines (card->detail, 2);
   /* Narrow enough that three or four cards share a row. */
