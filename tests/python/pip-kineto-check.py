@@ -6,6 +6,7 @@ one TAP line per check; exits non-zero if one fails."""
 import os
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -53,13 +54,25 @@ tap(bool(tracks.get(("rdmatop rxe0/1", "sent_pkts/s"))),
 tap(perfetto_rules.check(trace, [pid] if pid is not None else []) == [],
     "the trace follows Perfetto's rules")
 # The installed librdmatop's tracks, made on the capture's thread.
-rdmatop.kineto.enable(capture=lambda: rdmatop.Capture.synthetic(ports=1, counters=2))
+made = []
+
+
+def synthetic():
+    made.append(rdmatop.Capture.synthetic(ports=1, counters=2))
+    return made[-1]
+
+
+rdmatop.kineto.enable(capture=synthetic)
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "s.json")
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
         a = torch.randn(64, 64)
-        for _ in range(200):
-            a = torch.tanh(a @ a)
+        # Until the capture's thread has taken a few passes (a rate needs
+        # two), however busy the machine; bounded.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (made and made[-1].taken >= 5):
+            for _ in range(20):
+                a = torch.tanh(a @ a)
     prof.export_chrome_trace(path)
     trace = perfetto_rules.load(path)
 pid = perfetto_rules.pid_named(trace, "rdmatop")
