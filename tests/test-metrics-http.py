@@ -114,8 +114,13 @@ def refused(reply, end, seconds):
     return reply == b"" and seconds < IDLE_S
 
 
+# What Prometheus sends.
+PROMETHEUS_ACCEPT = ("application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,"
+                     "text/plain;version=0.0.4;q=0.5,*/*;q=0.1")
+
+
 def scrape_ok(port):
-    status, head, body = scrape(port)
+    status, head, body = scrape(port, PROMETHEUS_ACCEPT)
     return status == 200 and body.endswith(b"# EOF\n") and b"rdmatop_up 1" in body
 
 
@@ -200,20 +205,26 @@ def check_cli(cli):
 
 def run(proc, port):
     status, head, body = scrape(port)
+    tap(status == 200 and "text/plain; version=0.0.4" in head and b"# EOF" not in body
+        and b"# TYPE rdmatop_up gauge" in body, "the 0.0.4 text without an Accept header", head)
+    status, head, body = scrape(port, "*/*")
+    tap(status == 200 and "text/plain; version=0.0.4" in head and b"# EOF" not in body,
+        "the 0.0.4 text for curl's */*", head)
+    status, head, body = scrape(port, PROMETHEUS_ACCEPT)
     tap(status == 200 and "application/openmetrics-text; version=1.0.0" in head
-        and body.endswith(b"# EOF\n"), "OpenMetrics by default", head)
+        and body.endswith(b"# EOF\n"), "OpenMetrics when Prometheus asks for it", head)
     status, head, body = scrape(port, "text/plain;version=0.0.4;q=0.9,*/*;q=0.1")
     tap(status == 200 and "text/plain; version=0.0.4" in head and b"# EOF" not in body
         and b"rdmatop_port_transmit_bytes_total" in body, "Prometheus text when preferred", head)
     tap(scrape(port, "application/json")[0] == 406, "406 for a format we do not write")
     # gzip, as Prometheus asks for it: the same text, compressed (a new pass
     # may have come between the two scrapes: compare its shape, not values).
-    status, head, packed = scrape(port, extra="Accept-Encoding: gzip\r\n")
+    status, head, packed = scrape(port, PROMETHEUS_ACCEPT, extra="Accept-Encoding: gzip\r\n")
     try:
         text = gzip.decompress(packed)
     except (OSError, EOFError):
         text = b""
-    plain = scrape(port)[2]
+    plain = scrape(port, PROMETHEUS_ACCEPT)[2]
     tap(status == 200 and "Content-Encoding: gzip" in head and text.endswith(b"# EOF\n")
         and len(packed) * 4 < len(text) and text.count(b"\n") == plain.count(b"\n"),
         "gzip when asked for (%d bytes for %d)" % (len(packed), len(text)), head)

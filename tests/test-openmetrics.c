@@ -742,9 +742,14 @@ test_accept (void)
     { "text/plain", RTOP_EXPOSITION_PROMETHEUS },
     { "TEXT/Plain ; Version=\"0.0.4\"", RTOP_EXPOSITION_PROMETHEUS },
     { "text/*", RTOP_EXPOSITION_PROMETHEUS },
-    { "*/*", RTOP_EXPOSITION_OPENMETRICS },
-    { NULL, RTOP_EXPOSITION_OPENMETRICS },
-    { "", RTOP_EXPOSITION_OPENMETRICS },
+    { "*/*", RTOP_EXPOSITION_PROMETHEUS },
+    /* No header, or nothing that parses: the 0.0.4 text promtool and agents read. */
+    { NULL, RTOP_EXPOSITION_PROMETHEUS },
+    { "", RTOP_EXPOSITION_PROMETHEUS },
+    { "application/*", RTOP_EXPOSITION_OPENMETRICS },
+    { "text/*, application/*", RTOP_EXPOSITION_PROMETHEUS },
+    { "text/plain;q=0.7, application/openmetrics-text;q=0.7", RTOP_EXPOSITION_OPENMETRICS },
+    { "*/*;q=0.8, application/openmetrics-text;q=0.9", RTOP_EXPOSITION_OPENMETRICS },
     { "application/openmetrics-text; version=0.0.1, text/plain;q=0.2", RTOP_EXPOSITION_PROMETHEUS },
     { "application/openmetrics-text;q=0.3, text/plain;q=0.7", RTOP_EXPOSITION_PROMETHEUS },
     { "application/openmetrics-text;q=0.7, text/plain;q=0.7", RTOP_EXPOSITION_OPENMETRICS },
@@ -758,9 +763,9 @@ test_accept (void)
     /* A quoted comma is no separator: this asks for a version we do not write. */
     { "garbage, text/plain;version=\"0.0.4\\\"x,y\"", -1 },
     { "garbage, text/plain;version=\"0.0.4\"", RTOP_EXPOSITION_PROMETHEUS },
-    { ";;;,,,", RTOP_EXPOSITION_OPENMETRICS },
-    { "text/plain;q=0.5;q", RTOP_EXPOSITION_OPENMETRICS },
-    { "text/plain;q=\"0.5", RTOP_EXPOSITION_OPENMETRICS },
+    { ";;;,,,", RTOP_EXPOSITION_PROMETHEUS },
+    { "text/plain;q=0.5;q", RTOP_EXPOSITION_PROMETHEUS },
+    { "text/plain;q=\"0.5", RTOP_EXPOSITION_PROMETHEUS },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -222,14 +222,22 @@ rtop_exposition_negotiate (const char *accept, gsize len, RtopExposition *format
     }
   if (!any)
     {
-      /* No preference stated (or nothing that parses): OpenMetrics. */
-      *format = RTOP_EXPOSITION_OPENMETRICS;
+      /* No preference stated (or nothing that parses): the 0.0.4 text,
+       * which every scraper reads (curl into promtool, agents), as
+       * Prometheus's own client libraries answer. */
+      *format = RTOP_EXPOSITION_PROMETHEUS;
       return TRUE;
     }
   if (q[RTOP_EXPOSITION_OPENMETRICS] == 0 && q[RTOP_EXPOSITION_PROMETHEUS] == 0)
     return FALSE;
-  *format = q[RTOP_EXPOSITION_PROMETHEUS] > q[RTOP_EXPOSITION_OPENMETRICS]
-              ? RTOP_EXPOSITION_PROMETHEUS : RTOP_EXPOSITION_OPENMETRICS;
+  /* OpenMetrics when it is preferred, or named as such at an equal q;
+   * a wildcard alone (curl's * / *) is no preference for it. */
+  if (q[RTOP_EXPOSITION_OPENMETRICS] != q[RTOP_EXPOSITION_PROMETHEUS])
+    *format = q[RTOP_EXPOSITION_OPENMETRICS] > q[RTOP_EXPOSITION_PROMETHEUS]
+                ? RTOP_EXPOSITION_OPENMETRICS : RTOP_EXPOSITION_PROMETHEUS;
+  else
+    *format = level[RTOP_EXPOSITION_OPENMETRICS] == 3
+                ? RTOP_EXPOSITION_OPENMETRICS : RTOP_EXPOSITION_PROMETHEUS;
   return TRUE;
 }
 

@@ -189,6 +189,23 @@ serve_check () {
   else
     notok "the installed exporter did not answer on 127.0.0.1:$port:"; sed 's/^/#   /' "$work/serve.log" | head
   fi
+  # A scrape without an Accept header (curl, agents) gets the 0.0.4 text
+  # that promtool reads; one that asks for OpenMetrics gets what the strict
+  # OpenMetrics parser reads.
+  if promtool check metrics < "$work/metrics" > "$work/lint" 2>&1 && ! [ -s "$work/lint" ]; then
+    ok "promtool check metrics passes the scrape without an Accept header"
+  else
+    notok "promtool check metrics on the scrape without an Accept header:"; sed 's/^/#   /' "$work/lint" | head
+  fi
+  curl -sf -H 'Accept: application/openmetrics-text;version=1.0.0' "http://127.0.0.1:$port/metrics" > "$work/metrics.om" 2> /dev/null
+  if /usr/bin/python3 -c 'import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as p
+n = sum(len(f.samples) for f in p(open(sys.argv[1], encoding="utf-8").read()))
+sys.exit(0 if n > 0 else 1)' "$work/metrics.om" > "$work/lint" 2>&1; then
+    ok "the strict OpenMetrics parser reads the scrape that asks for OpenMetrics"
+  else
+    notok "the OpenMetrics scrape does not parse:"; sed 's/^/#   /' "$work/lint" | tail -3
+  fi
   pkill -TERM -P "$spid" 2> /dev/null; kill "$spid" 2> /dev/null; wait "$spid" 2> /dev/null
   i=0
   while in_root "pgrep -x rdmatop-cli" > /dev/null 2>&1 && [ $i -lt 20 ]; do sleep 0.2; i=$((i + 1)); done
