@@ -8,13 +8,16 @@
 # The root is made once with mmdebstrap and kept as a tarball under
 # ~/.cache/rdmatop/deb-root (RDMATOP_CACHE overrides ~/.cache/rdmatop), with
 # the .debs apt downloads, so a rerun downloads nothing.  Needs root (chroot).
-# Usage: deb-install-test.sh DEB_DIR
+# Usage: deb-install-test.sh DEB_DIR [BUILDDIR]
+# With BUILDDIR, the installed rdmatop-cli also meets live Soft-RoCE devices in
+# the test guest (tests/vm/scenario-deb.sh), compared with `rdma -j statistic`.
 set -u
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 debs=$(cd "$1" && pwd)
+builddir=${2:-}
 arch=$(dpkg --print-architecture)
 cache=${RDMATOP_CACHE:-$HOME/.cache/rdmatop}/deb-root
 base=$cache/bookworm-$arch.tar
@@ -138,6 +141,22 @@ install_purge () {
   fi
 }
 
+# The installed CLI in the Soft-RoCE guest, run in this root: its snapshot
+# agrees with rdma's view of live devices.
+guest_check () {
+  if [ -z "$builddir" ]; then
+    skip "no build directory given: the installed CLI is not run in the guest"
+    return
+  fi
+  if "$here/../vm/vm-run.sh" --builddir "$builddir" --timeout 280 \
+      "$here/../vm/scenario-deb.sh" "$root" > "$work/vm.log" 2>&1; then
+    ok "the installed rdmatop-cli agrees with rdma -j statistic in the Soft-RoCE guest"
+  else
+    notok "the installed rdmatop-cli in the Soft-RoCE guest:"
+  fi
+  grep -e '^ok' -e '^not ok' -e 'vm-run: error' "$work/vm.log" | sed 's/^/#   /' | head -30
+}
+
 cli_checks () {
   check_in_root "rdmatop-cli --version" rdmatop-cli --version
   # No RDMA in a chroot on this kernel (or no device): a sentence, status 1.
@@ -172,6 +191,7 @@ cli_checks () {
     skip "systemd-analyze is not installed"
   fi
   serve_check
+  guest_check
 }
 
 # The unit's command line, with its default settings, answers a scrape on
