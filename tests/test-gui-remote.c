@@ -355,7 +355,7 @@ test_remote_processes (void)
   g_free (wait_line (window, "process\t", "command=ib_write_bw"));
   g_assert_false (has_line (window, "processes-withheld\t", NULL));
   g_assert_false (has_line (window, "process\tpid=—\t", "command=python3"));
-  screenshot_page (GTK_WIDGET (window), "gui-remote-processes-on.png");
+  gui_test_pixels_free (screenshot_page (GTK_WIDGET (window), "gui-remote-processes-on.png"));
 
   gtk_window_destroy (GTK_WINDOW (window));
   gui_test_wait_gone ((gpointer *) &window);

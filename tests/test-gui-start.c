@@ -404,9 +404,9 @@ test_dark_style_follows_system (void)
   g_autoptr(GVariant) owned = NULL;
   guint object, reply = 0;
 
-  if (g_getenv ("GTK_THEME") != NULL || bus == NULL)
+  if (bus == NULL)
     {
-      g_test_skip (bus == NULL ? "no session bus" : "GTK_THEME names the theme");
+      g_test_skip ("no session bus");
       return;
     }
   owned = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
@@ -445,7 +445,10 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/start/no-devices", test_no_devices);
   g_test_add_func ("/gui/start/tab-path", test_tab_path);
   g_test_add_func ("/gui/start/port-page-800", test_port_page_small);
-  g_test_add_func ("/gui/start/dark-style-follows-system", test_dark_style_follows_system);
+  /* The dark variant names its theme with GTK_THEME, which the app obeys
+   * over the portal: the portal's style is checked in the light one. */
+  if (g_getenv ("GTK_THEME") == NULL)
+    g_test_add_func ("/gui/start/dark-style-follows-system", test_dark_style_follows_system);
   g_test_add_func ("/gui/start/no-devices-800", test_no_devices_small);
   return g_test_run ();
 }

@@ -106,10 +106,11 @@ sleep 2
 import -window root "$O/gui-overview.png" 2>"$O/import.log"
 vm_check "a screenshot of the overview was saved" test -s "$O/gui-overview.png"
 # The host checks what it shows: a drawn page whose sparklines draw their
-# lines in the TX colour, across more columns than the TX card's 3 px stripe
-# (the five-minute sparkline moves about 1.2 px a second; the app has been
-# sampling for well over 20 s by now).
-vm_pycheck screenshot --png "$O/gui-overview.png" --near 3584e4:24
+# lines across more columns than the RX card's 3 px stripe (the five-minute
+# sparkline moves about 1.2 px a second; the app has been sampling for well
+# over 20 s by now).  On the default link-rate scale these ports' lines run
+# along the bottom, where RX, drawn last, covers TX: so the RX colour.
+vm_pycheck screenshot --png "$O/gui-overview.png" --near e66100:24
 
 activate "$OBJ" show-port "<'rxe0/1'>"
 sent_rate () { dump detail.txt && grep '^counter	name=sent_pkts' "$O/detail.txt" | grep -Eq 'rate=[1-9]'; }
