@@ -2,7 +2,9 @@
  * scripts and the vm scenario: decodes the stream on stdin and writes each
  * snapshot as one JSON line (rdmatop-cli's JSON) to FILE, flushed at once.
  * Exits 0 when the stream ends cleanly, 1 with the decoder's sentence on
- * stderr otherwise.  Usage: stream-dump FILE */
+ * stderr otherwise.  Usage: stream-dump FILE
+ * `stream-dump --hello` prints the hello line a reader of this version
+ * sends first, so scripts never name the stream's version themselves. */
 #include "config.h"
 
 #include <errno.h>
@@ -19,6 +21,11 @@ main (int argc, char **argv)
   g_autoptr(GError) error = NULL;
   FILE *out;
 
+  if (argc == 2 && g_str_equal (argv[1], "--hello"))
+    {
+      g_print ("hello %u %s\n", RTOP_STREAM_VERSION, PACKAGE_VERSION);
+      return 0;
+    }
   if (argc != 2)
     {
       g_printerr ("usage: %s FILE\n", argv[0]);

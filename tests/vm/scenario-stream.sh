@@ -37,7 +37,9 @@ mkfifo /tmp/serve-in
   echo $? >"$O/serve.rc" ) | { "$DUMP" "$O/stream.jsonl" 2>"$O/dump.err"; echo $? >"$O/dump.rc"; } &
 PIPE_PID=$!
 exec 3>/tmp/serve-in
-echo "hello 1 guest" >&3
+# The hello a reader of this build sends (the stream's version is the
+# build's, not this script's).
+"$DUMP" --hello >&3
 vm_wait_for "the first decoded snapshots" 60 more_lines 2
 compare one 1
 
