@@ -148,12 +148,20 @@ guest_check () {
     skip "no build directory given: the installed CLI is not run in the guest"
     return
   fi
+  # The guest sees this machine's files over 9p, mounts included: the
+  # root's /proc, /sys and /dev are this machine's while mounted, so they
+  # are taken away for the guest, which mounts its own there.
+  for m in dev/pts dev sys proc; do umount "$root/$m"; done
   if "$here/../vm/vm-run.sh" --builddir "$builddir" --timeout 280 \
       "$here/../vm/scenario-deb.sh" "$root" > "$work/vm.log" 2>&1; then
     ok "the installed rdmatop-cli agrees with rdma -j statistic in the Soft-RoCE guest"
   else
     notok "the installed rdmatop-cli in the Soft-RoCE guest:"
   fi
+  mount -t proc proc "$root/proc"
+  mount --bind /dev "$root/dev"
+  mount --bind /dev/pts "$root/dev/pts"
+  mount -o bind,ro /sys "$root/sys"
   grep -e '^ok' -e '^not ok' -e 'vm-run: error' "$work/vm.log" | sed 's/^/#   /' | head -30
 }
 

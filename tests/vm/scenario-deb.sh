@@ -16,12 +16,13 @@ if [ -z "$root" ] || [ ! -x "$root/usr/bin/rdmatop-cli" ]; then
   vm_not_ok "no installed rdmatop-cli in the root '$root'"
   vm_finish
 fi
-# The root is on the host's read-only file system; its /proc and /sys get
-# this kernel's.
-if mount -t proc proc "$root/proc" && mount -t sysfs sysfs "$root/sys"; then
-  vm_ok "the root has the guest's /proc and /sys"
+# The root is on the host's read-only file system (the host unmounted its
+# own /proc, /sys and /dev there); it gets this kernel's.
+if mount -t proc proc "$root/proc" 2>"$O/mount.err" && mount -t sysfs sysfs "$root/sys" 2>>"$O/mount.err" &&
+   mount --bind /dev "$root/dev" 2>>"$O/mount.err"; then
+  vm_ok "the root has the guest's /proc, /sys and /dev"
 else
-  vm_not_ok "could not mount /proc and /sys in $root"
+  vm_not_ok "could not mount /proc, /sys and /dev in $root: $(head -c 300 "$O/mount.err"; ls -ld "$root/proc" "$root/sys" 2>&1 | tr '\n' ' ')"
   vm_finish
 fi
 installed_cli () { chroot "$root" /usr/bin/rdmatop-cli "$@"; }
@@ -39,5 +40,5 @@ vm_rdma_json "$O/deb-after" stat
 vm_pycheck --label "the packaged CLI, 2 devices" discovery --devices 2 \
   --snapshot "$O/deb.json" --rdma "$O/deb-before" --rdma-after "$O/deb-after"
 vm_log "installed CLI: $(head -c 200 "$O/deb.json")"
-umount "$root/sys" "$root/proc"
+umount "$root/dev" "$root/sys" "$root/proc"
 vm_finish
