@@ -61,7 +61,7 @@ shot () {
   fi
 }
 
-echo "1..25"
+echo "1..26"
 # The recorder never overwrites: start from an empty artifact folder.
 rm -f "$out/synthetic.json" "$out/synthetic.json.partial" "$out"/*.png "$out"/*.txt
 check "a recording is written" "$make_rec" "$out/synthetic.json" 120
@@ -95,6 +95,10 @@ check "the down port says so in words" \
   sh -c "grep '^row	port=rxe1/1' '$out/overview.txt' | grep -q 'state=● Down'"
 check "the retransmitting port is marked" \
   sh -c "grep '^row	port=rxe0/1' '$out/overview.txt' | grep -q 'health=⚠ Packet loss'"
+# rxe1/1 was down before the recording began: the replay's events say so,
+# as an Error, though the file holds no Down event of its own.
+check "the replay's events have rxe1/1's Down" \
+  sh -c "grep '^event	severity=error	kind=port-down	where=rxe1/1	' '$out/overview.txt' | grep -q 'already down when the recording started'"
 sleep 1
 shot gui-app-overview.png
 

@@ -179,6 +179,63 @@ test_roundtrip_json (Fixture *f, gconstpointer data)
   }
 }
 
+static guint
+count_down_events (const RtopSnapshot *snap, const char *device, guint32 port)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < snap->events->len; i++)
+    {
+      const RtopEvent *ev = g_ptr_array_index (snap->events, i);
+
+      if (ev->kind == RTOP_EVENT_PORT_DOWN && ev->port == port && g_strcmp0 (ev->device, device) == 0)
+        {
+          g_assert_cmpint (ev->severity, ==, RTOP_SEVERITY_ERROR);
+          g_assert_cmpstr (ev->new_value, ==, "DOWN");
+          g_assert_nonnull (strstr (ev->message, "already down when the recording started"));
+          g_assert_cmpint (ev->monotonic_us, ==, snap->monotonic_us);
+          n++;
+        }
+    }
+  return n;
+}
+
+/* A port already down when the recording starts has no Down event in the
+ * file; the replay gives it one, on its first snapshot only, in both
+ * formats, and none to the ports that are up. */
+static void
+test_down_at_start (Fixture *f, gconstpointer data)
+{
+  RecSynthOptions options = { .n_devices = 3, .interval_s = 1, .busy_all = TRUE, .last_down = TRUE, .seed = 21 };
+  g_autofree char *down = rec_synth_device_name (2);
+  g_autoptr(GString) csv = g_string_new (NULL);
+  g_autoptr(RtopCsvWriter) csv_writer = rtop_csv_writer_new ();
+
+  fixture_write (f, &options, 5, TRUE);
+  for (guint i = 0; i < f->written->len; i++)
+    rtop_csv_writer_add (csv_writer, g_ptr_array_index (f->written, i), csv);
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(GError) error = NULL;
+      GString *text = k == 0 ? f->text : csv;
+      g_autoptr(RtopRecording) rec = load_text (text->str, text->len, 0, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (rtop_recording_get_n_snapshots (rec), ==, 5);
+      for (guint i = 0; i < 5; i++)
+        {
+          const RtopSnapshot *got = rtop_recording_get_snapshot (rec, i);
+
+          g_assert_cmpuint (count_down_events (got, down, 1), ==, i == 0 ? 1 : 0);
+          for (guint d = 0; d < 2; d++)
+            {
+              g_autofree char *up = rec_synth_device_name (d);
+              g_assert_cmpuint (count_down_events (got, up, 1), ==, 0);
+            }
+        }
+    }
+}
+
 /* Lines spelled differently from the writer (spaces, other key order) go
  * through the general JSON path and read the same. */
 static void
@@ -641,6 +698,7 @@ main (int argc, char **argv)
   ADD ("/recording/reader/roundtrip-gz", test_roundtrip_gz);
   ADD ("/recording/reader/other-spelling", test_other_spelling);
   ADD ("/recording/reader/roundtrip-csv", test_roundtrip_csv);
+  ADD ("/recording/reader/down-at-start", test_down_at_start);
   ADD ("/recording/reader/truncated", test_truncated);
   ADD ("/recording/reader/merge", test_merge);
   ADD ("/recording/reader/damaged-middle", test_damaged_middle);

@@ -179,6 +179,7 @@ csv_row (RtopSnapshot *snap, GPtrArray *f, GHashTable *prevs)
 typedef struct {
   RtopRecordLoad *result;
   GHashTable *prevs;
+  GHashTable *ports_seen;      /* "device/port" of the ports loaded so far */
   RtopSnapshot *building;
   guint merge;
   guint64 groups;
@@ -195,6 +196,7 @@ csv_finish_group (CsvReader *c)
 
   if (snap == NULL)
     return;
+  rtop_record_reader_note_down_at_start (c->ports_seen, snap);
   rtop_snapshot_seal (snap);
   g_ptr_array_add (c->result->snapshots, snap);
 }
@@ -258,6 +260,7 @@ csv_load (RtopLineSource *src, guint budget, RtopRecordLoad *result, GError **er
 
   c.result = result;
   c.prevs = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, csv_prev_free);
+  c.ports_seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   c.merge = rtop_record_reader_merge_factor (rows, budget);
   while (rtop_line_source_next_line (src, &line, &len, &complete, &local))
     {
@@ -289,6 +292,7 @@ out:
       ok = TRUE;
     }
   g_clear_pointer (&c.prevs, g_hash_table_unref);
+  g_clear_pointer (&c.ports_seen, g_hash_table_unref);
   g_clear_pointer (&c.building, rtop_snapshot_unref);
   return ok;
 }

@@ -26,6 +26,52 @@ rtop_record_reader_prefix_error (GError **error, const char *path)
   g_prefix_error (error, _("Cannot open “%s”: "), display);
 }
 
+static gboolean
+has_state_event (const RtopSnapshot *snap, const char *device, guint32 port)
+{
+  for (guint i = 0; snap->events != NULL && i < snap->events->len; i++)
+    {
+      const RtopEvent *ev = g_ptr_array_index (snap->events, i);
+
+      if ((ev->kind == RTOP_EVENT_PORT_DOWN || ev->kind == RTOP_EVENT_PORT_STATE)
+          && ev->port == port && g_strcmp0 (ev->device, device) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+void
+rtop_record_reader_note_down_at_start (GHashTable *seen, RtopSnapshot *snap)
+{
+  for (guint i = 0; i < snap->devices->len; i++)
+    {
+      const RtopDevice *dev = g_ptr_array_index (snap->devices, i);
+
+      for (guint j = 0; j < dev->ports->len; j++)
+        {
+          const RtopPort *port = g_ptr_array_index (dev->ports, j);
+          char *key;
+          RtopEvent *ev;
+
+          if (g_hash_table_size (seen) >= RTOP_RECORD_READER_MAX_PORTS_SEEN)
+            return;
+          key = g_strdup_printf ("%s/%u", dev->name, port->index);
+          if (!g_hash_table_add (seen, key))
+            continue;
+          /* 1 DOWN, 2 INIT, 3 ARMED: not carrying traffic (0 is unknown). */
+          if (port->state < 1 || port->state > 3 || has_state_event (snap, dev->name, port->index))
+            continue;
+          ev = rtop_event_new (RTOP_EVENT_PORT_DOWN, RTOP_SEVERITY_ERROR, dev->name, port->index, NULL);
+          ev->message = g_strdup_printf (_("Port %s/%u was already down when the recording started: state %s."),
+                                         dev->name, port->index, rtop_port_state_to_string (port->state));
+          ev->new_value = g_strdup (rtop_port_state_to_string (port->state));
+          ev->monotonic_us = snap->monotonic_us;
+          ev->realtime_us = snap->realtime_us;
+          g_ptr_array_add (snap->events, ev);
+        }
+    }
+}
+
 guint
 rtop_record_reader_merge_factor (guint64 port_samples, guint budget)
 {

@@ -46,6 +46,16 @@ gboolean rtop_record_reader_first_line (RtopLineSource *src, const char **line, 
 /* Intervals merged into one loaded snapshot so port_samples fit budget. */
 guint rtop_record_reader_merge_factor (guint64 port_samples, guint budget);
 
+/* A port already down (DOWN, INIT or ARMED) when its recording starts has
+ * no Down event in the file: its episode began before.  On the port's first
+ * snapshot this adds an Error event that says so, unless the recording has
+ * a state event for that port there.  seen: the ports met so far, a set
+ * made with g_str_hash, g_str_equal and g_free keys, which stops growing
+ * (and this noting) at RTOP_RECORD_READER_MAX_PORTS_SEEN ports.  Call
+ * before sealing snap. */
+#define RTOP_RECORD_READER_MAX_PORTS_SEEN 65536
+void rtop_record_reader_note_down_at_start (GHashTable *seen, RtopSnapshot *snap);
+
 /* Sets RTOP_ERROR_INVALID_RECORDING with message; returns FALSE. */
 gboolean rtop_record_reader_invalid (GError **error, const char *message);
 /* Puts "Cannot open “path”: " before an RTOP_ERROR (an I/O error names

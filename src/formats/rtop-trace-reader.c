@@ -60,6 +60,7 @@ typedef struct {
   GPtrArray *ports;            /* PortState*, index = pid - 2 */
   GHashTable *slices;          /* tid -> SliceInfo* */
   GPtrArray *pending_events;   /* RtopEvent* for the snapshot being built */
+  GHashTable *ports_seen;      /* "device/port" of the ports emitted so far */
   guint merge;
   guint group_count;
   double group_dt;
@@ -112,6 +113,7 @@ trace_reader_clear (TraceReader *r)
   g_clear_pointer (&r->ports, g_ptr_array_unref);
   g_clear_pointer (&r->slices, g_hash_table_unref);
   g_clear_pointer (&r->pending_events, g_ptr_array_unref);
+  g_clear_pointer (&r->ports_seen, g_hash_table_unref);
 }
 
 static PortState *
@@ -442,6 +444,7 @@ emit_snapshot (TraceReader *r)
   r->port_samples += MAX (1, rtop_snapshot_get_n_ports (snap));
   g_ptr_array_extend_and_steal (snap->events, r->pending_events);
   r->pending_events = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_event_free);
+  rtop_record_reader_note_down_at_start (r->ports_seen, snap);
   add_processes (r, snap);
   rtop_snapshot_seal (snap);
   g_ptr_array_add (r->result->snapshots, snap);
@@ -699,6 +702,7 @@ trace_load (RtopLineSource *src, guint budget, RtopRecordLoad *result, GError **
   r.ports = g_ptr_array_new_with_free_func (port_state_free);
   r.slices = g_hash_table_new_full (NULL, NULL, NULL, slice_info_free);
   r.pending_events = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_event_free);
+  r.ports_seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   r.merge = rtop_record_reader_merge_factor (port_samples, budget);
   r.result = result;
 

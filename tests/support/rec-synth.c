@@ -138,6 +138,8 @@ add_device (RecSynth *self, RtopSnapshot *snap, guint d, gboolean first)
 
       port->state = 4;
       port->phys_state = 5;
+      if (self->options.last_down && d + 1 == self->options.n_devices && p == 1)
+        port->state = 1, port->phys_state = 3;
       port->link_layer = g_strdup (provider == 0 ? "InfiniBand" : "Ethernet");
       port->rate_gbps = 100;
       port->rate_text = g_strdup ("100 Gb/sec (4X EDR)");

@@ -20,6 +20,7 @@ typedef struct {
   gboolean busy_all;           /* every port moves traffic */
   gboolean processes;          /* a process on device 0 from sample 3 to 8 */
   gboolean events;             /* a device-added and a port-state event */
+  gboolean last_down;          /* the last device's port 1 is DOWN throughout */
   guint32 seed;
 } RecSynthOptions;
 

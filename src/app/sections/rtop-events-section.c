@@ -212,9 +212,24 @@ static char *
 rtop_events_section_dump (RtopSection *section)
 {
   RtopHistory *history = rtop_section_get_history (section);
+  GListModel *events = history != NULL ? rtop_history_get_events (history) : NULL;
+  guint n = events != NULL ? g_list_model_get_n_items (events) : 0;
+  GString *out = g_string_new (NULL);
 
-  return g_strdup_printf ("events=%u\n",
-                          history ? g_list_model_get_n_items (rtop_history_get_events (history)) : 0);
+  g_string_append_printf (out, "events=%u\n", n);
+  /* The newest few, as the list words them. */
+  for (guint i = 0; i < MIN (n, 20); i++)
+    {
+      g_autoptr(RtopEventItem) item = g_list_model_get_item (events, i);
+      const RtopEvent *ev = rtop_event_item_get_event (item);
+
+      g_string_append_printf (out, "event\tseverity=%s\tkind=%s\twhere=%s\tmessage=%s\n",
+                              rtop_severity_to_string (ev->severity),
+                              rtop_event_kind_to_string (ev->kind),
+                              rtop_event_item_get_location (item),
+                              ev->message != NULL ? ev->message : "");
+    }
+  return g_string_free (out, FALSE);
 }
 
 /* ---- following the newest events ------------------------------------------ */
