@@ -65,6 +65,24 @@ feed_ports (RtopHistory *history, const char *host, guint seq)
   ingest (history, s);
 }
 
+/* A pass of this computer's sixteen ports, with or without the two in
+ * trouble. */
+static void
+feed_local (RtopHistory *history, guint seq, gboolean trouble)
+{
+  GuiPortSpec p[N_PORTS];
+
+  make_ports (p, seq);
+  if (!trouble)
+    {
+      p[5].retrans = 0;
+      p[12].state = 4;
+      p[12].tx_bps = p[12].rx_bps = 2.5e9;
+      p[12].tx_pps = p[12].rx_pps = 1e5;
+    }
+  ingest (history, gui_fixture_snapshot (seq, 1.0, p, N_PORTS));
+}
+
 /* A pass of a host whose kernel has no RDMA: a failed read, no ports, and
  * on the first pass the collection error a health check raises. */
 static void
@@ -204,6 +222,48 @@ collect_graphs (GtkWidget *widget, GPtrArray *out)
         g_ptr_array_add (out, child);
       collect_graphs (child, out);
     }
+}
+
+static int
+graph_width (Fixture *f)
+{
+  g_autoptr(GPtrArray) graphs = g_ptr_array_new ();
+
+  collect_graphs (GTK_WIDGET (f->overview->ports_view), graphs);
+  g_assert_cmpuint (graphs->len, >, 0);
+  return gtk_widget_get_width (g_ptr_array_index (graphs, 0));
+}
+
+/* Verdicts that come and go ("OK", "✖ Port not active") and values of
+ * changing widths leave the columns as wide as the widest text they have
+ * shown: the expanding graph column never grows back.  (A column that
+ * shrank would move every column right of it, and repaint every row.) */
+static void
+test_columns_still (Fixture *f, gconstpointer data)
+{
+  g_autofree char *dump = NULL;
+  int during = 0;
+
+  for (guint seq = 1; seq <= 14; seq++)
+    {
+      feed_local (f->history, seq, seq >= 3 && seq <= 6);
+      gui_test_wait_painted (GTK_WIDGET (f->window));
+      /* A label is measured a frame after it changed. */
+      gui_test_wait_painted (GTK_WIDGET (f->window));
+      g_test_message ("pass %u: graph column %d px wide", seq, graph_width (f));
+      if (seq == 6)
+        {
+          dump = rtop_window_dump (f->window);
+          g_assert_nonnull (strstr (dump, "health=" RTOP_SIGN_ERROR " Port not active\n"));
+          g_clear_pointer (&dump, g_free);
+          during = graph_width (f);
+        }
+      else if (seq > 6)
+        g_assert_cmpint (graph_width (f), <=, during);
+    }
+  /* The trouble did end. */
+  dump = rtop_window_dump (f->window);
+  g_assert_null (strstr (dump, "health=" RTOP_SIGN_ERROR));
 }
 
 /* Checks each shown sparkline's top: its port's link rate, or (peak) its
@@ -447,6 +507,8 @@ main (int argc, char *argv[])
 
   g_test_add ("/gui/overview/layout-still", Fixture, NULL, fixture_setup,
               test_layout_still, fixture_teardown);
+  g_test_add ("/gui/overview/columns-still", Fixture, NULL, fixture_setup,
+              test_columns_still, fixture_teardown);
   g_test_add ("/gui/overview/scale", Fixture, NULL, fixture_setup,
               test_scale, fixture_teardown);
   g_test_add ("/gui/overview/trouble-first", Fixture, NULL, fixture_setup,

@@ -11,6 +11,58 @@
 #define HANDLER_KEY "rtop-updated-handler"
 #define ITEM_KEY "rtop-bound-item"
 
+#define COLUMN_KEY "rtop-column"
+#define WIDEST_KEY "rtop-widest"
+#define MEASURE_KEY "rtop-measure-after"
+
+/* A column keeps the width of the widest text it has shown: every label of
+ * the column asks for that width.  Otherwise a text a few pixels wider or
+ * narrower than the last (a verdict that comes and goes, "9.58" after
+ * "10.1") resizes its column, the expanding graph column takes up the
+ * difference, and every row is repainted whole: on X11 all of it is sent
+ * as image data (with ssh -X most of the window's bytes, in
+ * tests/bench/native-gui.sh), and the columns move under the reader's
+ * eyes.  The width grows only when a wider text comes.
+ *
+ * A label is measured a frame after its change, once its new style (a
+ * bold verdict) is in place. */
+static gboolean
+keep_widest_cb (GtkWidget *label, GdkFrameClock *clock, gpointer user_data)
+{
+  GObject *column = g_object_get_data (G_OBJECT (label), COLUMN_KEY);
+  gint64 after = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (label), MEASURE_KEY));
+  int widest, natural, requested;
+
+  if (gdk_frame_clock_get_frame_counter (clock) <= after)
+    return G_SOURCE_CONTINUE;
+  g_object_set_data (G_OBJECT (label), MEASURE_KEY, NULL);
+  widest = GPOINTER_TO_INT (g_object_get_data (column, WIDEST_KEY));
+  gtk_widget_get_size_request (label, &requested, NULL);
+  /* At least what it asks for: its text's width, or the request. */
+  gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+  if (natural > widest)
+    {
+      widest = natural;
+      g_object_set_data (column, WIDEST_KEY, GINT_TO_POINTER (widest));
+    }
+  if (requested != widest)
+    gtk_widget_set_size_request (label, widest, -1);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+keep_widest (GtkWidget *label)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (label);
+
+  if (g_object_get_data (G_OBJECT (label), COLUMN_KEY) == NULL || clock == NULL
+      || g_object_get_data (G_OBJECT (label), MEASURE_KEY) != NULL)
+    return;
+  g_object_set_data (G_OBJECT (label), MEASURE_KEY,
+                     GSIZE_TO_POINTER (MAX (gdk_frame_clock_get_frame_counter (clock), 1)));
+  gtk_widget_add_tick_callback (label, keep_widest_cb, NULL, NULL);
+}
+
 /* Sets the label's text and class; returns whether anything changed. */
 static gboolean
 refresh_label (GtkLabel *label, const RtopColumnDef *def, gpointer item)
@@ -35,6 +87,8 @@ refresh_label (GtkLabel *label, const RtopColumnDef *def, gpointer item)
       g_object_set_data (G_OBJECT (label), "rtop-css", (gpointer) css);
       changed = TRUE;
     }
+  if (changed)
+    keep_widest (GTK_WIDGET (label));
   return changed;
 }
 
@@ -149,6 +203,7 @@ static void
 setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, const RtopColumnDef *def)
 {
   GtkWidget *cell;
+  GObject *column;
 
   if (def->setup)
     cell = def->setup ();
@@ -166,6 +221,11 @@ setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, const RtopC
         gtk_widget_add_css_class (cell, "numeric");
     }
   g_object_set_data (G_OBJECT (cell), "rtop-def", (gpointer) def);
+  /* The column keeps the widest width its labels have had (no cycle: the
+   * column owns the factory, the view the cells). */
+  column = g_object_get_data (G_OBJECT (factory), COLUMN_KEY);
+  if (column != NULL)
+    g_object_set_data_full (G_OBJECT (cell), COLUMN_KEY, g_object_ref (column), g_object_unref);
   gtk_list_item_set_child (list_item, cell);
 }
 
@@ -233,6 +293,8 @@ column_new (const RtopColumnDef *def)
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cb), (gpointer) def);
   g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cb), (gpointer) def);
   column = gtk_column_view_column_new (_(def->title), factory);
+  if (def->setup == NULL)
+    g_object_set_data (G_OBJECT (factory), COLUMN_KEY, column);
   if (def->number || def->string)
     {
       g_autoptr(GtkSorter) sorter = GTK_SORTER (gtk_custom_sorter_new (compare_cb, (gpointer) def, NULL));
