@@ -668,6 +668,190 @@ test_link_down_is_one_error (void)
   g_assert_cmpuint (n_events, ==, 2);
 }
 
+/* ---- rails ---- */
+
+#define N_RAILS 4
+
+/* A pass of four mlx5 ports, each moving gbps[i] (transmit and receive
+ * together; -1: the port is down), all used by one process: of Slurm job
+ * 77 when job, of no known job otherwise. */
+static RtopSnapshot *
+rails_pass (guint pass, const double *gbps, gboolean job)
+{
+  RtopSnapshot *snap = rtop_snapshot_new ();
+  RtopProcess *proc = rtop_process_new (5151);
+
+  snap->monotonic_us = (gint64) pass * G_USEC_PER_SEC;
+  snap->realtime_us = snap->monotonic_us;
+  proc->comm = g_strdup ("all_reduce_perf");
+  proc->qp_list = g_array_new (FALSE, FALSE, sizeof (RtopQp));
+  if (job)
+    rtop_job_set (&proc->job, RTOP_JOB_SLURM, "77", "0");
+  for (guint i = 0; i < N_RAILS; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("mlx5_%u", i);
+      RtopDevice *dev = rtop_device_new (i, name);
+      RtopPort *port = rtop_port_new (1);
+      RtopQp qp = { NULL, 1, 100 + i, 200 + i, TRUE, 2, 3 };
+
+      port->state = gbps[i] < 0 ? 1 : 4;
+      port->phys_state = gbps[i] < 0 ? 3 : 5;
+      for (guint m = 0; m < 2; m++)
+        {
+          RtopMetric *metric = &port->metrics[m == 0 ? RTOP_METRIC_TX_BYTES : RTOP_METRIC_RX_BYTES];
+
+          metric->present = TRUE;
+          metric->has_rate = pass > 0;
+          metric->rate = MAX (gbps[i], 0) * 1e9 / 8 / 2;
+        }
+      g_ptr_array_add (dev->ports, port);
+      g_ptr_array_add (snap->devices, dev);
+      qp.device = dev->name;
+      g_array_append_val (proc->qp_list, qp);
+    }
+  g_ptr_array_add (snap->processes, proc);
+  rtop_snapshot_seal (snap);
+  return snap;
+}
+
+/* Runs passes 0..n-1 with rates(pass); returns the rail-imbalance events
+ * raised, one line each: "PASS DEVICE/PORT ongoing|ended SHARE". */
+static char *
+run_rails (RtopHealth *h, guint n, const double (*rates)[N_RAILS], gboolean job, char **last_message)
+{
+  GString *out = g_string_new ("");
+
+  for (guint pass = 0; pass < n; pass++)
+    {
+      g_autoptr(RtopSnapshot) snap = rails_pass (pass, rates[pass], job);
+
+      rtop_health_process (h, snap);
+      for (guint e = 0; e < snap->events->len; e++)
+        {
+          const RtopEvent *ev = g_ptr_array_index (snap->events, e);
+
+          if (ev->kind != RTOP_EVENT_RAIL_IMBALANCE)
+            continue;
+          g_assert_cmpint (ev->severity, ==, RTOP_SEVERITY_WARNING);
+          g_assert_cmpuint (ev->episode, !=, 0);
+          g_string_append_printf (out, "%u %s/%u %s %s\n", pass, ev->device, ev->port,
+                                  ev->ongoing ? "ongoing" : "ended", ev->new_value);
+          g_test_message ("pass %u: %s", pass, ev->message);
+          if (last_message != NULL)
+            {
+              g_free (*last_message);
+              *last_message = g_strdup (ev->message);
+            }
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Balanced rails, idle rails and a rail that is down raise no imbalance
+ * (the down rail has its own episode; its peers are still balanced). */
+static void
+test_rails_quiet (void)
+{
+  static const double balanced[N_RAILS] = { 95, 100, 105, 98 };
+  static const double idle[N_RAILS] = { 0.01, 0.05, 0, 0.02 };
+  static const double one_down[N_RAILS] = { 100, -1, 100, 100 };
+  const double *cases[] = { balanced, idle, one_down };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    for (guint job = 0; job < 2; job++)
+      {
+        g_autoptr(RtopHealth) h = rtop_health_new ();
+        double rates[20][N_RAILS];
+        g_autofree char *got = NULL;
+
+        for (guint pass = 0; pass < 20; pass++)
+          memcpy (rates[pass], cases[c], sizeof rates[pass]);
+        got = run_rails (h, 20, (const double (*)[N_RAILS]) rates, job, NULL);
+        g_assert_cmpstr (got, ==, "");
+      }
+}
+
+/* One slow rail of a job: a Warning once it has been low for 5 s, naming
+ * the rail, its share of its peers' median and the job; the episode ends
+ * when the rail has carried its share for 5 s.  A dip shorter than 5 s,
+ * or into the band between 50 % and 75 %, raises nothing. */
+static void
+test_rails_one_slow (void)
+{
+  g_autoptr(RtopHealth) h = rtop_health_new ();
+  g_autofree char *message = NULL;
+  g_autofree char *got = NULL;
+  double rates[40][N_RAILS];
+
+  for (guint pass = 0; pass < 40; pass++)
+    {
+      rates[pass][0] = rates[pass][1] = rates[pass][3] = 100;
+      /* 2..5: a short dip; 8..11: 60 %, in the band; 14..25: 30 %; 26..29:
+       * in the band again, which does not end the episode; then back. */
+      rates[pass][2] = pass >= 2 && pass <= 5 ? 10 : pass >= 8 && pass <= 11 ? 60
+                       : pass >= 14 && pass <= 25 ? 30 : pass >= 26 && pass <= 29 ? 60 : 100;
+    }
+  got = run_rails (h, 40, (const double (*)[N_RAILS]) rates, TRUE, &message);
+  /* Low from pass 14: confirmed at 19; back from 30: ended at 35. */
+  g_assert_cmpstr (got, ==, "19 mlx5_2/1 ongoing 30 %\n35 mlx5_2/1 ended 100 %\n");
+  g_assert_nonnull (strstr (message, "mlx5_2/1"));
+  g_assert_nonnull (strstr (message, "slurm 77.0"));
+  g_assert_nonnull (strstr (message, "carries its share again after 21 s"));
+}
+
+/* Without a job, the ports the host's processes use are one group; the
+ * slow one is named against them.  A rail that goes away mid-episode ends
+ * it; the kernel's own queue pairs on an unused, idle port do not make it a
+ * rail. */
+static void
+test_rails_host_group (void)
+{
+  g_autoptr(RtopHealth) h = rtop_health_new ();
+  g_autofree char *message = NULL;
+  g_autofree char *got = NULL;
+  double rates[16][N_RAILS];
+
+  for (guint pass = 0; pass < 16; pass++)
+    {
+      rates[pass][0] = rates[pass][1] = rates[pass][2] = 200;
+      rates[pass][3] = pass < 12 ? 20 : -1;
+    }
+  got = run_rails (h, 16, (const double (*)[N_RAILS]) rates, FALSE, &message);
+  g_assert_cmpstr (got, ==, "6 mlx5_3/1 ongoing 10 %\n12 mlx5_3/1 ended 0 %\n");
+  g_assert_nonnull (strstr (message, "no longer compared with its peers"));
+
+  /* Three busy rails of a process and an idle port only the kernel uses. */
+  {
+    g_autoptr(RtopHealth) h2 = rtop_health_new ();
+
+    for (guint pass = 0; pass < 12; pass++)
+      {
+        static const double r[N_RAILS] = { 100, 100, 100, 0 };
+        g_autoptr(RtopSnapshot) snap = rails_pass (pass, r, FALSE);
+        RtopProcess *proc = g_ptr_array_index (snap->processes, 0);
+
+        /* The process's QP on port 3 becomes the kernel's. */
+        g_array_set_size (proc->qp_list, 3);
+        {
+          RtopProcess *kernel = rtop_process_new (0);
+          RtopQp qp = { NULL, 1, 1, 0, FALSE, 4, 3 };
+          RtopDevice *dev = g_ptr_array_index (snap->devices, 3);
+
+          kernel->kernel = TRUE;
+          kernel->comm = g_strdup ("ib_core");
+          kernel->qp_list = g_array_new (FALSE, FALSE, sizeof (RtopQp));
+          qp.device = dev->name;
+          g_array_append_val (kernel->qp_list, qp);
+          g_ptr_array_add (snap->processes, kernel);
+        }
+        rtop_health_process (h2, snap);
+        for (guint e = 0; e < snap->events->len; e++)
+          g_assert_cmpint (((RtopEvent *) g_ptr_array_index (snap->events, e))->kind, !=,
+                           RTOP_EVENT_RAIL_IMBALANCE);
+      }
+  }
+}
+
 /* A queue pair that enters the error state is an Error naming its
  * process; one already there at the start, or still there, is not. */
 static void
@@ -1253,6 +1437,9 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/health/qp-error", test_qp_error_names_process);
   g_test_add_func ("/collector/health/qp-error-before-start", test_qp_error_before_start);
   g_test_add_func ("/collector/health/qp-errors-counted", test_qp_errors_counted_and_remembered);
+  g_test_add_func ("/collector/health/rails/quiet", test_rails_quiet);
+  g_test_add_func ("/collector/health/rails/one-slow", test_rails_one_slow);
+  g_test_add_func ("/collector/health/rails/host-group", test_rails_host_group);
   g_test_add_func ("/collector/health/verdict/every-state", test_verdict_every_state);
   g_test_add_func ("/collector/health/verdict/class-table", test_class_table_verdicts);
   g_test_add_func ("/collector/health/verdict/metric-table", test_metric_table_verdicts);

@@ -637,6 +637,7 @@ rtop_event_kind_to_string (RtopEventKind kind)
     [RTOP_EVENT_PORT_DOWN] = "port-down",
     [RTOP_EVENT_QP_ERROR] = "qp-error",
     [RTOP_EVENT_COUNTER_SATURATED] = "counter-saturated",
+    [RTOP_EVENT_RAIL_IMBALANCE] = "rail-imbalance",
   };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (names) == RTOP_EVENT_N);

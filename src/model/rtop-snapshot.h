@@ -86,6 +86,8 @@ typedef enum {
                                      counter changes it caused folded in */
   RTOP_EVENT_QP_ERROR,            /* a process's queue pair entered the error state */
   RTOP_EVENT_COUNTER_SATURATED,   /* an IB PMA counter stopped at its maximum: no rate */
+  RTOP_EVENT_RAIL_IMBALANCE,      /* a port carries far less than the ports that move with it
+                                     (a job's, or the host's): an episode, new_value its share */
   RTOP_EVENT_N
 } RtopEventKind;
 

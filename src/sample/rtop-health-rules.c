@@ -20,6 +20,15 @@ const ClassRule rtop_health_class_rules[RTOP_COUNTER_CLASS_N] = {
   [RTOP_COUNTER_CLASS_CONGESTION] = { TRUE, RTOP_SEVERITY_INFO, GROUP_CONGESTION, N_("Congestion") },
 };
 
+/* 100 Mb/s: below it a job's rails are idle, whatever their shares. */
+const ImbalanceRule rtop_health_imbalance_rule = {
+  .min_peer_bytes_s = 100e6 / 8,
+  .low_share = 0.5,
+  .recover_share = 0.75,
+  .confirm_us = 5 * G_USEC_PER_SEC,
+  .recover_us = 5 * G_USEC_PER_SEC,
+};
+
 const char * const rtop_health_group_labels[N_GROUPS] = {
   [GROUP_LOSS] = N_("Packet loss"),
   [GROUP_LINK] = N_("Link errors"),

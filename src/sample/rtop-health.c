@@ -5,6 +5,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "rtop-health-rails-private.h"
 #include "rtop-health-rules-private.h"
 #include "rtop-port-key.h"
 #include "rtop-providers.h"
@@ -63,6 +64,7 @@ struct _RtopHealth {
   GHashTable *devices;       /* name -> DeviceMemo */
   GHashTable *ports;         /* "dev/port" -> PortMemo; port 0 is the device level */
   GHashTable *qps_in_error;  /* "pid/start/dev/lqpn" of QPs in the error state last pass */
+  RtopHealthRails *rails;    /* rails that should carry equal shares */
 };
 
 static void
@@ -124,6 +126,7 @@ rtop_health_new (void)
   self->devices = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, device_memo_free);
   self->ports = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, port_memo_free);
   self->qps_in_error = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->rails = rtop_health_rails_new ();
   return self;
 }
 
@@ -135,6 +138,7 @@ rtop_health_free (RtopHealth *self)
   g_hash_table_unref (self->devices);
   g_hash_table_unref (self->ports);
   g_hash_table_unref (self->qps_in_error);
+  rtop_health_rails_free (self->rails);
   g_free (self);
 }
 
@@ -271,9 +275,8 @@ port_location (const char *device, guint32 port)
   return port != 0 ? g_strdup_printf ("%s/%u", device, port) : g_strdup (device);
 }
 
-/* "4 s", "3 min 20 s", "2 h 5 min": how long an episode lasted. */
-static char *
-format_duration (gint64 usec)
+char *
+rtop_health_format_duration (gint64 usec)
 {
   gint64 s = MAX (usec, 0) / G_USEC_PER_SEC;
 
@@ -346,7 +349,7 @@ static void
 finish_down (RtopSnapshot *snap, const RtopDevice *dev, const RtopPort *port, PortMemo *pm)
 {
   g_autofree char *where = port_location (dev->name, port->index);
-  g_autofree char *lasted = format_duration (snap->monotonic_us - pm->down.start_us);
+  g_autofree char *lasted = rtop_health_format_duration (snap->monotonic_us - pm->down.start_us);
   g_autofree char *folded = format_class_totals (pm->down.class_total, FALSE);
   guint64 total = 0;
   RtopEvent *ev;
@@ -590,7 +593,7 @@ complete_episode (RtopSnapshot *snap, const RtopDevice *dev, guint32 port, Group
   g_autofree char *what = format_class_totals (ep->class_total, g == GROUP_PEER);
   /* It ended with the last rise; the quiet time after it is not part of it. */
   gint64 lasted_us = ep->last_rise_us - ep->start_us;
-  g_autofree char *lasted = format_duration (lasted_us);
+  g_autofree char *lasted = rtop_health_format_duration (lasted_us);
   g_autofree char *total = format_count (ep->total);
   char peak[32];
   RtopEvent *ev;
@@ -905,6 +908,7 @@ rtop_health_process (RtopHealth *self, RtopSnapshot *snap)
   check_processes (self, snap);
   check_devices (self, snap);
   check_ports (self, snap);
+  rtop_health_rails_check (self->rails, snap, self->pass, &self->last_episode);
   check_qps (self, snap);
   snap->health_judged = TRUE;
   /* Memory stays bounded: forget ports and counters that are gone. */
