@@ -10,13 +10,13 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "rtop-health-private.h"
 #include "rtop-health-rails-private.h"
 
 typedef struct {
+  char *device;              /* the rail: device and port */
+  guint32 port;
   guint64 pass;              /* the last pass that judged it */
   gint64 low_since_us;       /* 0: not low; else when its low streak began */
   gint64 ok_since_us;        /* in an episode: when its recovered streak began, or 0 */
@@ -45,6 +45,7 @@ rail_memo_free (gpointer data)
 {
   RailMemo *m = data;
 
+  g_free (m->device);
   g_free (m->group);
   g_free (m);
 }
@@ -214,19 +215,18 @@ add_event (RtopSnapshot *snap, const char *device, guint32 port, double share, c
 }
 
 static void
-finish (RtopSnapshot *snap, const char *device, guint32 port, RailMemo *m, double share,
-        gboolean judged)
+finish (RtopSnapshot *snap, RailMemo *m, double share, gboolean judged)
 {
   g_autofree char *lasted = rtop_health_format_duration (snap->monotonic_us - m->start_us);
   g_autofree char *peers = group_text (m->group);
   RtopEvent *ev;
 
-  ev = add_event (snap, device, port, share,
+  ev = add_event (snap, m->device, m->port, share,
                   judged ? g_strdup_printf (_("Rail %s/%u carries its share again after %s, %s."),
-                                            device, port, lasted, peers)
+                                            m->device, m->port, lasted, peers)
                          : g_strdup_printf (_("Rail %s/%u is no longer compared with its peers after %s "
                                               "(down, idle or no longer used), %s."),
-                                            device, port, lasted, peers));
+                                            m->device, m->port, lasted, peers));
   ev->episode = m->id;
   ev->ongoing = FALSE;
   ev->started_us = m->start_us;
@@ -251,6 +251,8 @@ judge (RtopHealthRails *self, RtopSnapshot *snap, const RailGroup *group, guint 
   if (m == NULL)
     {
       m = g_new0 (RailMemo, 1);
+      m->device = g_strdup (rail->dev->name);
+      m->port = rail->port->index;
       g_hash_table_insert (self->memos, g_steal_pointer (&key), m);
     }
   else if (m->pass == pass)
@@ -295,7 +297,7 @@ judge (RtopHealthRails *self, RtopSnapshot *snap, const RailGroup *group, guint 
   if (m->ok_since_us == 0)
     m->ok_since_us = now;
   if (now - m->ok_since_us >= rule->recover_us)
-    finish (snap, rail->dev->name, rail->port->index, m, share, TRUE);
+    finish (snap, m, share, TRUE);
 }
 
 void
@@ -304,7 +306,7 @@ rtop_health_rails_check (RtopHealthRails *self, RtopSnapshot *snap, guint64 pass
 {
   g_autoptr(GPtrArray) groups = find_groups (snap);
   GHashTableIter iter;
-  gpointer key, value;
+  gpointer value;
 
   for (guint g = 0; g < groups->len; g++)
     {
@@ -318,19 +320,14 @@ rtop_health_rails_check (RtopHealthRails *self, RtopSnapshot *snap, guint64 pass
   /* A rail no group judged this pass: its episode ends, its memo goes
    * (memory stays bounded by the ports of one pass). */
   g_hash_table_iter_init (&iter, self->memos);
-  while (g_hash_table_iter_next (&iter, &key, &value))
+  while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       RailMemo *m = value;
-      const char *slash;
-      g_autofree char *device = NULL;
 
       if (m->pass == pass)
         continue;
-      if (m->id != 0 && (slash = strrchr (key, '/')) != NULL)
-        {
-          device = g_strndup (key, slash - (const char *) key);
-          finish (snap, device, (guint32) strtoul (slash + 1, NULL, 10), m, 0, FALSE);
-        }
+      if (m->id != 0)
+        finish (snap, m, 0, FALSE);
       g_hash_table_iter_remove (&iter);
     }
 }
