@@ -28,6 +28,18 @@ show_view_action (GtkWidget *widget, const char *name, GVariant *param)
   show_views (self);
 }
 
+/* The rails view, narrowed to one job's ports ("": every port). */
+static void
+show_job_rails_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  RtopWindow *self = RTOP_WINDOW (widget);
+  const char *job = g_variant_get_string (param, NULL);
+
+  rtop_rails_section_set_job (self->rails, job[0] != '\0' ? job : NULL);
+  gtk_stack_set_visible_child (self->views_stack, GTK_WIDGET (self->rails));
+  show_views (self);
+}
+
 /* ---- the pages built when first shown ---------------------------------- */
 
 RtopPortSection *
@@ -356,6 +368,7 @@ rtop_window_class_actions_init (GtkWidgetClass *widget_class)
   g_signal_override_class_handler ("move-focus", G_TYPE_FROM_CLASS (widget_class), G_CALLBACK (move_focus_cb));
   gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
   gtk_widget_class_install_action (widget_class, "win.show-port", "s", show_port_action);
+  gtk_widget_class_install_action (widget_class, "win.show-job-rails", "s", show_job_rails_action);
   gtk_widget_class_install_action (widget_class, "win.compare", NULL, compare_action);
   gtk_widget_class_install_action (widget_class, "win.compare-with", "s", compare_action);
   gtk_widget_class_install_action (widget_class, "win.compare-ports", "as", compare_action);
@@ -384,6 +397,7 @@ rtop_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_CONTROL_MASK, "win.show-view", "s", "processes");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_CONTROL_MASK, "win.show-view", "s", "events");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_4, GDK_CONTROL_MASK, "win.compare", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_5, GDK_CONTROL_MASK, "win.show-view", "s", "rails");
   /* Ctrl+Plus samples more often, Ctrl+Minus less often, as the keys read. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "win.interval-faster", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "win.interval-faster", NULL);

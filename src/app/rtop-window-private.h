@@ -5,6 +5,7 @@
 #include "rtop-overview-section.h"
 #include "rtop-port-section.h"
 #include "rtop-process-section.h"
+#include "rtop-rails-section.h"
 #include "rtop-window.h"
 
 G_BEGIN_DECLS
@@ -43,6 +44,7 @@ struct _RtopWindow {
   GtkLabel *remote_command;
   GtkStack *views_stack;
   RtopOverviewSection *overview;
+  RtopRailsSection *rails;
   RtopPortSection *port_detail;      /* NULL until first shown: rtop_window_ensure_*() */
   RtopCompareSection *compare_view;
   RtopProcessSection *process_page;

@@ -15,6 +15,7 @@
 #include "rtop-port-section.h"
 #include "rtop-process-section.h"
 #include "rtop-processes-section.h"
+#include "rtop-rails-section.h"
 #include "rtop-recording.h"
 #include "rtop-remote.h"
 #include "rtop-startup.h"
@@ -642,6 +643,8 @@ bind_settings (RtopWindow *self)
   time_window_setting_cb (self);
   g_settings_bind_with_mapping (self->settings, "time-window", self->overview, "time-window",
                                 G_SETTINGS_BIND_GET, minutes_to_seconds, NULL, NULL, NULL);
+  g_settings_bind_with_mapping (self->settings, "time-window", self->rails, "time-window",
+                                G_SETTINGS_BIND_GET, minutes_to_seconds, NULL, NULL, NULL);
   g_settings_bind (self->settings, "sparkline-scale", self, "sparkline-scale", G_SETTINGS_BIND_DEFAULT);
   g_signal_connect_object (self->settings, "changed::interval", G_CALLBACK (interval_setting_cb),
                            self, G_CONNECT_SWAPPED);
@@ -873,6 +876,7 @@ rtop_window_class_init (RtopWindowClass *klass)
   g_type_ensure (RTOP_TYPE_OVERVIEW_SECTION);
   g_type_ensure (RTOP_TYPE_PROCESSES_SECTION);
   g_type_ensure (RTOP_TYPE_EVENTS_SECTION);
+  g_type_ensure (RTOP_TYPE_RAILS_SECTION);
   g_type_ensure (RTOP_TYPE_COMPARE_SECTION);
   g_type_ensure (RTOP_TYPE_PORT_SECTION);
   g_type_ensure (RTOP_TYPE_PROCESS_SECTION);
@@ -895,6 +899,8 @@ rtop_window_class_init (RtopWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, remote_command);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, views_stack);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, overview);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, rails);
+
   rtop_window_class_actions_init (widget_class);
 }
 

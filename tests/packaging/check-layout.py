@@ -30,7 +30,8 @@ LAYERS = {
     "src/app/models": 6,
     "src/app/widgets": 7,
     "src/app/sections": 8,
-    "src/app": 9,
+    "src/app/jobs": 9,
+    "src/app": 10,
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

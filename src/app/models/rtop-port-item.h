@@ -20,6 +20,7 @@ typedef enum {
   RTOP_PORT_CH_RETRANS,
   RTOP_PORT_CH_DROPS,
   RTOP_PORT_CH_ERRORS,
+  RTOP_PORT_CH_CONGESTION,   /* CNPs sent and handled, ECN marks */
   RTOP_PORT_CH_N
 } RtopPortChannel;
 

@@ -348,7 +348,7 @@ rtop_events_section_class_init (RtopEventsSectionClass *klass)
   RTOP_SECTION_CLASS (klass)->bind = rtop_events_section_bind;
   RTOP_SECTION_CLASS (klass)->focus = rtop_events_section_focus;
   RTOP_SECTION_CLASS (klass)->dump = rtop_events_section_dump;
-  rtop_section_class_set_page (RTOP_SECTION_CLASS (klass), "events", N_("Health _Events"),
+  rtop_section_class_set_page (RTOP_SECTION_CLASS (klass), "events", N_("_Events"),
                                "dialog-warning-symbolic");
   object_class->finalize = rtop_events_section_finalize;
 

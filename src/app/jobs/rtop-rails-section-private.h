@@ -1,0 +1,57 @@
+/* rtop-rails-section-private.h: what only rtop-rails-section.c and the tests use. */
+#pragma once
+
+#include "rtop-heat-strip.h"
+#include "rtop-rails-section.h"
+
+G_BEGIN_DECLS
+
+struct _RtopRailsSection {
+  RtopSection parent_instance;
+
+  GtkDropDown *metric_dropdown;
+  GtkDropDown *job_dropdown;
+  GtkLabel *count_label;
+  GtkLabel *legend_low;
+  GtkWidget *legend_bar;
+  GtkLabel *legend_high;
+  GtkStack *stack;
+  GtkLabel *empty_title;
+  GtkLabel *empty_text;
+  GtkWidget *scroller;
+  GtkListBox *list;
+  GtkWidget *axis;
+  GtkLabel *axis_start;
+
+  GtkSizeGroup *host_group;
+  GtkSizeGroup *port_group;
+  GtkSizeGroup *value_group;
+
+  GtkStringList *job_names;  /* "All ports", then the jobs' titles */
+  GPtrArray *job_keys;       /* char*, the jobs' keys, job_names' items from 1 */
+  GPtrArray *jobs;           /* RtopJobSummary, the newest collection */
+  gint64 jobs_read_us;
+  char *job_key;             /* the job narrowed to, NULL: every port */
+  char *job_title;           /* its title when last seen */
+
+  RtopHeatMetric metric;
+  double span_s;
+  GPtrArray *rows;           /* GtkListBoxRow, top to bottom */
+  GPtrArray *row_ports;      /* RtopPortItem (ref), the rows' ports */
+  guint n_hosts_shown;
+  gboolean stale;            /* something changed while unmapped */
+  guint syncing;             /* the dropdowns are being set from code */
+};
+
+
+/* The job narrowed to, or NULL. */
+const char *rtop_rails_section_get_job (RtopRailsSection *self);
+void rtop_rails_section_set_metric (RtopRailsSection *self, RtopHeatMetric metric);
+/* The rows shown now (GtkListBoxRow), top to bottom (transfer container). */
+GPtrArray *rtop_rails_section_get_rows (RtopRailsSection *self);
+/* A row's strip. */
+RtopHeatStrip *rtop_rails_section_row_strip (GtkWidget *row);
+/* Re-reads the jobs now instead of at most once a second. */
+void rtop_rails_section_refresh_jobs (RtopRailsSection *self);
+
+G_END_DECLS

@@ -1,0 +1,44 @@
+/* rtop-heat-strip.h: one port's history as a row of coloured cells, the
+ * rails view's heatmap row.
+ *
+ * Each cell is a stretch of time, its colour how busy the port was then:
+ * throughput against the port's link rate, or a counter (retransmits,
+ * congestion notifications, drops) a second on a log scale that saturates
+ * at RTOP_HEAT_COUNTER_TOP, so that rows compare by colour alone.  The
+ * right edge is the port's newest sample; the strip redraws when its
+ * port's series changes and costs nothing while unmapped.  Hovering says
+ * what a cell holds (time and value) as a tooltip. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "rtop-port-item.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  RTOP_HEAT_THROUGHPUT,      /* max (transmit, receive) / link rate */
+  RTOP_HEAT_RETRANSMITS,
+  RTOP_HEAT_CONGESTION,
+  RTOP_HEAT_DROPS,
+  RTOP_HEAT_N
+} RtopHeatMetric;
+
+/* A counter's colour is full at this many a second. */
+#define RTOP_HEAT_COUNTER_TOP 1000.0
+/* At most this many cells a strip, however wide. */
+#define RTOP_HEAT_MAX_CELLS 1024
+
+#define RTOP_TYPE_HEAT_STRIP (rtop_heat_strip_get_type ())
+G_DECLARE_FINAL_TYPE (RtopHeatStrip, rtop_heat_strip, RTOP, HEAT_STRIP, GtkWidget)
+
+GtkWidget *rtop_heat_strip_new (void);
+void rtop_heat_strip_set_port (RtopHeatStrip *self, RtopPortItem *port);
+RtopPortItem *rtop_heat_strip_get_port (RtopHeatStrip *self);
+void rtop_heat_strip_set_metric (RtopHeatStrip *self, RtopHeatMetric metric);
+/* How much history the strip spans, in seconds (1..3600). */
+void rtop_heat_strip_set_span (RtopHeatStrip *self, double seconds);
+
+/* "93 % of 200 Gb/s", "12.0 /s": a value as the rails view says it. */
+char *rtop_heat_format (RtopHeatMetric metric, double value, double link_gbps);
+
+G_END_DECLS
