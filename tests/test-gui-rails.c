@@ -15,6 +15,7 @@
 #include "rtop-history-private.h"
 #include "rtop-jobs.h"
 #include "rtop-heat-strip-private.h"
+#include "rtop-heat-value.h"
 #include "rtop-rails-section-private.h"
 #include "rtop-window-private.h"
 
@@ -240,8 +241,7 @@ test_heatmap (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (others_min, >, 0.6);
 
   /* Rows are named for a screen reader: host, port, what and how much. */
-  label = g_object_get_data (G_OBJECT (g_ptr_array_index (rows, slow)), "rtop-value") != NULL
-          ? gtk_label_get_text (g_object_get_data (G_OBJECT (g_ptr_array_index (rows, slow)), "rtop-value")) : NULL;
+  label = rtop_heat_value_get_text (g_object_get_data (G_OBJECT (g_ptr_array_index (rows, slow)), "rtop-value"));
   g_assert_nonnull (label);
   dump = rtop_window_dump (f->window);
   g_assert_nonnull (strstr (dump, "rails: 64 ports on 8 hosts; show throughput; job all"));

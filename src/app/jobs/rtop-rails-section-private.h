@@ -39,6 +39,7 @@ struct _RtopRailsSection {
   GPtrArray *rows;           /* GtkListBoxRow, top to bottom */
   GPtrArray *row_ports;      /* RtopPortItem (ref), the rows' ports */
   guint n_hosts_shown;
+  guint flush_source;        /* passes wait for one frame */
   gboolean stale;            /* something changed while unmapped */
   guint syncing;             /* the dropdowns are being set from code */
 };
@@ -51,6 +52,8 @@ void rtop_rails_section_set_metric (RtopRailsSection *self, RtopHeatMetric metri
 GPtrArray *rtop_rails_section_get_rows (RtopRailsSection *self);
 /* A row's strip. */
 RtopHeatStrip *rtop_rails_section_row_strip (GtkWidget *row);
+/* Shows now what came since the last frame (instead of within a second). */
+void rtop_rails_section_flush (RtopRailsSection *self);
 /* Re-reads the jobs now instead of at most once a second. */
 void rtop_rails_section_refresh_jobs (RtopRailsSection *self);
 

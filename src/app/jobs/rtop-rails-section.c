@@ -12,11 +12,16 @@
 
 #include "rtop-a11y.h"
 #include "rtop-format.h"
+#include "rtop-heat-value.h"
 #include "rtop-jobs.h"
 #include "rtop-rails-section-private.h"
 
 /* The jobs are read again at most this often while the view is shown. */
 #define JOBS_PERIOD_US G_USEC_PER_SEC
+/* Passes that come within this long of the first are drawn in one frame:
+ * eight hosts sampling at 1 s, each at its own moment, make one frame a
+ * second, not eight. */
+#define FLUSH_DELAY_MS 1000
 
 
 G_DEFINE_FINAL_TYPE (RtopRailsSection, rtop_rails_section, RTOP_TYPE_SECTION)
@@ -242,7 +247,8 @@ make_row (RtopRailsSection *self, RtopPortItem *port, gboolean first_of_host)
   GtkWidget *host = make_label (self->host_group, 0);
   GtkWidget *name = make_label (self->port_group, 0);
   GtkWidget *strip = rtop_heat_strip_new ();
-  GtkWidget *value = make_label (self->value_group, 1);
+  /* As wide as the widest value: "100.0 %", "999 k/s", "Down". */
+  GtkWidget *value = rtop_heat_value_new ("100.0 % ");
   const char *host_name = rtop_port_item_get_host (port);
   g_autofree char *port_text = g_strdup_printf ("%s/%u", rtop_port_item_get_device (port),
                                                 rtop_port_item_get_port (port));
@@ -250,13 +256,14 @@ make_row (RtopRailsSection *self, RtopPortItem *port, gboolean first_of_host)
   gtk_label_set_width_chars (GTK_LABEL (host), 10);
   gtk_label_set_max_width_chars (GTK_LABEL (host), 16);
   gtk_label_set_width_chars (GTK_LABEL (name), 10);
-  gtk_label_set_width_chars (GTK_LABEL (value), 9);
   if (first_of_host)
     gtk_label_set_text (GTK_LABEL (host), host_name != NULL ? host_name : _("This computer"));
   gtk_label_set_text (GTK_LABEL (name), port_text);
   gtk_widget_add_css_class (host, "rails-host");
+  gtk_size_group_add_widget (self->value_group, value);
   gtk_widget_add_css_class (value, "numeric");
   gtk_widget_set_hexpand (strip, TRUE);
+  rtop_heat_strip_set_deferred (RTOP_HEAT_STRIP (strip), TRUE);
   rtop_heat_strip_set_port (RTOP_HEAT_STRIP (strip), port);
   rtop_heat_strip_set_metric (RTOP_HEAT_STRIP (strip), self->metric);
   rtop_heat_strip_set_span (RTOP_HEAT_STRIP (strip), self->span_s);
@@ -422,11 +429,11 @@ update_values (RtopRailsSection *self)
     {
       GtkWidget *row = g_ptr_array_index (self->rows, i);
       RtopPortItem *port = g_ptr_array_index (self->row_ports, i);
-      GtkLabel *value = g_object_get_data (G_OBJECT (row), "rtop-value");
+      RtopHeatValue *value = g_object_get_data (G_OBJECT (row), "rtop-value");
       g_autofree char *full = NULL;
       g_autofree char *text = value_text (self, port, &full);
 
-      if (g_strcmp0 (gtk_label_get_text (value), text) != 0)
+      if (g_strcmp0 (rtop_heat_value_get_text (value), text) != 0)
         {
           const char *host = rtop_port_item_get_host (port);
           /* Translators: a rails row's accessible name: host, port,
@@ -435,7 +442,7 @@ update_values (RtopRailsSection *self)
                                                    rtop_port_item_get_device (port), rtop_port_item_get_port (port),
                                                    metric_name (self->metric), full != NULL ? full : text);
 
-          gtk_label_set_text (value, text);
+          rtop_heat_value_set_text (value, text);
           gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
         }
     }
@@ -481,7 +488,7 @@ rtop_rails_section_set_metric (RtopRailsSection *self, RtopHeatMetric metric)
   update_legend (self);
   /* Every row's text is new. */
   for (guint i = 0; i < self->rows->len; i++)
-    gtk_label_set_text (g_object_get_data (G_OBJECT (g_ptr_array_index (self->rows, i)), "rtop-value"), "");
+    rtop_heat_value_set_text (g_object_get_data (G_OBJECT (g_ptr_array_index (self->rows, i)), "rtop-value"), "");
   update_values (self);
 }
 
@@ -527,6 +534,28 @@ update_axis (RtopRailsSection *self)
 
 /* ---- the session ------------------------------------------------------------- */
 
+/* What came since the last frame, shown at once. */
+static void
+flush (RtopRailsSection *self)
+{
+  if (g_get_monotonic_time () - self->jobs_read_us >= JOBS_PERIOD_US)
+    read_jobs (self);
+  rebuild (self);
+  for (guint i = 0; i < self->rows->len; i++)
+    rtop_heat_strip_flush (rtop_rails_section_row_strip (g_ptr_array_index (self->rows, i)));
+  update_values (self);
+}
+
+static gboolean
+flush_cb (gpointer data)
+{
+  RtopRailsSection *self = data;
+
+  self->flush_source = 0;
+  flush (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 history_updated_cb (RtopRailsSection *self)
 {
@@ -535,10 +564,16 @@ history_updated_cb (RtopRailsSection *self)
       self->stale = TRUE;
       return;
     }
-  if (g_get_monotonic_time () - self->jobs_read_us >= JOBS_PERIOD_US)
-    read_jobs (self);
-  rebuild (self);
-  update_values (self);
+  if (self->flush_source == 0)
+    self->flush_source = g_timeout_add (FLUSH_DELAY_MS, flush_cb, self);
+}
+
+void
+rtop_rails_section_flush (RtopRailsSection *self)
+{
+  g_return_if_fail (RTOP_IS_RAILS_SECTION (self));
+  g_clear_handle_id (&self->flush_source, g_source_remove);
+  flush (self);
 }
 
 static void
@@ -564,6 +599,7 @@ rtop_rails_section_bind (RtopSection *section, RtopSession *session)
 
   if (session == NULL)
     {
+      g_clear_handle_id (&self->flush_source, g_source_remove);
       if (history != NULL)
         g_signal_handlers_disconnect_by_data (rtop_history_get_ports (history), self);
       clear_rows (self);
@@ -574,7 +610,8 @@ rtop_rails_section_bind (RtopSection *section, RtopSession *session)
   g_signal_connect_swapped (rtop_history_get_ports (history), "items-changed",
                             G_CALLBACK (ports_changed_cb), self);
   self->stale = TRUE;
-  history_updated_cb (self);
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    rtop_rails_section_flush (self);
 }
 
 static void
@@ -587,8 +624,7 @@ rtop_rails_section_map (GtkWidget *widget)
     {
       self->stale = FALSE;
       read_jobs (self);
-      rebuild (self);
-      update_values (self);
+      rtop_rails_section_flush (self);
     }
 }
 
@@ -617,7 +653,7 @@ rtop_rails_section_dump (RtopSection *section)
       RtopPortItem *port = g_ptr_array_index (self->row_ports, i);
 
       g_string_append_printf (out, "rails row: %s %s\n", rtop_port_item_get_key (port),
-                              gtk_label_get_text (g_object_get_data (G_OBJECT (row), "rtop-value")));
+                              rtop_heat_value_get_text (g_object_get_data (G_OBJECT (row), "rtop-value")));
     }
   return g_string_free (out, FALSE);
 }
@@ -666,6 +702,7 @@ rtop_rails_section_dispose (GObject *object)
 {
   RtopRailsSection *self = RTOP_RAILS_SECTION (object);
 
+  g_clear_handle_id (&self->flush_source, g_source_remove);
   if (self->rows != NULL)
     clear_rows (self);
   G_OBJECT_CLASS (rtop_rails_section_parent_class)->dispose (object);

@@ -30,6 +30,8 @@ struct _RtopHeatStrip {
 
   /* The cells of the last frame, and what they were made from. */
   gboolean dirty;
+  gboolean deferred;
+  gboolean pending;          /* deferred: the series changed since the last flush */
   guint n_cells;
   double *levels;            /* n_cells, -1: no value */
   cairo_surface_t *image;    /* n_cells x 1 */
@@ -142,7 +144,9 @@ series_changed_cb (RtopHeatStrip *self)
 
   if (link > 0)
     self->link_gbps = link;
-  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+  if (self->deferred)
+    self->pending = TRUE;
+  else if (gtk_widget_get_mapped (GTK_WIDGET (self)))
     mark_dirty (self);
   else
     self->dirty = TRUE;
@@ -168,6 +172,27 @@ rtop_heat_strip_set_port (RtopHeatStrip *self, RtopPortItem *port)
       self->link_gbps = rtop_port_item_get_link_gbps (port);
     }
   mark_dirty (self);
+}
+
+void
+rtop_heat_strip_set_deferred (RtopHeatStrip *self, gboolean deferred)
+{
+  g_return_if_fail (RTOP_IS_HEAT_STRIP (self));
+  self->deferred = deferred;
+}
+
+void
+rtop_heat_strip_flush (RtopHeatStrip *self)
+{
+  g_return_if_fail (RTOP_IS_HEAT_STRIP (self));
+
+  if (!self->pending)
+    return;
+  self->pending = FALSE;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    mark_dirty (self);
+  else
+    self->dirty = TRUE;
 }
 
 RtopPortItem *

@@ -37,6 +37,11 @@ RtopPortItem *rtop_heat_strip_get_port (RtopHeatStrip *self);
 void rtop_heat_strip_set_metric (RtopHeatStrip *self, RtopHeatMetric metric);
 /* How much history the strip spans, in seconds (1..3600). */
 void rtop_heat_strip_set_span (RtopHeatStrip *self, double seconds);
+/* Deferred (the rails view's rows), a change of the port's series only
+ * marks the strip; rtop_heat_strip_flush() draws it.  Many hosts' passes
+ * then make one frame, not one each. */
+void rtop_heat_strip_set_deferred (RtopHeatStrip *self, gboolean deferred);
+void rtop_heat_strip_flush (RtopHeatStrip *self);
 
 /* "93 % of 200 Gb/s", "12.0 /s": a value as the rails view says it. */
 char *rtop_heat_format (RtopHeatMetric metric, double value, double link_gbps);

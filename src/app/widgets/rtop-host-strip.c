@@ -106,12 +106,27 @@ update_card (RtopHostStrip *self, Card *card)
   gtk_label_set_label (card->state, state_text);
   gtk_widget_set_css_classes (GTK_WIDGET (card->state), classes);
   gtk_label_set_label (card->detail, detail);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (card->detail), detail);
+  /* Its tooltip is the label's text, given when asked (detail_tooltip_cb):
+   * setting a tooltip asks the display where the pointer is, a round trip
+   * to the X server, and with eight hosts' cards updated at every pass of
+   * each that was most of the window's CPU. */
   /* Translators: a host card for screen readers: name, state, details */
   description = g_strdup_printf (_("%s: %s. %s"), rtop_source_get_name (card->source),
                                  state_label, detail);
   gtk_accessible_update_property (GTK_ACCESSIBLE (card->box), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   description, -1);
+}
+
+/* A card's details in full (the label may be cut at two lines). */
+static gboolean
+detail_tooltip_cb (GtkWidget *label, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
+{
+  const char *text = gtk_label_get_text (GTK_LABEL (label));
+
+  if (text == NULL || text[0] == '\0')
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
 }
 
 static void
@@ -150,6 +165,8 @@ card_new (RtopHostStrip *self, RtopSource *source)
   gtk_label_set_xalign (card->name, 0);
   gtk_label_set_ellipsize (card->name, PANGO_ELLIPSIZE_MIDDLE);
   gtk_label_set_xalign (card->detail, 0);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (card->detail), TRUE);
+  g_signal_connect (card->detail, "query-tooltip", G_CALLBACK (detail_tooltip_cb), NULL);
   gtk_label_set_wrap (card->detail, TRUE);
   gtk_label_set_wrap_mode (card->detail, PANGO_WRAP_WORD_CHAR);
   /* Two lines: the cards leave the table its room in a small window. */
