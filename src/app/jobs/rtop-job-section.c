@@ -278,8 +278,8 @@ add_port_buttons (GtkWidget *row, RtopJobDevice *d)
     }
   if (d->ports->len == 0)
     {
-      /* Translators: a device where the job's queue pairs use no port yet */
-      GtkWidget *none = gtk_label_new (C_("ports", "none"));
+      /* A device where the job's queue pairs use no port yet. */
+      GtkWidget *none = gtk_label_new ("—");
 
       gtk_widget_add_css_class (none, "dim-label");
       gtk_box_append (GTK_BOX (box), none);
