@@ -66,6 +66,14 @@ rtop_window_ensure_compare_view (RtopWindow *self)
   return self->compare_view;
 }
 
+RtopJobSection *
+rtop_window_ensure_job_page (RtopWindow *self)
+{
+  if (self->job_page == NULL)
+    self->job_page = RTOP_JOB_SECTION (rtop_window_add_page (self, RTOP_TYPE_JOB_SECTION, 0));
+  return self->job_page;
+}
+
 static void
 show_compare (RtopWindow *self)
 {
@@ -159,6 +167,26 @@ show_process_action (GtkWidget *widget, const char *name, GVariant *param)
   gtk_stack_set_visible_child_name (self->title_stack, "detail");
   gtk_stack_set_visible_child_name (self->main_stack, "process");
   gtk_widget_set_visible (self->back_button, TRUE);
+}
+
+/* A job's page (s: its key, rtop-jobs.h "slurm/1234"); a job that is gone
+ * shows that it is. */
+static void
+show_job_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  RtopWindow *self = RTOP_WINDOW (widget);
+  const char *key = g_variant_get_string (param, NULL);
+  RtopJobSection *page;
+
+  if (key[0] == '\0')
+    return;
+  page = rtop_window_ensure_job_page (self);
+  rtop_job_section_set_job (page, key);
+  gtk_label_set_label (self->detail_title, rtop_job_section_get_title (page));
+  gtk_stack_set_visible_child_name (self->title_stack, "detail");
+  gtk_stack_set_visible_child (self->main_stack, GTK_WIDGET (page));
+  gtk_widget_set_visible (self->back_button, TRUE);
+  rtop_section_focus (RTOP_SECTION (page));
 }
 
 static void
@@ -369,6 +397,7 @@ rtop_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
   gtk_widget_class_install_action (widget_class, "win.show-port", "s", show_port_action);
   gtk_widget_class_install_action (widget_class, "win.show-job-rails", "s", show_job_rails_action);
+  gtk_widget_class_install_action (widget_class, "win.show-job", "s", show_job_action);
   gtk_widget_class_install_action (widget_class, "win.compare", NULL, compare_action);
   gtk_widget_class_install_action (widget_class, "win.compare-with", "s", compare_action);
   gtk_widget_class_install_action (widget_class, "win.compare-ports", "as", compare_action);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "rtop-compare-section.h"
+#include "rtop-job-section.h"
 #include "rtop-overview-section.h"
 #include "rtop-port-section.h"
 #include "rtop-process-section.h"
@@ -48,6 +49,7 @@ struct _RtopWindow {
   RtopPortSection *port_detail;      /* NULL until first shown: rtop_window_ensure_*() */
   RtopCompareSection *compare_view;
   RtopProcessSection *process_page;
+  RtopJobSection *job_page;
 };
 
 RtopSession *rtop_window_get_session (RtopWindow *self);
@@ -70,13 +72,14 @@ RtopSection *rtop_window_get_visible_section (RtopWindow *self);
 void rtop_window_update_replay (RtopWindow *self);
 /* A recording's length: "45 s", "5 min", "2 h 5 min". */
 char *rtop_window_format_duration (double seconds);
-/* The port, process and compare pages, built on first use
+/* The port, process, job and compare pages, built on first use
  * (rtop-window-actions.c) by rtop_window_add_page(): a section of type
  * in the main stack, bound to the session and the time window setting. */
 GtkWidget *rtop_window_add_page (RtopWindow *self, GType type, GSettingsBindFlags time_flags);
 RtopPortSection *rtop_window_ensure_port_detail (RtopWindow *self);
 RtopProcessSection *rtop_window_ensure_process_page (RtopWindow *self);
 RtopCompareSection *rtop_window_ensure_compare_view (RtopWindow *self);
+RtopJobSection *rtop_window_ensure_job_page (RtopWindow *self);
 
 /* Installs the window's actions and their keyboard shortcuts on the class
  * (rtop-window-actions.c). */

@@ -55,6 +55,8 @@ get_sections (RtopWindow *self)
     g_ptr_array_add (sections, self->process_page);
   if (self->compare_view)
     g_ptr_array_add (sections, self->compare_view);
+  if (self->job_page)
+    g_ptr_array_add (sections, self->job_page);
   return sections;
 }
 
@@ -132,6 +134,8 @@ rtop_window_get_visible_section (RtopWindow *self)
     return RTOP_SECTION (self->process_page);
   if (self->compare_view && gtk_stack_get_visible_child (self->main_stack) == GTK_WIDGET (self->compare_view))
     return RTOP_SECTION (self->compare_view);
+  if (self->job_page && gtk_stack_get_visible_child (self->main_stack) == GTK_WIDGET (self->job_page))
+    return RTOP_SECTION (self->job_page);
   child = gtk_stack_get_visible_child (self->views_stack);
   return RTOP_IS_SECTION (child) ? RTOP_SECTION (child) : NULL;
 }

@@ -11,6 +11,7 @@ struct _RtopRailsSection {
 
   GtkDropDown *metric_dropdown;
   GtkDropDown *job_dropdown;
+  GtkWidget *job_page_button;  /* the chosen job's page; insensitive for every port */
   GtkLabel *count_label;
   GtkLabel *legend_low;
   GtkWidget *legend_bar;

@@ -55,6 +55,14 @@ sync_job_dropdown (RtopRailsSection *self)
   self->syncing++;
   gtk_drop_down_set_selected (self->job_dropdown, selected);
   self->syncing--;
+  gtk_widget_set_sensitive (self->job_page_button, self->job_key != NULL);
+}
+
+static void
+job_page_clicked_cb (RtopRailsSection *self)
+{
+  if (self->job_key != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.show-job", "s", self->job_key);
 }
 
 /* The jobs' list in the dropdown, when its keys changed; the job narrowed to
@@ -750,6 +758,7 @@ rtop_rails_section_class_init (RtopRailsSectionClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-rails-section.ui");
   gtk_widget_class_bind_template_child (widget_class, RtopRailsSection, metric_dropdown);
   gtk_widget_class_bind_template_child (widget_class, RtopRailsSection, job_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, RtopRailsSection, job_page_button);
   gtk_widget_class_bind_template_child (widget_class, RtopRailsSection, count_label);
   gtk_widget_class_bind_template_child (widget_class, RtopRailsSection, legend_low);
   gtk_widget_class_bind_template_child (widget_class, RtopRailsSection, legend_bar);
@@ -799,6 +808,7 @@ rtop_rails_section_init (RtopRailsSection *self)
   g_signal_connect_swapped (self->metric_dropdown, "notify::selected", G_CALLBACK (metric_selected_cb), self);
   g_signal_connect_swapped (self->job_dropdown, "notify::selected", G_CALLBACK (job_selected_cb), self);
   g_signal_connect_swapped (self->list, "row-activated", G_CALLBACK (row_activated_cb), self);
+  g_signal_connect_swapped (self->job_page_button, "clicked", G_CALLBACK (job_page_clicked_cb), self);
   update_legend (self);
   update_axis (self);
   update_count (self);

@@ -275,6 +275,13 @@ rtop_process_item_get_job_text (RtopProcessItem *self)
   return self->job_text;
 }
 
+const RtopJob *
+rtop_process_item_get_job (RtopProcessItem *self)
+{
+  g_return_val_if_fail (RTOP_IS_PROCESS_ITEM (self), NULL);
+  return &self->job;
+}
+
 const char *
 rtop_process_item_get_devices (RtopProcessItem *self)
 {

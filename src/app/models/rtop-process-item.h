@@ -29,6 +29,8 @@ const char *rtop_process_item_get_command (RtopProcessItem *self);
 /* The job from the process's cgroup in words ("Slurm job 1234, step 0"),
  * NULL when none is known. */
 const char *rtop_process_item_get_job_text (RtopProcessItem *self);
+/* The job from its cgroup (kind RTOP_JOB_NONE when none is known). */
+const RtopJob *rtop_process_item_get_job (RtopProcessItem *self);
 const char *rtop_process_item_get_devices (RtopProcessItem *self);  /* "mlx5_0, rxe0" */
 gboolean rtop_process_item_uses_device (RtopProcessItem *self, const char *device);
 guint32 rtop_process_item_get_qps (RtopProcessItem *self);

@@ -6,6 +6,7 @@
 
 #include "rtop-columns.h"
 #include "rtop-format.h"
+#include "rtop-jobs.h"
 #include "rtop-process-section.h"
 #include "rtop-qp-item.h"
 
@@ -18,6 +19,8 @@ struct _RtopProcessSection {
 
   GtkLabel *title;
   GtkLabel *subtitle;
+  GtkWidget *job_box;
+  GtkWidget *job_link;
   GtkWidget *ports_box;
   GtkWidget *error_banner;
   GtkLabel *error_label;
@@ -162,6 +165,28 @@ update_ports (RtopProcessSection *self)
   gtk_widget_set_visible (self->ports_box, n_links > 0);
 }
 
+/* A link to the process's job's page, when it has a job. */
+static void
+update_job_link (RtopProcessSection *self)
+{
+  const RtopJob *job = self->process != NULL ? rtop_process_item_get_job (self->process) : NULL;
+  g_autofree char *key = job != NULL ? rtop_jobs_key_for (job) : NULL;
+  g_autofree char *title = job != NULL ? rtop_jobs_title_for (job->kind, job->id) : NULL;
+  g_autofree char *name = NULL;
+
+  gtk_widget_set_visible (self->job_box, key != NULL && title != NULL);
+  if (key == NULL || title == NULL)
+    return;
+  gtk_button_set_label (GTK_BUTTON (self->job_link), title);
+  /* The target first: the action takes a string. */
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (self->job_link), "s", key);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->job_link), "win.show-job");
+  /* Translators: a link to a job's page, e.g. "Open the page of Slurm job 1234" */
+  name = g_strdup_printf (_("Open the page of %s"), title);
+  gtk_widget_set_tooltip_text (self->job_link, name);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->job_link), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+}
+
 static void
 update_header (RtopProcessSection *self)
 {
@@ -232,6 +257,7 @@ static void
 process_updated_cb (RtopProcessSection *self)
 {
   update_header (self);
+  update_job_link (self);
   update_ports (self);
   rtop_column_view_resort (self->qps_view);
 }
@@ -279,6 +305,8 @@ rtop_process_section_dump (RtopSection *section)
                           gtk_label_get_label (self->subtitle));
   if (gtk_widget_get_visible (self->error_banner))
     g_string_append_printf (out, "process-error\t%s\n", gtk_label_get_label (self->error_label));
+  if (gtk_widget_get_visible (self->job_box))
+    g_string_append_printf (out, "process-job\t%s\n", gtk_button_get_label (GTK_BUTTON (self->job_link)));
   for (GtkWidget *c = gtk_widget_get_first_child (self->ports_box); c; c = gtk_widget_get_next_sibling (c))
     if (GTK_IS_BUTTON (c))
       g_string_append_printf (out, "process-port\t%s\n", gtk_button_get_label (GTK_BUTTON (c)));
@@ -326,6 +354,8 @@ rtop_process_section_class_init (RtopProcessSectionClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/rdmatop/Rdmatop/ui/rtop-process-section.ui");
   gtk_widget_class_bind_template_child (widget_class, RtopProcessSection, title);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessSection, subtitle);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessSection, job_box);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessSection, job_link);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessSection, ports_box);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessSection, error_banner);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessSection, error_label);
