@@ -253,9 +253,14 @@ vm_netem_clear () {
 # --- traffic -----------------------------------------------------------
 
 # vm_bg COMMAND...: runs COMMAND in the background, stopped by vm_cleanup.
-# Sets VM_LAST_PID.
+# Sets VM_LAST_PID.  With VM_BG_CGROUP=DIR the command starts in that
+# cgroup (vm_cgroup_exec).
 vm_bg () {
-  "$@" &
+  if [ -n "${VM_BG_CGROUP:-}" ]; then
+    vm_cgroup_exec "$VM_BG_CGROUP" "$@" &
+  else
+    "$@" &
+  fi
   VM_LAST_PID=$!
   VM_BG_PIDS+=("$VM_LAST_PID")
 }
@@ -271,22 +276,28 @@ vm_has_user_qp () {
 # runs perftest's ib_KIND_bw (write, read, send) for SECONDS between two
 # devices (or one device twice) in the background, and waits until both
 # ends hold connected QPs.  Sets VM_SERVER_PID and VM_CLIENT_PID.
+# SECONDS 0: no duration (perftest's events, -e, need a count, -n, instead).
 # rxe needs a RoCE v2 GID: "-x 1" picks GID index 1, the IPv4-mapped one.
 # (-R, rdma_cm, resolves the route itself and puts both ends on the server's
 # device, so it cannot drive two devices.)
 vm_perftest () {
   local kind=$1 srv=$2 cli=$3 addr=$4 secs=$5 port=$((18515 + ${VM_PERF_N:-0}))
-  local run=()
+  local run=() duration=(-D "$5")
   shift 5
+  [ "$secs" = 0 ] && duration=()
   VM_PERF_N=$(( ${VM_PERF_N:-0} + 1 ))
   # VM_PERF_NICE=N runs both ends at that niceness (they poll their CQs and
   # would otherwise take both guest CPUs from what is being measured).
   [ -n "${VM_PERF_NICE:-}" ] && run=(nice -n "$VM_PERF_NICE")
-  vm_bg "${run[@]}" ib_"$kind"_bw -d "$srv" -x 1 -p "$port" -D "$secs" "$@" \
+  # VM_PERF_SERVER_CGROUP, VM_PERF_CLIENT_CGROUP=DIR start that end in a
+  # cgroup (a job's).
+  VM_BG_CGROUP=${VM_PERF_SERVER_CGROUP:-} \
+    vm_bg "${run[@]}" ib_"$kind"_bw -d "$srv" -x 1 -p "$port" "${duration[@]}" "$@" \
     >"$VM_OUT/perftest-$kind-server-$port.log" 2>&1
   VM_SERVER_PID=$VM_LAST_PID
   vm_wait_for "ib_${kind}_bw server on port $port" 20 vm_tcp_listening "$port"
-  vm_bg "${run[@]}" ib_"$kind"_bw -d "$cli" -x 1 -p "$port" -D "$secs" "$@" "$addr" \
+  VM_BG_CGROUP=${VM_PERF_CLIENT_CGROUP:-} \
+    vm_bg "${run[@]}" ib_"$kind"_bw -d "$cli" -x 1 -p "$port" "${duration[@]}" "$@" "$addr" \
     >"$VM_OUT/perftest-$kind-client-$port.log" 2>&1
   VM_CLIENT_PID=$VM_LAST_PID
   vm_wait_for "ib_${kind}_bw client QP" 30 vm_has_user_qp "$cli" "$VM_CLIENT_PID"
@@ -373,6 +384,39 @@ vm_qp_holder () {
   vm_bg "$VM_QP_HOLDER" --device "$1" --qps "$2" --ready-file "$ready"
   VM_HOLDER_PID=$VM_LAST_PID
   vm_wait_for "qp-holder ready" 120 test -e "$ready"
+}
+
+# --- cgroups (jobs) ----------------------------------------------------
+
+# vm_cgroup_v2: mounts the cgroup v2 hierarchy on /sys/fs/cgroup (guest-init
+# does not).  No controller is enabled in any subtree, so cgroup v2's "no
+# internal processes" rule never applies; the scenarios still put
+# processes only in leaves, as Slurm and the kubelet do.
+vm_cgroup_v2 () {
+  [ -e /sys/fs/cgroup/cgroup.procs ] && return
+  mount -t cgroup2 cgroup2 /sys/fs/cgroup || vm_die "mount -t cgroup2 on /sys/fs/cgroup"
+}
+
+# vm_cgroup_mkdir DIR...: creates cgroups (and their parents) under
+# /sys/fs/cgroup.
+vm_cgroup_mkdir () {
+  local dir
+  for dir in "$@"; do
+    case "$dir" in
+      /sys/fs/cgroup/*) mkdir -p "$dir" || vm_die "mkdir $dir" ;;
+      *) vm_die "vm_cgroup_mkdir: $dir is not under /sys/fs/cgroup" ;;
+    esac
+  done
+}
+
+# vm_cgroup_exec DIR COMMAND...: moves this shell into the cgroup DIR and
+# execs COMMAND there.  Only for a background job (vm_bg), whose subshell
+# it replaces: its pid ($!) is then the command's.
+vm_cgroup_exec () {
+  local dir=$1
+  shift
+  echo "$BASHPID" >"$dir/cgroup.procs" || { echo "FAIL: cannot move $BASHPID into $dir"; exit 1; }
+  exec "$@"
 }
 
 # --- the unprivileged user ---------------------------------------------

@@ -3,7 +3,8 @@
  * Runs the collector every INTERVAL seconds for COUNT passes, feeds each
  * snapshot to RtopHistory (what the window binds to) and writes one JSON
  * line per pass: the ranked recent events the overview shows, the problems
- * summary, and each port's verdict and link text.  vmcheck.py reads it.
+ * summary, each port's verdict and link text, and each process with its
+ * job in words.  vmcheck.py reads it.
  *
  *   history-probe --interval 1 --count 60 --output FILE
  *
@@ -21,6 +22,7 @@
 #include "rtop-event-item.h"
 #include "rtop-history.h"
 #include "rtop-port-text.h"
+#include "rtop-process-item.h"
 
 static volatile gboolean stopping;
 
@@ -88,6 +90,35 @@ add_ports (JsonBuilder *b, RtopHistory *history)
   json_builder_end_array (b);
 }
 
+/* The processes as the Processes section lists them: pid, name and the
+ * job in the words the window shows. */
+static void
+add_processes (JsonBuilder *b, RtopHistory *history)
+{
+  GListModel *processes = rtop_history_get_processes (history);
+
+  json_builder_set_member_name (b, "processes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < g_list_model_get_n_items (processes); i++)
+    {
+      g_autoptr(RtopProcessItem) item = g_list_model_get_item (processes, i);
+      const char *job = rtop_process_item_get_job_text (item);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "pid");
+      json_builder_add_int_value (b, rtop_process_item_get_pid (item));
+      json_builder_set_member_name (b, "comm");
+      json_builder_add_string_value (b, rtop_process_item_get_comm (item));
+      json_builder_set_member_name (b, "job");
+      if (job != NULL)
+        json_builder_add_string_value (b, job);
+      else
+        json_builder_add_null_value (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 static char *
 pass_line (RtopHistory *history, const RtopSnapshot *snap)
 {
@@ -108,6 +139,7 @@ pass_line (RtopHistory *history, const RtopSnapshot *snap)
   json_builder_add_int_value (b, g_list_model_get_n_items (rtop_history_get_events (history)));
   add_recent (b, history);
   add_ports (b, history);
+  add_processes (b, history);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   return json_to_string (root, FALSE);

@@ -2,7 +2,7 @@
 """vmcheck.py's own test, without a guest.
 
 The checkers that judge what a run produced over its length (soak,
-capture, capture-record, health) are each fed a small synthetic run made
+capture, capture-record, health, jobs) are each fed a small synthetic run made
 the way its scenario makes one, which must pass, and then the same run with
 one of its inputs missing, empty or too short, which must fail, and fail on
 the assertion about that input (not on another one, nor by crashing).  Every
@@ -427,6 +427,155 @@ HEALTH_BAD = [
 ]
 
 
+# --- jobs and rails -----------------------------------------------------------
+
+# Job 1234 step 0: a qp-holder (pid 10, 2 QPs in RESET on rxe0) and the
+# senders on rxe0, rxe2, rxe4, rxe6 (pids 11 to 14); the pod: a qp-holder
+# (pid 20, 3 QPs on rxe1) and the receivers on rxe1, rxe3, rxe5, rxe7
+# (pids 21 to 24).  20 passes: traffic from pass 4, rxe6 -> rxe7 at 30 Mb/s,
+# the others at 150; both episodes open at pass 10.
+POD_UID = "6d1f3c2a-8b4e-4f7a-9c1d-2e5b7a9f0c31"
+CONTAINER = "3b8f5e0c9a7d41e2b6c0f4a8d2e6b1c7f9a3e5d7c1b4a6f8e0d2c4b6a8f0e1d3"
+SLURM_JOB = {"kind": "slurm", "id": "1234", "detail": "0", "name": "slurm 1234.0"}
+POD_JOB = {"kind": "kubernetes", "id": POD_UID, "detail": CONTAINER,
+           "name": "pod %s/%s" % (POD_UID, CONTAINER[:12])}
+
+
+def jobs_processes():
+    """(pid, comm, job, device, QPs) of each process."""
+    procs = [(10, "qp-holder", SLURM_JOB, "rxe0", 2), (20, "qp-holder", POD_JOB, "rxe1", 3)]
+    for k in range(4):
+        procs.append((11 + k, "ib_send_bw", SLURM_JOB, "rxe%d" % (2 * k), 1))
+        procs.append((21 + k, "ib_send_bw", POD_JOB, "rxe%d" % (2 * k + 1), 1))
+    return procs
+
+
+def jobs_snapshot():
+    return {"status": "ok", "devices": [], "pids_hidden": False, "processes": [
+        {"pid": pid, "comm": comm, "job": dict(job), "qps": qps,
+         "devices": [{"device": dev, "qps": qps}]}
+        for pid, comm, job, dev, qps in jobs_processes()] + [
+        {"pid": 0, "comm": "ib_core", "job": None, "qps": 8, "devices": []}]}
+
+
+def rail_event(dev, job):
+    return {"kind": "rail-imbalance", "severity": "warning", "device": dev, "port": 1,
+            "episode": 1, "ongoing": True, "new": "20 %",
+            "message": "Rail %s/1 carries 20 %% of the median of its 3 peers (150 Mb/s), in job %s."
+                       % (dev, job["name"])}
+
+
+def jobs_passes(rate=lambda n, dev: 150 if dev not in ("rxe6", "rxe7") else 30, evs=None):
+    evs = {10: [rail_event("rxe6", SLURM_JOB), rail_event("rxe7", POD_JOB)]} if evs is None else evs
+    passes = []
+    for n in range(1, 21):
+        devices = []
+        for i in range(8):
+            dev = "rxe%d" % i
+            r = None if n == 1 else (rate(n, dev) if n >= 4 else 0) * 1e6 / 8
+            devices.append({"name": dev, "ports": [{"port": 1, "metrics": {
+                "tx_bytes": {"rate": None if r is None else r * 0.97},
+                "rx_bytes": {"rate": None if r is None else r * 0.03}}}]})
+        passes.append({"sequence": n, "status": "ok", "devices": devices,
+                       "events": evs.get(n, [])})
+    return passes
+
+
+def jobs_probe(recent=True, jobs=True):
+    texts = {"slurm": "Slurm job 1234, step 0",
+             "kubernetes": "Pod %s, container %s" % (POD_UID, CONTAINER[:12])}
+    lines = []
+    for n in range(1, 21):
+        line = {"sequence": n, "recent": [], "processes": [
+            {"pid": pid, "comm": comm, "job": texts[job["kind"]] if jobs else None}
+            for pid, comm, job, _, _ in jobs_processes()]}
+        if recent and n >= 11:
+            line["recent"] = [dict(rail_event(dev, job), location=dev + "/1")
+                              for dev, job in (("rxe6", SLURM_JOB), ("rxe7", POD_JOB))]
+        lines.append(line)
+    return lines
+
+
+def jobs_good():
+    qps = [{"ifname": dev, "pid": pid, "comm": comm}
+           for pid, comm, _, dev, n in jobs_processes() for _ in range(n)]
+    files = {"snap.json": jobs_snapshot(), "snap-user.json": jobs_snapshot(),
+             "rdma.qp.json": qps + [{"ifname": "rxe0", "comm": "ib_core"}],
+             "watch.json": json_lines(jobs_passes()), "probe.json": json_lines(jobs_probe())}
+    args = ["jobs", "--snapshot", "snap.json", "--snapshot-user", "snap-user.json",
+            "--rdma", "rdma", "--watch", "watch.json", "--probe", "probe.json",
+            "--traffic-at", "3", "--probe-traffic-at", "3",
+            "--slurm-job", "1234", "--slurm-step", "0", "--slurm-pids", "10,11,12,13,14",
+            "--slurm-rails", "rxe0,rxe2,rxe4,rxe6", "--pod-uid", POD_UID,
+            "--pod-container", CONTAINER, "--pod-pids", "20,21,22,23,24",
+            "--pod-rails", "rxe1,rxe3,rxe5,rxe7", "--holder", "10:2", "--holder", "20:3",
+            "--throttled", "rxe6,rxe7"]
+    return files, args
+
+
+def edit_snapshot(name, fn):
+    def edit(files, args):
+        fn(files[name])
+    return edit
+
+
+def out_of_job(snap):
+    snap["processes"][2]["job"] = None
+
+
+def set_watch(**kw):
+    def edit(files, args):
+        files["watch.json"] = json_lines(jobs_passes(**kw))
+    return edit
+
+
+JOBS_BAD = [
+    ("an empty snapshot", set_file("snap.json", {"status": "ok", "devices": []}),
+     "snapshot: process 10 is listed"),
+    ("a user snapshot without processes", set_file("snap-user.json", {"status": "ok", "devices": []}),
+     "snapshot as rdmatest: process 10 is listed"),
+    ("a process out of its job", edit_snapshot("snap.json", out_of_job),
+     "is in slurm 1234.0"),
+    ("a process given to both jobs", set_arg("--slurm-pids", "10,11,12,13,14,21"),
+     "no process is given to both jobs"),
+    ("a receiver given as the job's and a sender as the pod's",
+     lambda files, args: (set_arg("--slurm-pids", "10,11,12,13,21")(files, args),
+                          set_arg("--pod-pids", "20,14,22,23,24")(files, args)),
+     "process 21 (ib_send_bw) is in slurm 1234.0"),
+    ("no QPs from rdma", set_file("rdma.qp.json", []), "lists every process of the two jobs"),
+    ("a qp-holder with other QPs than asked for", set_arg("--holder", "10:5"), "has 5 QPs"),
+    ("an empty watch", set_file("watch.json", ""), "at least 3 passes"),
+    ("a watch without events", set_watch(evs={}), "rail-imbalance events name exactly"),
+    ("an event for an unthrottled rail",
+     set_watch(evs={10: [rail_event("rxe6", SLURM_JOB), rail_event("rxe7", POD_JOB),
+                         rail_event("rxe4", SLURM_JOB)]}),
+     "rail-imbalance events name exactly"),
+    ("an event before the traffic",
+     set_watch(evs={2: [rail_event("rxe6", SLURM_JOB)], 10: [rail_event("rxe7", POD_JOB)]}),
+     "no rail-imbalance event before the traffic"),
+    ("an event in the other job",
+     set_watch(evs={10: [rail_event("rxe6", POD_JOB), rail_event("rxe7", POD_JOB)]}),
+     "its message names rxe6/1 and its job"),
+    ("two events for one rail",
+     set_watch(evs={10: [rail_event("rxe6", SLURM_JOB), rail_event("rxe7", POD_JOB)],
+                    12: [rail_event("rxe6", SLURM_JOB)]}),
+     "one rail-imbalance event for rxe6/1"),
+    ("another port expected", set_arg("--throttled", "rxe4,rxe5"),
+     "rail-imbalance events name exactly rxe4/1, rxe5/1"),
+    ("rails under the idle floor", set_watch(rate=lambda n, dev: 90 if dev not in ("rxe6", "rxe7") else 20),
+     "carry at least 100 Mb/s"),
+    ("a throttled rail at its peers' rate", set_watch(rate=lambda n, dev: 150),
+     "rxe6/1 carries under half"),
+    ("a watch that ends with the events", keep_lines("watch.json", 11),
+     "the shares held for at least 10 passes"),
+    ("an empty probe", set_file("probe.json", ""), "the probe ran before and during"),
+    ("a probe without the events", set_file("probe.json", json_lines(jobs_probe(recent=False))),
+     "the app's recent events hold each throttled rail's episode"),
+    ("a probe without job texts", set_file("probe.json", json_lines(jobs_probe(jobs=False))),
+     "the app gives process 10's job"),
+]
+
+
 # --- every other checker, fed nothing -----------------------------------------
 
 # Each checker with inputs that parse but hold nothing: a status-ok snapshot
@@ -556,6 +705,7 @@ def main():
     a = ap.parse_args()
     for good, bad in ((soak_good, SOAK_BAD), (capture_good, CAPTURE_BAD),
                       (capture_record_good, CAPTURE_RECORD_BAD), (health_good, HEALTH_BAD),
+                      (jobs_good, JOBS_BAD),
                       (screenshot_good, SCREENSHOT_BAD)):
         check_one(a.vmcheck, good, bad, a.verbose)
     check_no_data(a.vmcheck, a.verbose)

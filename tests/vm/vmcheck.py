@@ -526,6 +526,175 @@ def cmd_health(a):
     ok(not any(bad), "no negative rate", [b for b in bad if b][:3])
 
 
+# --- jobs and rails -----------------------------------------------------------
+
+# The rail rule's idle floor: peers whose median is below it are not judged.
+RAIL_FLOOR_BYTES_S = 100e6 / 8
+
+
+def rail_rate(snap, dev):
+    """Transmit plus receive bytes a second of DEV/1, or None."""
+    port = port_of(snap, dev)
+    tx = metric(port, "tx_bytes").get("rate")
+    rx = metric(port, "rx_bytes").get("rate")
+    return None if tx is None or rx is None else tx + rx
+
+
+def median(values):
+    v = sorted(values)
+    n = len(v)
+    return None if not n else v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def expected_jobs(a):
+    """pid -> the job JSON the snapshot must give it, and the rails of each
+    job by its name."""
+    slurm = {"kind": "slurm", "id": a.slurm_job, "detail": a.slurm_step,
+             "name": f"slurm {a.slurm_job}.{a.slurm_step}"}
+    pod = {"kind": "kubernetes", "id": a.pod_uid, "detail": a.pod_container,
+           "name": f"pod {a.pod_uid}/{a.pod_container[:12]}"}
+    members = {}
+    for job, pids in ((slurm, a.slurm_pids), (pod, a.pod_pids)):
+        for pid in pids.split(","):
+            if pid:
+                members[int(pid)] = job
+    rails = {slurm["name"]: a.slurm_rails.split(","), pod["name"]: a.pod_rails.split(",")}
+    return members, rails
+
+
+def check_job_snapshot(snap, a, what):
+    members, _ = expected_jobs(a)
+    if not check_status(snap, what):
+        return
+    qps = load_json(a.rdma + ".qp.json")
+    owners = {}
+    for q in qps:
+        if "pid" in q:
+            o = owners.setdefault(q["pid"], {"qps": 0, "devices": set()})
+            o["qps"] += 1
+            o["devices"].add(q["ifname"])
+    holders = dict((int(p), int(n)) for p, n in (h.split(":") for h in a.holder or []))
+    ok(len(members) >= 4 and all(p in owners for p in members),
+       f"{what}: `rdma res show qp` lists every process of the two jobs",
+       (sorted(members), sorted(owners)))
+    procs = {p.get("pid"): p for p in snap.get("processes", [])}
+    for pid, job in sorted(members.items()):
+        p = procs.get(pid)
+        if not ok(p is not None, f"{what}: process {pid} is listed", sorted(procs)):
+            continue
+        ok(p.get("job") == job, f"{what}: process {pid} ({p.get('comm')}) is in {job['name']}",
+           p.get("job"))
+        o = owners.get(pid, {"qps": None, "devices": set()})
+        want_qps = holders.get(pid, o["qps"])
+        ok(p.get("qps") == want_qps == o["qps"],
+           f"{what}: process {pid} has {want_qps} QPs", (p.get("qps"), o["qps"]))
+        devs = sorted(d.get("device") for d in p.get("devices", []))
+        ok(o["devices"] and devs == sorted(o["devices"]),
+           f"{what}: process {pid} uses {sorted(o['devices'])}", devs)
+    kinds = {"slurm", "kubernetes"}
+    others = sorted(p.get("pid") for p in snap.get("processes", [])
+                    if (p.get("job") or {}).get("kind") in kinds and p.get("pid") not in members)
+    ok(not others, f"{what}: no other process is in a Slurm job or a pod", others)
+
+
+def rail_events(passes):
+    return [(seq, e) for seq, e in events(passes, "rail-imbalance")]
+
+
+def cmd_jobs(a):
+    members, rails = expected_jobs(a)
+    both = set(a.slurm_pids.split(",")) & set(a.pod_pids.split(","))
+    ok(not both, "no process is given to both jobs", sorted(both))
+    check_job_snapshot(load_json(a.snapshot), a, "snapshot")
+    check_job_snapshot(load_json(a.snapshot_user), a, "snapshot as rdmatest")
+
+    passes = load_watch(a.watch)
+    check_watch_stream(passes, None, "watch")
+    throttled = a.throttled.split(",")
+    job_of = {dev: name for name, devs in rails.items() for dev in devs}
+    ok(throttled and all(d in job_of for d in throttled),
+       f"the throttled rails {throttled} are rails of the two jobs", sorted(job_of))
+    ok(1 <= a.traffic_at < len(passes), "the watch ran before and during the traffic",
+       (a.traffic_at, len(passes)))
+    early = [e.get("message") for _, e in rail_events(passes[:a.traffic_at])]
+    ok(not early, "no rail-imbalance event before the traffic starts", early)
+    evs = rail_events(passes)
+    named = sorted({(e.get("device"), e.get("port")) for _, e in evs})
+    ok(named == sorted((d, 1) for d in throttled),
+       f"rail-imbalance events name exactly {', '.join(d + '/1' for d in throttled)}", named)
+    first = {}
+    for dev in throttled:
+        mine = [(seq, e) for seq, e in evs if e.get("device") == dev]
+        name = job_of.get(dev, "?")
+        if not ok(len(mine) == 1, f"one rail-imbalance event for {dev}/1",
+                  [e.get("message") for _, e in mine]):
+            continue
+        seq, e = mine[0]
+        first[dev] = seq
+        msg = e.get("message") or ""
+        ok(e.get("severity") == "warning" and e.get("ongoing") is True,
+           f"{dev}/1's is a Warning episode that starts", (e.get("severity"), e.get("ongoing")))
+        ok(msg.startswith(f"Rail {dev}/1 carries ") and msg.endswith(f", in job {name}."),
+           f"its message names {dev}/1 and its job ({name})", msg)
+        print(f"# event: {json.dumps(e)}")
+
+    # The shares, from the passes in which the rule judged: from 5 s before
+    # the first episode to the end.
+    seqs = [p.get("sequence") for p in passes]
+    start = seqs.index(min(first.values())) - 5 if first else len(passes)
+    window = passes[max(start, a.traffic_at):]
+    ok(len(window) >= 10, "the shares held for at least 10 passes", len(window))
+    for name, devs in sorted(rails.items()):
+        medians = {}
+        for dev in devs:
+            rates = [rail_rate(p, dev) for p in window]
+            medians[dev] = median([r for r in rates if r is not None])
+            print(f"# rail {dev}/1 ({name}): median "
+                  f"{(medians[dev] or 0) * 8 / 1e6:.0f} Mb/s tx+rx over {len(window)} passes")
+        busy = [d for d in devs if d not in throttled]
+        ok(busy and all((medians[d] or 0) >= RAIL_FLOOR_BYTES_S for d in busy),
+           f"{name}: the unthrottled rails carry at least 100 Mb/s (the rule's idle floor)",
+           {d: medians[d] for d in busy})
+        peer = median([medians[d] or 0 for d in busy]) or 0
+        for dev in devs:
+            if dev in throttled:
+                ok(medians[dev] is not None and medians[dev] < 0.5 * peer,
+                   f"{name}: {dev}/1 carries under half its peers' median", (medians[dev], peer))
+
+    probe = load_watch(a.probe)
+    ok(1 <= a.probe_traffic_at < len(probe), "the probe ran before and during the traffic",
+       (a.probe_traffic_at, len(probe)))
+    early = [r for line in probe[:a.probe_traffic_at] for r in line.get("recent") or []
+             if r.get("kind") == "rail-imbalance"]
+    ok(not early, "the app's models hold no rail event before the traffic starts", early)
+    last = probe[-1] if probe else {}
+    recent = [r for r in last.get("recent") or [] if r.get("kind") == "rail-imbalance"]
+    ok(sorted(r.get("location") for r in recent) == sorted(f"{d}/1" for d in throttled),
+       "the app's recent events hold each throttled rail's episode, and no other rail",
+       [r.get("location") for r in recent])
+    for r in recent:
+        # The probe samples on its own: its share and median may differ.
+        loc = r.get("location") or ""
+        name = job_of.get(loc.split("/")[0], "?")
+        msg = r.get("message") or ""
+        ok(msg.startswith(f"Rail {loc} carries ") and msg.endswith(f", in job {name}.") and
+           r.get("severity") == "warning" and r.get("ongoing") is True,
+           f"the app shows {loc}'s ongoing Warning in job {name}", (r.get("severity"), msg))
+        print(f"# the app's event: {msg}")
+    shown = {p.get("pid"): p.get("job") for p in last.get("processes") or []}
+    for pid, job in sorted(members.items()):
+        want = (f"Slurm job {job['id']}, step {job['detail']}" if job["kind"] == "slurm"
+                else f"Pod {job['id']}, container {job['detail'][:12]}")
+        ok(shown.get(pid) == want, f"the app gives process {pid}'s job as “{want}”",
+           shown.get(pid))
+    snap = load_json(a.snapshot)
+    for p in snap.get("processes", []):
+        if p.get("pid") in members:
+            print(f"# job of {p.get('comm')} (pid {p['pid']}): {json.dumps(p.get('job'))}")
+            print(f"# the app's job text: {shown.get(p['pid'])}")
+            break
+
+
 # --- scenario 5: delete / re-add -------------------------------------------
 
 def presence(passes, dev):
@@ -1314,6 +1483,17 @@ def main():
     s.add_argument("--holder-pid", type=int, required=True)
     s.add_argument("--holder-device", required=True)
     s.set_defaults(func=cmd_health)
+
+    s = sub.add_parser("jobs")
+    for opt in ("--snapshot", "--snapshot-user", "--rdma", "--watch", "--probe",
+                "--slurm-job", "--slurm-step", "--slurm-pids", "--slurm-rails",
+                "--pod-uid", "--pod-container", "--pod-pids", "--pod-rails", "--throttled"):
+        s.add_argument(opt, required=True)
+    s.add_argument("--traffic-at", type=int, required=True,
+                   help="passes the watch wrote before the first stream started")
+    s.add_argument("--probe-traffic-at", type=int, required=True)
+    s.add_argument("--holder", action="append", help="PID:QPS, a qp-holder and its QPs")
+    s.set_defaults(func=cmd_jobs)
 
     s = sub.add_parser("delete")
     s.add_argument("--watch", required=True)
