@@ -350,7 +350,7 @@ rtop_jobs_collect (RtopHistory *history)
 {
   g_autoptr(GHashTable) by_key = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) building = g_ptr_array_new_with_free_func (building_free);
-  g_autoptr(GHashTable) port_order = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_autoptr(GHashTable) port_order = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_autoptr(GHashTable) host_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   GPtrArray *jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) rtop_job_summary_free);
   guint n_hosts;
