@@ -9,7 +9,7 @@
 # environment (tests/python-deps.sh).
 set -eu
 
-BUILD_PKGS="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev libgtk-4-dev
+BUILD_PKGS="meson ninja-build pkg-config gcc libc6-dev libglib2.0-dev libgtk-4-dev libadwaita-1-dev
   libmnl-dev libjson-glib-dev zlib1g-dev libsoup-3.0-dev gettext"
 RUN_PKGS="iproute2"
 TEST_PKGS="python3 clang libclang-rt-14-dev llvm xvfb xauth dbus dbus-daemon dbus-x11 at-spi2-core

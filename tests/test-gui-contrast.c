@@ -205,7 +205,7 @@ test_state_colours (void)
 int
 main (int argc, char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
+  gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/contrast/state-colours", test_state_colours);
   return g_test_run ();
 }

@@ -511,7 +511,7 @@ test_connect_command (void)
 int
 main (int argc, char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
+  gui_test_init (&argc, &argv);
   g_unsetenv ("SSH_CONNECTION");
   g_test_add ("/gui/cost/label-not-set-again", Fixture, NULL, fixture_setup,
               test_label_not_set_again, fixture_teardown);

@@ -152,7 +152,7 @@ test_overview_says_no_driver (void)
 int
 main (int argc, char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
+  gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/gpu/overview-rows", test_overview_shows_gpu_links);
   g_test_add_func ("/gui/gpu/no-driver", test_overview_says_no_driver);
   return g_test_run ();

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <gtk/gtk.h>
 
+#include "support/gui-test-util.h"
 #include "rtop-format.h"
 #include "rtop-graph-private.h"
 #include "rtop-series-private.h"
@@ -566,7 +567,7 @@ test_sparse_sparkline_boxes (void)
 int
 main (int argc, char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
+  gui_test_init (&argc, &argv);
 
   g_test_add_func ("/gui/series/ring-bounded", test_ring_bounded);
   g_test_add_func ("/gui/series/sample-at-gap", test_sample_at_gap);

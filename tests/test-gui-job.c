@@ -489,7 +489,7 @@ test_from_rails (Fixture *f, gconstpointer data)
 int
 main (int argc, char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
+  gui_test_init (&argc, &argv);
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
   g_test_add ("/gui/job/slurm", Fixture, NULL, fixture_setup, test_slurm, fixture_teardown);
   g_test_add ("/gui/job/open", Fixture, NULL, fixture_setup, test_open, fixture_teardown);

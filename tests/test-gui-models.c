@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "support/gui-fixtures.h"
+#include "support/gui-test-util.h"
 #include "rtop-format.h"
 #include "rtop-a11y-private.h"
 #include "rtop-columns-private.h"
@@ -1252,7 +1253,7 @@ test_strip_mnemonic (void)
 int
 main (int argc, char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
+  gui_test_init (&argc, &argv);
 
   g_test_add_func ("/gui/a11y/strip-mnemonic", test_strip_mnemonic);
   g_test_add_func ("/gui/history/ports-natural-order", test_ports_natural_order);

@@ -502,7 +502,7 @@ test_lazy_pages (Fixture *f, gconstpointer data)
 int
 main (int argc, char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
+  gui_test_init (&argc, &argv);
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   g_test_add ("/gui/overview/layout-still", Fixture, NULL, fixture_setup,

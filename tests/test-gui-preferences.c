@@ -190,7 +190,7 @@ test_connect_dialog (void)
 int
 main (int argc, char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
+  gui_test_init (&argc, &argv);
 
   g_test_add_func ("/gui/preferences/formats", test_formats);
   g_test_add_func ("/gui/preferences/host-processes", test_host_processes);

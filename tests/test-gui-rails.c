@@ -430,7 +430,7 @@ test_empty (Fixture *f, gconstpointer data)
 int
 main (int argc, char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
+  gui_test_init (&argc, &argv);
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
   g_test_add ("/gui/rails/heatmap", Fixture, NULL, fixture_setup, test_heatmap, fixture_teardown);
   g_test_add ("/gui/rails/hover-and-open", Fixture, NULL, fixture_setup, test_hover_and_open, fixture_teardown);

@@ -691,7 +691,7 @@ main (int argc, char **argv)
 {
   int status;
 
-  gtk_test_init (&argc, &argv, NULL);
+  gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/remote/grouped-by-host", test_grouped_by_host);
   g_test_add_func ("/gui/remote/hosts-over-ssh", test_hosts_over_ssh);
   g_test_add_func ("/gui/remote/processes", test_remote_processes);

@@ -9,16 +9,17 @@
  * Tab and Shift+Tab leave the overview's table at once and go round the
  * window's controls, never through a label; a port's page opens on its
  * first control.
+ * The style follows the desktop's light or dark choice (a stand-in
+ * portal says it).
  * Screenshots go to the build directory (light, and dark with
- * GTK_THEME=Adwaita:dark), at 1600×1000 and 800×600. */
+ * ADW_DEBUG_COLOR_SCHEME=prefer-dark), at 1600×1000 and 800×600. */
 #include "config.h"
 
 #include <string.h>
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "support/gui-fixtures.h"
 #include "support/gui-test-util.h"
-#include "rtop-color-scheme.h"
 #include "rtop-overview-section-private.h"
 #include "rtop-session.h"
 #include "rtop-window-private.h"
@@ -363,12 +364,25 @@ test_port_page_small (void)
 
 /* ---- the desktop's dark style, through a stand-in portal ---------------- */
 
+/* libadwaita asks the portal once, synchronously, when it starts, and then
+ * listens for SettingChanged: the stand-in answers from a thread of its own
+ * on a connection of its own, and the check runs in a subprocess whose
+ * libadwaita starts after it. */
 static const char portal_xml[] =
   "<node><interface name='org.freedesktop.portal.Settings'>"
   "<method name='Read'><arg type='s' direction='in'/><arg type='s' direction='in'/>"
   "<arg type='v' direction='out'/></method>"
   "<signal name='SettingChanged'><arg type='s'/><arg type='s'/><arg type='v'/></signal>"
   "</interface></node>";
+
+typedef struct {
+  GMutex lock;
+  GCond cond;
+  int state;                  /* 0 starting, 1 serving, -1 could not */
+  GDBusConnection *bus;
+  GMainContext *context;
+  GMainLoop *loop;
+} Portal;
 
 static void
 portal_call_cb (GDBusConnection *bus, const char *sender, const char *path, const char *iface,
@@ -386,68 +400,123 @@ portal_call_cb (GDBusConnection *bus, const char *sender, const char *path, cons
     g_dbus_method_invocation_return_dbus_error (invocation, "org.freedesktop.portal.Error.NotFound", key);
 }
 
-static gboolean
-prefers_dark (gpointer data)
+static gpointer
+portal_thread (gpointer data)
 {
-  gboolean dark;
+  static const GDBusInterfaceVTable vtable = { portal_call_cb, NULL, NULL, { 0 } };
+  Portal *portal = data;
+  g_autoptr(GDBusNodeInfo) info = g_dbus_node_info_new_for_xml (portal_xml, NULL);
+  g_autofree char *address = g_dbus_address_get_for_bus_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(GVariant) owned = NULL;
+  guint reply = 0;
 
-  g_object_get (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", &dark, NULL);
-  return dark == GPOINTER_TO_INT (data);
+  g_main_context_push_thread_default (portal->context);
+  if (address != NULL)
+    portal->bus = g_dbus_connection_new_for_address_sync (address,
+                                                          G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT
+                                                          | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                                                          NULL, NULL, NULL);
+  if (portal->bus != NULL)
+    owned = g_dbus_connection_call_sync (portal->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                         "org.freedesktop.DBus", "RequestName",
+                                         g_variant_new ("(su)", "org.freedesktop.portal.Desktop", 4),
+                                         G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, NULL);
+  if (owned != NULL)
+    g_variant_get (owned, "(u)", &reply);
+  g_mutex_lock (&portal->lock);
+  portal->state = reply == 1 && g_dbus_connection_register_object (portal->bus, "/org/freedesktop/portal/desktop",
+                                                                   info->interfaces[0], &vtable,
+                                                                   NULL, NULL, NULL) != 0 ? 1 : -1;
+  g_cond_signal (&portal->cond);
+  g_mutex_unlock (&portal->lock);
+  if (portal->state == 1)
+    g_main_loop_run (portal->loop);
+  g_main_context_pop_thread_default (portal->context);
+  return NULL;
+}
+
+static gboolean
+style_is_dark (gpointer data)
+{
+  return adw_style_manager_get_dark (adw_style_manager_get_default ()) == GPOINTER_TO_INT (data);
+}
+
+static gboolean
+window_is_dark (gpointer data)
+{
+  GdkRGBA bg;
+
+  /* The window's own colour: libadwaita's dark window background. */
+  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (data), "window_bg_color", &bg))
+    return FALSE;
+  return 0.2126 * bg.red + 0.7152 * bg.green + 0.0722 * bg.blue < 0.3;
+}
+
+static void
+dark_style_child (void)
+{
+  Portal portal = { 0 };
+  GThread *thread;
+  GtkWidget *window;
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(RtopSession) session = NULL;
+
+  g_mutex_init (&portal.lock);
+  g_cond_init (&portal.cond);
+  portal.context = g_main_context_new ();
+  portal.loop = g_main_loop_new (portal.context, FALSE);
+  thread = g_thread_new ("portal", portal_thread, &portal);
+  g_mutex_lock (&portal.lock);
+  while (portal.state == 0)
+    g_cond_wait (&portal.cond, &portal.lock);
+  g_mutex_unlock (&portal.lock);
+  /* The session bus is the test's own (dbus-run-session): no real portal
+   * owns the name. */
+  g_assert_cmpint (portal.state, ==, 1);
+
+  /* The desktop prefers dark: so does the app, window and all. */
+  adw_init ();
+  g_assert_true (style_is_dark (GINT_TO_POINTER (TRUE)));
+  settings = g_settings_new (APP_ID);
+  session = rtop_session_new (settings);
+  window = GTK_WIDGET (open_window (session, settings, 800, 600));
+  gui_test_wait_until (window_is_dark, window, "the window's dark background");
+  /* The user switches to light. */
+  g_dbus_connection_emit_signal (portal.bus, NULL, "/org/freedesktop/portal/desktop",
+                                 "org.freedesktop.portal.Settings", "SettingChanged",
+                                 g_variant_new ("(ssv)", "org.freedesktop.appearance", "color-scheme",
+                                                g_variant_new_uint32 (2)), NULL);
+  gui_test_wait_until (style_is_dark, GINT_TO_POINTER (FALSE), "the light style the portal then says");
+  g_assert_false (window_is_dark (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_main_loop_quit (portal.loop);
+  g_thread_join (thread);
+  g_print ("followed\n");
 }
 
 static void
 test_dark_style_follows_system (void)
 {
-  static const GDBusInterfaceVTable vtable = { portal_call_cb, NULL, NULL, { 0 } };
-  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
-  g_autoptr(GDBusNodeInfo) info = g_dbus_node_info_new_for_xml (portal_xml, NULL);
-  g_autoptr(GVariant) owned = NULL;
-  guint object, reply = 0;
-
-  if (bus == NULL)
+  if (g_test_subprocess ())
     {
-      g_test_skip ("no session bus");
+      dark_style_child ();
       return;
     }
-  owned = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                       "org.freedesktop.DBus", "RequestName",
-                                       g_variant_new ("(su)", "org.freedesktop.portal.Desktop", 4),
-                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, NULL);
-  if (owned != NULL)
-    g_variant_get (owned, "(u)", &reply);
-  if (reply != 1)
-    {
-      g_test_skip ("a desktop portal runs on this bus");
-      return;
-    }
-  object = g_dbus_connection_register_object (bus, "/org/freedesktop/portal/desktop", info->interfaces[0],
-                                              &vtable, NULL, NULL, NULL);
-  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
-
-  /* The desktop prefers dark: so does the app. */
-  rtop_color_scheme_follow (gtk_settings_get_default ());
-  gui_test_wait_until (prefers_dark, GINT_TO_POINTER (TRUE), "the dark style the portal says");
-  /* The user switches to light. */
-  g_dbus_connection_emit_signal (bus, NULL, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Settings",
-                                 "SettingChanged",
-                                 g_variant_new ("(ssv)", "org.freedesktop.appearance", "color-scheme",
-                                                g_variant_new_uint32 (2)), NULL);
-  gui_test_wait_until (prefers_dark, GINT_TO_POINTER (FALSE), "the light style the portal then says");
-
-  g_dbus_connection_unregister_object (bus, object);
-  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stdout ("*followed*");
 }
 
 int
 main (int argc, char **argv)
 {
-  gtk_test_init (&argc, &argv, NULL);
+  gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/start/no-devices", test_no_devices);
   g_test_add_func ("/gui/start/tab-path", test_tab_path);
   g_test_add_func ("/gui/start/port-page-800", test_port_page_small);
-  /* The dark variant names its theme with GTK_THEME, which the app obeys
-   * over the portal: the portal's style is checked in the light one. */
-  if (g_getenv ("GTK_THEME") == NULL)
+  /* The dark variant's ADW_DEBUG_COLOR_SCHEME stands above the portal:
+   * the portal's style is checked in the light one. */
+  if (!gui_test_theme_is_dark ())
     g_test_add_func ("/gui/start/dark-style-follows-system", test_dark_style_follows_system);
   g_test_add_func ("/gui/start/no-devices-800", test_no_devices_small);
   return g_test_run ();

@@ -1212,7 +1212,7 @@ test_remote_detection (void)
 int
 main (int argc, char *argv[])
 {
-  gtk_test_init (&argc, &argv, NULL);
+  gui_test_init (&argc, &argv);
   /* Views switch at once, as over a remote display. */
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 

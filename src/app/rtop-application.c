@@ -1,5 +1,6 @@
-/* rtop-application.c: the GtkApplication: settings, the session every window
- * shows, notifications and the app.* actions. */
+/* rtop-application.c: the application (libadwaita's, which follows the
+ * desktop's light or dark style and loads the app's style sheets): settings,
+ * the session every window shows, notifications and the app.* actions. */
 #include "config.h"
 
 #include <signal.h>
@@ -10,7 +11,6 @@
 #include "rtop-askpass.h"
 #include "rtop-askpass-dialog.h"
 #include "rtop-connect-dialog.h"
-#include "rtop-color-scheme.h"
 #include "rtop-format.h"
 #include "rtop-preferences.h"
 #include "rtop-remote.h"
@@ -24,7 +24,7 @@
 #define NOTIFY_MIN_INTERVAL_US (30 * G_USEC_PER_SEC)
 
 struct _RtopApplication {
-  GtkApplication parent_instance;
+  AdwApplication parent_instance;
 
   GSettings *settings;
   RtopSession *session;
@@ -40,7 +40,7 @@ struct _RtopApplication {
   gboolean first_frame_asked; /* the window's first frame is under way or shown */
 };
 
-G_DEFINE_FINAL_TYPE (RtopApplication, rtop_application, GTK_TYPE_APPLICATION)
+G_DEFINE_FINAL_TYPE (RtopApplication, rtop_application, ADW_TYPE_APPLICATION)
 
 
 static GtkWindow *
@@ -512,7 +512,6 @@ rtop_application_startup (GApplication *app)
 
   if (rtop_remote_display_is_remote (g_getenv ("SSH_CONNECTION"), g_getenv ("DISPLAY")))
     g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
-  rtop_color_scheme_follow (gtk_settings_get_default ());
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_entries, G_N_ELEMENTS (app_entries), self);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);

@@ -908,23 +908,12 @@ rtop_window_class_init (RtopWindowClass *klass)
   rtop_window_class_actions_init (widget_class);
 }
 
-/* Whether the theme in use is dark: its text is light. */
-static gboolean
-theme_is_dark (GtkWidget *widget)
-{
-  GdkRGBA fg;
-
-  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), "theme_fg_color", &fg))
-    return FALSE;
-  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
-}
-
 static void
 update_dark_style (GtkWidget *widget)
 {
   GdkDisplay *display = gtk_widget_get_display (widget);
   GtkCssProvider *dark = g_object_get_data (G_OBJECT (display), "rtop-style-dark");
-  gboolean want = theme_is_dark (widget);
+  gboolean want = adw_style_manager_get_dark (adw_style_manager_get_for_display (display));
   gboolean have = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (display), "rtop-style-dark-on"));
 
   if (want == have)
@@ -938,13 +927,14 @@ update_dark_style (GtkWidget *widget)
 }
 
 static void
-theme_changed_cb (GtkSettings *settings, GParamSpec *pspec, GtkWidget *widget)
+dark_changed_cb (AdwStyleManager *manager, GParamSpec *pspec, GtkWidget *widget)
 {
   update_dark_style (widget);
 }
 
 /* The app's CSS, once per display (windows made by tests get it too), and
- * its dark variant while the theme is dark. */
+ * its dark variant while libadwaita's style is dark (the desktop's choice,
+ * which the style manager follows). */
 static void
 ensure_style (GtkWidget *widget)
 {
@@ -955,21 +945,19 @@ ensure_style (GtkWidget *widget)
   if (!g_object_get_data (G_OBJECT (display), "rtop-style"))
     {
       provider = gtk_css_provider_new ();
-      gtk_css_provider_load_from_resource (provider, "/io/github/rdmatop/Rdmatop/style.css");
+      gtk_css_provider_load_from_resource (provider, "/io/github/rdmatop/Rdmatop/css/rtop.css");
       gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
                                                   GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
       g_object_set_data_full (G_OBJECT (display), "rtop-style", g_steal_pointer (&provider),
                               g_object_unref);
       dark = gtk_css_provider_new ();
-      gtk_css_provider_load_from_resource (dark, "/io/github/rdmatop/Rdmatop/style-dark.css");
+      gtk_css_provider_load_from_resource (dark, "/io/github/rdmatop/Rdmatop/css/rtop-dark.css");
       g_object_set_data_full (G_OBJECT (display), "rtop-style-dark", g_steal_pointer (&dark),
                               g_object_unref);
     }
   update_dark_style (widget);
-  g_signal_connect_object (gtk_widget_get_settings (widget), "notify::gtk-theme-name",
-                           G_CALLBACK (theme_changed_cb), widget, 0);
-  g_signal_connect_object (gtk_widget_get_settings (widget), "notify::gtk-application-prefer-dark-theme",
-                           G_CALLBACK (theme_changed_cb), widget, 0);
+  g_signal_connect_object (adw_style_manager_get_for_display (display), "notify::dark",
+                           G_CALLBACK (dark_changed_cb), widget, 0);
 }
 
 static void

@@ -6,7 +6,7 @@
  * (record, refresh, live/replay) is an "app.*" action. */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 #include "rtop-session.h"
 
 G_BEGIN_DECLS

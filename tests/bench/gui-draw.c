@@ -15,7 +15,7 @@
 
 #include <math.h>
 #include <sys/resource.h>
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "../support/gui-fixtures.h"
 #include "../support/gui-test-util.h"
@@ -169,6 +169,7 @@ main (int argc, char *argv[])
   /* No accessibility bus needed to measure drawing. */
   g_setenv ("GTK_A11Y", "none", FALSE);
   gtk_init ();
+  adw_init ();   /* as the app: libadwaita's styles */
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
   bench_graph ();
   bench_window ();

@@ -31,7 +31,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "../support/gui-fixtures.h"
 #include "../support/gui-test-util.h"
@@ -385,6 +385,7 @@ main (int argc, char *argv[])
     }
   g_setenv ("GTK_A11Y", "none", FALSE);
   gtk_init ();
+  adw_init ();   /* as the app: libadwaita's styles */
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   session = rtop_session_new (NULL);

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include <adwaita.h>
+
 #include "gui-test-util.h"
 
 void
@@ -112,12 +114,18 @@ gui_test_wait_painted (GtkWidget *widget)
   g_signal_handler_disconnect (clock, id);
 }
 
+void
+gui_test_init (int *argc, char ***argv)
+{
+  gtk_test_init (argc, argv, NULL);
+  if (!g_test_subprocess ())
+    adw_init ();
+}
+
 gboolean
 gui_test_theme_is_dark (void)
 {
-  const char *theme = g_getenv ("GTK_THEME");
-
-  return theme != NULL && g_str_has_suffix (theme, ":dark");
+  return g_strcmp0 (g_getenv ("ADW_DEBUG_COLOR_SCHEME"), "prefer-dark") == 0;
 }
 
 typedef struct {

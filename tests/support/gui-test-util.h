@@ -6,6 +6,11 @@
 
 G_BEGIN_DECLS
 
+/* gtk_test_init, then libadwaita's (its styles, its style manager), as
+ * AdwApplication does for the app.  In a g_test_trap_subprocess child
+ * libadwaita is left to the test, which may need a portal first. */
+void gui_test_init (int *argc, char ***argv);
+
 /* Runs what is pending without waiting, at most 400 iterations: a frame
  * clock (a spinner, a transition) always has something pending. */
 void gui_test_spin (void);
@@ -42,7 +47,8 @@ void gui_test_wait_painted (GtkWidget *widget);
  * light ones.  Returns the picture, for the test to check what it shows. */
 GdkTexture *gui_test_screenshot (GtkWidget *widget, const char *name) G_GNUC_WARN_UNUSED_RESULT;
 
-/* Whether the tests run in a dark theme (GTK_THEME ends in ":dark"). */
+/* Whether the tests run in the dark style (ADW_DEBUG_COLOR_SCHEME is
+ * prefer-dark: libadwaita takes it as the desktop's choice). */
 gboolean gui_test_theme_is_dark (void);
 
 /* A picture's pixels, to check what a screenshot shows.  Colours are
