@@ -61,7 +61,7 @@ shot () {
   fi
 }
 
-echo "1..26"
+echo "1..27"
 # The recorder never overwrites: start from an empty artifact folder.
 rm -f "$out/synthetic.json" "$out/synthetic.json.partial" "$out"/*.png "$out"/*.txt
 check "a recording is written" "$make_rec" "$out/synthetic.json" 120
@@ -108,6 +108,19 @@ dump detail.txt
 check "the port page shows rxe0/1" grep -q '^view=detail' "$out/detail.txt"
 check "the port page is rxe0's" grep -q '^detail	rxe0 port 1$' "$out/detail.txt"
 shot gui-app-port-detail.png
+
+# About: libadwaita's window where it has one (1.2), over the main window.
+activate "$path" about
+sleep 1
+dump about.txt
+case ${RDMATOP_ADW_VERSION:-1.2} in 1.0*|1.1|1.1.*) adw12=false ;; *) adw12=true ;; esac
+if $adw12; then
+  check "About is libadwaita's about window, over the main window" \
+    grep -q '^dialog	AdwAboutWindow	' "$out/about.txt"
+else
+  check "About is shown over the main window" grep -q '^dialog	GtkAboutDialog	' "$out/about.txt"
+fi
+shot gui-app-about.png
 
 activate "$path" quit
 for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done

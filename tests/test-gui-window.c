@@ -121,6 +121,22 @@ find_mapped (GtkWidget *widget, GType type)
   return NULL;
 }
 
+/* The first mapped widget under widget whose type has this name (a
+ * library's private widget). */
+static GtkWidget *
+find_named (GtkWidget *widget, const char *type_name)
+{
+  if (g_str_equal (G_OBJECT_TYPE_NAME (widget), type_name) && gtk_widget_get_mapped (widget))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_named (c, type_name);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
 /* The pixel rectangle of graph's plot in a picture of root. */
 static cairo_rectangle_int_t
 plot_area (GuiTestPixels *pixels, GtkWidget *root, RtopGraph *graph)
@@ -509,19 +525,33 @@ test_two_windows (void)
     {
       g_autofree char *record = dump_line (w[i], "record\t");
       g_autofree char *mode = dump_line (w[i], "mode\t");
+      g_autofree char *toast = dump_line (w[i], "toast\t");
       g_autofree char *message = dump_line (w[i], "message\t");
       g_autofree char *want = g_strdup_printf ("Recording saved to %s.", path);
 
       g_assert_cmpstr (record, ==, "Record");
       g_assert_null (mode);
-      /* Where the trace went, in both windows. */
-      g_assert_cmpstr (message, ==, want);
+      /* Where the trace went, in both windows, as a toast: no bar stays. */
+      g_assert_cmpstr (toast, ==, want);
+      g_assert_null (message);
     }
   {
-    const char *want[] = { "message\tRecording saved to ", NULL };
+    const char *want[] = { "toast\tRecording saved to ", NULL };
     g_autoptr(GuiTestPixels) pixels = screenshot_page (w[0], "gui-recording-saved.png", want, 0);
+    GtkWidget *toast = find_named (GTK_WIDGET (w[0]), "AdwToastWidget");
+    GtkWidget *button;
+    GVariant *target;
 
-    gui_test_assert_drawn (pixels, GTK_WIDGET (w[0]), GTK_WIDGET (w[0]->message_label), 100);
+    /* Drawn, with Open Folder aimed at the file's folder. */
+    g_assert_nonnull (toast);
+    gui_test_assert_drawn (pixels, GTK_WIDGET (w[0]), toast, 100);
+    button = find_mapped (toast, GTK_TYPE_BUTTON);
+    g_assert_nonnull (button);
+    g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "win.open-folder");
+    target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (button));
+    g_assert_nonnull (target);
+    g_assert_cmpstr (g_variant_get_string (target, NULL), ==, path);
+    g_assert_true (gtk_widget_is_sensitive (button));
   }
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
 

@@ -221,20 +221,34 @@ dismiss_message_action (GtkWidget *widget, const char *name, GVariant *param)
   g_clear_pointer (&self->message_path, g_free);
 }
 
+/* The folder a file is in, in the file manager. */
+static void
+show_folder_of (RtopWindow *self, const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GFile) file = g_file_new_for_path (dir);
+  g_autofree char *uri = g_file_get_uri (file);
+
+  gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
+}
+
 static void
 open_message_folder_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   RtopWindow *self = RTOP_WINDOW (widget);
-  g_autofree char *dir = NULL;
-  g_autoptr(GFile) file = NULL;
-  g_autofree char *uri = NULL;
 
-  if (self->message_path == NULL)
-    return;
-  dir = g_path_get_dirname (self->message_path);
-  file = g_file_new_for_path (dir);
-  uri = g_file_get_uri (file);
-  gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
+  if (self->message_path != NULL)
+    show_folder_of (self, self->message_path);
+}
+
+/* A toast's Open Folder: the file's path is the target. */
+static void
+open_folder_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  const char *path = g_variant_get_string (param, NULL);
+
+  if (g_path_is_absolute (path))
+    show_folder_of (RTOP_WINDOW (widget), path);
 }
 
 static void
@@ -410,6 +424,7 @@ rtop_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.dump-state", NULL, dump_action);
   gtk_widget_class_install_action (widget_class, "win.dismiss-message", NULL, dismiss_message_action);
   gtk_widget_class_install_action (widget_class, "win.open-message-folder", NULL, open_message_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.open-folder", "s", open_folder_action);
   gtk_widget_class_install_action (widget_class, "win.copy-message-path", NULL, copy_message_path_action);
   gtk_widget_class_install_action (widget_class, "win.copy-remote-command", NULL, copy_remote_command_action);
   gtk_widget_class_install_action (widget_class, "win.dismiss-remote-banner", NULL, dismiss_remote_banner_action);

@@ -24,6 +24,7 @@ struct _RtopWindow {
   int time_window;              /* minutes: 1, 5, 15 or 60 */
   char *sparkline_scale;         /* "link-rate" or "peak" */
   char *message_path;           /* the file the message bar is about */
+  char *toast_title;            /* the toast shown, for the state dump; NULL once gone */
   gboolean closing;             /* close once the recording is saved */
   GtkWidget *close_question;    /* Save / Discard / Cancel, while it is shown */
 
@@ -36,6 +37,7 @@ struct _RtopWindow {
   GtkLabel *detail_title;
   GtkDropDown *interval_dropdown;
   GtkStack *main_stack;
+  AdwToastOverlay *toast_overlay;
   GtkRevealer *message_revealer;
   GtkLabel *message_label;
   GtkWidget *message_repair_button;

@@ -313,9 +313,20 @@ rtop_window_get_remote_banner (RtopWindow *self, const char **command)
 }
 
 static void
+toast_dismissed_cb (AdwToast *toast, RtopWindow *self)
+{
+  g_clear_pointer (&self->toast_title, g_free);
+}
+
+/* Where a recording went, as a toast with Open Folder: it passes, and the
+ * system notification (rtop-application.c) says it when the window is not
+ * looked at. */
+static void
 recording_saved_cb (RtopSession *session, const char *path, gboolean repaired, RtopWindow *self)
 {
   g_autofree char *text = NULL;
+  g_autofree char *markup = NULL;
+  AdwToast *toast;
 
   if (repaired)
     /* Translators: %s is a file path */
@@ -323,7 +334,16 @@ recording_saved_cb (RtopSession *session, const char *path, gboolean repaired, R
   else
     /* Translators: %s is a file path */
     text = g_strdup_printf (_("Recording saved to %s."), path);
-  show_message (self, text, path, FALSE);
+  markup = g_markup_escape_text (text, -1);
+  toast = adw_toast_new (markup);
+  adw_toast_set_button_label (toast, _("Open _Folder"));
+  adw_toast_set_action_name (toast, "win.open-folder");
+  adw_toast_set_action_target_value (toast, g_variant_new_string (path));
+  adw_toast_set_timeout (toast, 10);
+  g_free (self->toast_title);
+  self->toast_title = g_steal_pointer (&text);
+  g_signal_connect_object (toast, "dismissed", G_CALLBACK (toast_dismissed_cb), self, 0);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
   if (self->closing)
     gtk_window_destroy (GTK_WINDOW (self));
 }
@@ -569,6 +589,23 @@ append_sources (GString *out, GListModel *sources)
   g_type_class_unref (states);
 }
 
+/* The windows shown over this one (About, Preferences, a dialog), by type
+ * and title. */
+static void
+append_dialogs (GString *out, RtopWindow *self)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+      const char *title = gtk_window_get_title (window);
+
+      if (gtk_window_get_transient_for (window) == GTK_WINDOW (self) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        g_string_append_printf (out, "dialog\t%s\t%s\n", G_OBJECT_TYPE_NAME (window), title ? title : "");
+    }
+}
+
 char *
 rtop_window_dump (RtopWindow *self)
 {
@@ -580,8 +617,11 @@ rtop_window_dump (RtopWindow *self)
   append_sources (out, rtop_session_get_sources (self->session));
   if (gtk_revealer_get_reveal_child (self->message_revealer))
     g_string_append_printf (out, "message\t%s\n", gtk_label_get_label (self->message_label));
+  if (self->toast_title != NULL)
+    g_string_append_printf (out, "toast\t%s\n", self->toast_title);
   if (gtk_widget_get_visible (GTK_WIDGET (self->mode_label)))
     g_string_append_printf (out, "mode\t%s\n", gtk_label_get_label (self->mode_label));
+  append_dialogs (out, self);
   if (self->close_question)
     {
       g_autofree char *text = NULL;
@@ -793,6 +833,7 @@ rtop_window_finalize (GObject *object)
   g_clear_object (&self->interval_labels);
   g_clear_pointer (&self->interval_values, g_array_unref);
   g_free (self->message_path);
+  g_free (self->toast_title);
   g_free (self->sparkline_scale);
   G_OBJECT_CLASS (rtop_window_parent_class)->finalize (object);
 }
@@ -894,6 +935,7 @@ rtop_window_class_init (RtopWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, detail_title);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, interval_dropdown);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, RtopWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, message_revealer);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, message_label);
   gtk_widget_class_bind_template_child (widget_class, RtopWindow, message_repair_button);

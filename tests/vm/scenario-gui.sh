@@ -134,9 +134,9 @@ vm_wait_for "the recording to be completed" 60 bash -c "! ls '$O'/home/rdmatop/*
 rec=$(ls "$O"/home/rdmatop/rdmatop-*.json.gz 2>/dev/null | head -1)
 vm_check "Record/Stop left a recording ($(basename "${rec:-none}"))" test -s "${rec:-/nonexistent}"
 vm_check "the recording has rxe0/1's track" bash -c "gzip -dc '$rec' | grep -q 'rxe0/1'"
-saved () { dump stop.txt && grep -qF "message	Recording saved to $rec." "$O/stop.txt"; }
+saved () { dump stop.txt && grep -qF "toast	Recording saved to $rec." "$O/stop.txt"; }
 vm_wait_for "the window's message with the path" 30 saved
-vm_check "after Stop the window says where the trace went" grep -qF "message	Recording saved to $rec." "$O/stop.txt"
+vm_check "after Stop the window says where the trace went" grep -qF "toast	Recording saved to $rec." "$O/stop.txt"
 
 # A link taken down: an Error (the ✖ sign, not a Warning's ⚠) in the
 # Health column with its reason, and named in the
