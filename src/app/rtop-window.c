@@ -209,7 +209,7 @@ update_record_button (RtopWindow *self)
   gtk_label_set_label (self->record_label, label);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->record_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->record_button), tip);
+  rtop_widget_set_tooltip (GTK_WIDGET (self->record_button), tip);
   if (recording)
     gtk_widget_add_css_class (GTK_WIDGET (self->record_button), "recording");
   else

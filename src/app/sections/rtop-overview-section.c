@@ -6,6 +6,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "rtop-a11y.h"
 #include "rtop-columns.h"
 #include "rtop-event-item.h"
 #include "rtop-format.h"
@@ -95,7 +96,7 @@ event_updated_cb (RtopEventItem *item, GtkLabel *message)
   const RtopEvent *ev = rtop_event_item_get_event (item);
 
   gtk_label_set_label (message, ev->message);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (message), ev->message);
+  rtop_widget_set_tooltip (GTK_WIDGET (message), ev->message);
 }
 
 static GtkWidget *
@@ -225,7 +226,7 @@ G_GNUC_END_IGNORE_DEPRECATIONS
 static void
 set_problems_caption (RtopOverviewSection *self, const char *text, const char *tooltip)
 {
-  gtk_widget_set_tooltip_text (self->problems_caption, tooltip);
+  rtop_widget_set_tooltip (self->problems_caption, tooltip);
   if (g_strcmp0 (gtk_label_get_label (self->total_problems_caption), text) == 0)
     return;
   /* The label keeps the text too (hidden when an inscription shows it). */

@@ -119,3 +119,12 @@ rtop_a11y_fix_mnemonics (GtkWidget *root)
   g_return_if_fail (GTK_IS_WIDGET (root));
   fix (root, FALSE);
 }
+
+void
+rtop_widget_set_tooltip (GtkWidget *widget, const char *text)
+{
+  if (text != NULL && *text == '\0')
+    text = NULL;   /* as GTK keeps it */
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (widget), text) != 0)
+    gtk_widget_set_tooltip_text (widget, text);
+}

@@ -1,4 +1,5 @@
-/* rtop-a11y.h: accessible names without mnemonic underscores.
+/* rtop-a11y.h: accessible names without mnemonic underscores; tooltips
+ * (accessible descriptions) set only when they change.
  *
  * SPDX-License-Identifier: Apache-2.0 */
 #pragma once
@@ -15,6 +16,12 @@ G_BEGIN_DECLS
  * changes; a drop-down with its own accessible label is no longer also
  * named by its mnemonic label.  Call it once the widgets exist (after the template). */
 void rtop_a11y_fix_mnemonics (GtkWidget *root);
+
+/* gtk_widget_set_tooltip_text, only when the text changes: GTK answers
+ * every call by asking the display where the pointer is (on X11 a round
+ * trip), which a view refreshed each pass pays every pass.  The tooltip is
+ * also the widget's accessible description. */
+void rtop_widget_set_tooltip (GtkWidget *widget, const char *text);
 
 
 G_END_DECLS
