@@ -424,7 +424,7 @@ test_empty (Fixture *f, gconstpointer data)
 {
   show_rails (f);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (f->rails->stack), ==, "none");
-  g_assert_cmpstr (gtk_label_get_text (f->rails->empty_title), ==, "No Ports");
+  g_assert_cmpstr (adw_status_page_get_title (f->rails->empty_page), ==, "No Ports");
 }
 
 int

@@ -1,9 +1,10 @@
 /* test-gui-start.c: the window as a new user first sees it.
  *
  * On a computer without RDMA (no devices, or no RDMA in the kernel) the
- * overview is the page of no devices: its title says so, it gives the
- * whole Soft-RoCE recipe, and its buttons connect to a host, open a
- * recording and try again.  Record cannot be used while no source has a
+ * overview is the page of no devices, libadwaita's status page: its title
+ * says so, its description says why, it gives the whole Soft-RoCE recipe,
+ * and its buttons connect to a host, open a recording and try again; Tab
+ * reaches each of them and no label.  Record cannot be used while no source has a
  * device.  Processes and Compare Ports say what is missing (a device, not
  * a process or a check), and say the ordinary thing once ports come.
  * Tab and Shift+Tab leave the overview's table at once and go round the
@@ -154,6 +155,22 @@ describe_focus (GtkWidget *focus)
   return g_string_free (out, FALSE);
 }
 
+/* Moves the focus as Tab (or Shift+Tab) does; returns the new focus. */
+static GtkWidget *
+press_tab (RtopWindow *window, GtkDirectionType direction)
+{
+  GtkWidget *focus;
+  g_autofree char *path = NULL;
+
+  g_signal_emit_by_name (window, "move-focus", direction);
+  gui_test_spin ();
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  path = describe_focus (focus);
+  g_test_message ("%s: %s", direction == GTK_DIR_TAB_FORWARD ? "Tab" : "Shift+Tab", path);
+  return focus;
+}
+
 static void
 assert_no_devices_page (RtopWindow *window)
 {
@@ -264,21 +281,103 @@ test_no_devices_small (void)
   run_no_devices (800, 600, "-800");
 }
 
-/* Moves the focus as Tab (or Shift+Tab) does; returns the new focus. */
-static GtkWidget *
-press_tab (RtopWindow *window, GtkDirectionType direction)
+/* The page of no devices is libadwaita's status page: its title says
+ * what is missing, its description why (no RDMA in the kernel, or no
+ * device), and Tab goes from its first button to the others, never to
+ * a label or the page itself. */
+static void
+test_no_devices_status_page (void)
 {
-  GtkWidget *focus;
-  g_autofree char *path = NULL;
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  RtopSession *session = rtop_session_new (settings);
+  static const char *const actions[] = { "app.connect-host", "win.open", "app.refresh" };
+  GtkWidget *buttons[G_N_ELEMENTS (actions)];
+  RtopWindow *window;
+  RtopSnapshot *s;
+  GtkWidget *page, *focus, *command, *opened_focus;
+  guint steps = 0, nowhere = 0;
+  guint counts[2] = { 0, 0 };
 
-  g_signal_emit_by_name (window, "move-focus", direction);
-  gui_test_spin ();
-  focus = gtk_root_get_focus (GTK_ROOT (window));
-  g_assert_nonnull (focus);
-  path = describe_focus (focus);
-  g_test_message ("%s: %s", direction == GTK_DIR_TAB_FORWARD ? "Tab" : "Shift+Tab", path);
-  return focus;
+  g_settings_reset (settings, "last-view");
+  window = open_window (session, settings, 1600, 1000);
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  add_app_actions (window, counts);
+
+  s = gui_fixture_snapshot (1, 1.0, NULL, 0);
+  s->status = RTOP_STATUS_NO_NETLINK;
+  ingest (session, s);
+  g_assert_cmpstr (rtop_overview_section_get_state (window->overview), ==, "empty");
+  /* The page takes the focus as it opens (nothing had it). */
+  opened_focus = gtk_root_get_focus (GTK_ROOT (window));
+  page = gtk_stack_get_visible_child (window->overview->state_stack);
+  g_assert_true (ADW_IS_STATUS_PAGE (page));
+  g_assert_true (gtk_widget_get_mapped (page));
+  g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (page)), ==, "No RDMA Devices on This Computer");
+  g_assert_cmpstr (adw_status_page_get_description (ADW_STATUS_PAGE (page)), ==,
+                   "This kernel has no RDMA support loaded.");
+  g_assert_cmpstr (adw_status_page_get_icon_name (ADW_STATUS_PAGE (page)), ==, "network-offline-symbolic");
+  /* The commands: to be selected with the mouse, not a Tab stop. */
+  command = find_label (page, "sudo modprobe rdma_rxe\n");
+  g_assert_nonnull (command);
+  g_assert_true (gtk_label_get_selectable (GTK_LABEL (command)));
+  g_assert_false (gtk_widget_get_focusable (command));
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    {
+      buttons[i] = find_action_button (page, actions[i]);
+      g_assert_nonnull (buttons[i]);
+      g_assert_true (gtk_widget_is_sensitive (buttons[i]));
+      g_assert_true (gtk_widget_get_focusable (buttons[i]));
+    }
+  g_assert_true (buttons[0] == window->overview->empty_connect);
+  g_assert_true (opened_focus == buttons[0]);
+
+  /* From its first button, Tab goes to the next ones, in order, and
+   * round the window back to the first. */
+  rtop_section_focus (RTOP_SECTION (window->overview));
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == buttons[0]);
+  focus = press_tab (window, GTK_DIR_TAB_FORWARD);
+  g_assert_true (focus == buttons[1]);
+  focus = press_tab (window, GTK_DIR_TAB_FORWARD);
+  g_assert_true (focus == buttons[2]);
+  do
+    {
+      /* Past the window's last control, the focus may be nowhere for a
+       * step, never longer (a label that took Tab without the focus
+       * would keep it nowhere). */
+      g_signal_emit_by_name (window, "move-focus", GTK_DIR_TAB_FORWARD);
+      gui_test_spin ();
+      focus = gtk_root_get_focus (GTK_ROOT (window));
+      {
+        g_autofree char *where = describe_focus (focus);
+        g_test_message ("Tab: %s", focus != NULL ? where : "(nowhere)");
+      }
+      if (focus == NULL)
+        {
+          g_assert_cmpuint (++nowhere, <=, 1);
+          continue;
+        }
+      g_assert_false (GTK_IS_LABEL (focus));
+      /* Into the page, Tab comes to its first button. */
+      if (gtk_widget_is_ancestor (focus, page))
+        g_assert_true (focus == buttons[0]);
+    }
+  while (focus != buttons[0] && ++steps < 40);
+  g_assert_true (focus == buttons[0]);
+  focus = press_tab (window, GTK_DIR_TAB_BACKWARD);
+  g_assert_false (gtk_widget_is_ancestor (focus, page));
+
+  /* RDMA, but no devices: the description says so. */
+  ingest (session, gui_fixture_snapshot (2, 1.0, NULL, 0));
+  g_assert_true (gtk_stack_get_visible_child (window->overview->state_stack) == page);
+  g_assert_cmpstr (adw_status_page_get_description (ADW_STATUS_PAGE (page)), ==,
+                   "The kernel has RDMA support but reports no devices.");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  gui_test_wait_gone ((gpointer *) &window);
+  g_assert_finalize_object (session);
+  g_settings_reset (settings, "last-view");
 }
+
 
 static gboolean
 in_table (GtkWidget *focus)
@@ -512,6 +611,7 @@ main (int argc, char **argv)
 {
   gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/start/no-devices", test_no_devices);
+  g_test_add_func ("/gui/start/no-devices-status-page", test_no_devices_status_page);
   g_test_add_func ("/gui/start/tab-path", test_tab_path);
   g_test_add_func ("/gui/start/port-page-800", test_port_page_small);
   /* The dark variant's ADW_DEBUG_COLOR_SCHEME stands above the portal:

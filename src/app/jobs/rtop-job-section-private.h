@@ -1,6 +1,8 @@
 /* rtop-job-section-private.h: what only rtop-job-section.c and the tests use. */
 #pragma once
 
+#include <adwaita.h>
+
 #include "rtop-job-section.h"
 
 G_BEGIN_DECLS
@@ -13,8 +15,7 @@ struct _RtopJobSection {
   GtkLabel *totals;
   GtkWidget *rails_button;
   GtkStack *stack;
-  GtkLabel *empty_title;
-  GtkLabel *empty_text;
+  AdwStatusPage *empty_page;  /* the "gone" page */
   GtkListBox *process_list;
   GtkListBox *device_list;
 
@@ -27,6 +28,7 @@ struct _RtopJobSection {
 
   char *job_key;
   char *job_title;            /* its title when last seen */
+  char *gone_text;            /* the "gone" page's description, as text */
   GPtrArray *jobs;            /* RtopJobSummary, the newest collection */
   gint64 jobs_read_us;
   gboolean stale;             /* something changed while unmapped */

@@ -341,16 +341,18 @@ update_heading (RtopJobSection *self, RtopJobSummary *job)
   gtk_label_set_text (self->title, self->job_title != NULL ? self->job_title : self->job_key != NULL ? self->job_key : "");
   if (job == NULL)
     {
-      g_autofree char *text = NULL;
+      g_autofree char *markup = NULL;
 
       gtk_label_set_text (self->subtitle, "");
       gtk_label_set_text (self->totals, "");
       gtk_widget_set_visible (GTK_WIDGET (self->subtitle), FALSE);
       gtk_widget_set_visible (GTK_WIDGET (self->totals), FALSE);
+      g_free (self->gone_text);
       /* Translators: a job's page when the job is gone; %s is the job ("Slurm job 1234") */
-      text = g_strdup_printf (_("%s has no process on a host in reach now."),
-                              self->job_title != NULL ? self->job_title : self->job_key != NULL ? self->job_key : "");
-      gtk_label_set_text (self->empty_text, text);
+      self->gone_text = g_strdup_printf (_("%s has no process on a host in reach now."),
+                                         self->job_title != NULL ? self->job_title : self->job_key != NULL ? self->job_key : "");
+      markup = g_markup_escape_text (self->gone_text, -1);
+      adw_status_page_set_description (self->empty_page, markup);
       gtk_stack_set_visible_child_name (self->stack, "gone");
       return;
     }
@@ -534,7 +536,8 @@ rtop_job_section_dump (RtopSection *section)
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "gone") == 0)
     {
       g_string_append_printf (out, "job: %s; %s; %s\n", gtk_label_get_text (self->title),
-                              gtk_label_get_text (self->empty_title), gtk_label_get_text (self->empty_text));
+                              adw_status_page_get_title (self->empty_page),
+                              self->gone_text != NULL ? self->gone_text : "");
       return g_string_free (out, FALSE);
     }
   g_string_append_printf (out, "job: %s; %s; %s\n", gtk_label_get_text (self->title),
@@ -592,6 +595,7 @@ rtop_job_section_finalize (GObject *object)
   g_clear_pointer (&self->jobs, g_ptr_array_unref);
   g_free (self->job_key);
   g_free (self->job_title);
+  g_free (self->gone_text);
   G_OBJECT_CLASS (rtop_job_section_parent_class)->finalize (object);
 }
 
@@ -615,8 +619,7 @@ rtop_job_section_class_init (RtopJobSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopJobSection, totals);
   gtk_widget_class_bind_template_child (widget_class, RtopJobSection, rails_button);
   gtk_widget_class_bind_template_child (widget_class, RtopJobSection, stack);
-  gtk_widget_class_bind_template_child (widget_class, RtopJobSection, empty_title);
-  gtk_widget_class_bind_template_child (widget_class, RtopJobSection, empty_text);
+  gtk_widget_class_bind_template_child (widget_class, RtopJobSection, empty_page);
   gtk_widget_class_bind_template_child (widget_class, RtopJobSection, process_list);
   gtk_widget_class_bind_template_child (widget_class, RtopJobSection, device_list);
   widget_class->map = rtop_job_section_map;

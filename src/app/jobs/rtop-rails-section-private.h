@@ -1,6 +1,8 @@
 /* rtop-rails-section-private.h: what only rtop-rails-section.c and the tests use. */
 #pragma once
 
+#include <adwaita.h>
+
 #include "rtop-heat-strip.h"
 #include "rtop-rails-section.h"
 
@@ -17,8 +19,7 @@ struct _RtopRailsSection {
   GtkWidget *legend_bar;
   GtkLabel *legend_high;
   GtkStack *stack;
-  GtkLabel *empty_title;
-  GtkLabel *empty_text;
+  AdwStatusPage *empty_page;
   GtkWidget *scroller;
   GtkListBox *list;
   GtkWidget *axis;

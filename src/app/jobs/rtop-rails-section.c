@@ -318,15 +318,17 @@ update_empty (RtopRailsSection *self)
     {
       g_autofree char *text = g_strdup_printf (_("%s has no queue pairs on a port of a host in reach now."),
                                                self->job_title != NULL ? self->job_title : self->job_key);
+      g_autofree char *markup = g_markup_escape_text (text, -1);
 
-      gtk_label_set_text (self->empty_title, _("No Ports in Use"));
-      gtk_label_set_text (self->empty_text, text);
+      adw_status_page_set_title (self->empty_page, _("No Ports in Use"));
+      adw_status_page_set_description (self->empty_page, markup);
     }
   else
     {
-      gtk_label_set_text (self->empty_title, _("No Ports"));
-      gtk_label_set_text (self->empty_text,
-                          _("Ports of RDMA devices on this computer and on the hosts you connect to appear here, one row each."));
+      g_autofree char *markup = g_markup_escape_text (_("Ports of RDMA devices on this computer and on the hosts you connect to appear here, one row each."), -1);
+
+      adw_status_page_set_title (self->empty_page, _("No Ports"));
+      adw_status_page_set_description (self->empty_page, markup);
     }
   gtk_stack_set_visible_child_name (self->stack, "none");
 }
@@ -764,8 +766,7 @@ rtop_rails_section_class_init (RtopRailsSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopRailsSection, legend_bar);
   gtk_widget_class_bind_template_child (widget_class, RtopRailsSection, legend_high);
   gtk_widget_class_bind_template_child (widget_class, RtopRailsSection, stack);
-  gtk_widget_class_bind_template_child (widget_class, RtopRailsSection, empty_title);
-  gtk_widget_class_bind_template_child (widget_class, RtopRailsSection, empty_text);
+  gtk_widget_class_bind_template_child (widget_class, RtopRailsSection, empty_page);
   gtk_widget_class_bind_template_child (widget_class, RtopRailsSection, scroller);
   gtk_widget_class_bind_template_child (widget_class, RtopRailsSection, list);
   gtk_widget_class_bind_template_child (widget_class, RtopRailsSection, axis);

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <glib/gi18n.h>
+#include <adwaita.h>
 
 #include "rtop-compare-section-private.h"
 #include "rtop-format.h"
@@ -49,8 +50,7 @@ struct _RtopCompareSection {
   GtkListView *port_list;
   GtkDropDown *metric_dropdown;
   GtkStack *stack;
-  GtkLabel *empty_title;
-  GtkLabel *empty_hint;
+  AdwStatusPage *empty_page;
   GtkFlowBox *legend;
   GtkLabel *legend_labels[RTOP_COMPARE_MAX_PORTS];
   RtopGraph *graph;
@@ -363,10 +363,13 @@ update_empty_texts (RtopCompareSection *self)
   RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
   gboolean none = history == NULL || g_list_model_get_n_items (rtop_history_get_ports (history)) == 0;
 
-  gtk_label_set_label (self->empty_title, none ? _("No Ports to Compare") : _("No Ports Checked"));
-  gtk_label_set_label (self->empty_hint, none
-                       ? _("No source has an RDMA port yet: ports appear in the list as soon as a device is added or a host is connected.")
-                       : _("Check up to six ports in the list to graph them together on one scale."));
+  g_autofree char *hint = g_markup_escape_text (none
+                                                ? _("No source has an RDMA port yet: ports appear in the list as soon as a device is added or a host is connected.")
+                                                : _("Check up to six ports in the list to graph them together on one scale."), -1);
+
+  adw_status_page_set_icon_name (self->empty_page, none ? "network-wired-symbolic" : "selection-mode-symbolic");
+  adw_status_page_set_title (self->empty_page, none ? _("No Ports to Compare") : _("No Ports Checked"));
+  adw_status_page_set_description (self->empty_page, hint);
 }
 
 static void
@@ -431,7 +434,7 @@ rtop_compare_section_dump (RtopSection *section)
   g_string_append_printf (out, "compare\tmetric=%s\tports=%u\n", metrics[self->metric].nick,
                           count_checked (self));
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "empty") == 0)
-    g_string_append_printf (out, "compare-empty\t%s\n", gtk_label_get_label (self->empty_title));
+    g_string_append_printf (out, "compare-empty\t%s\n", adw_status_page_get_title (self->empty_page));
   for (guint i = 0; i < RTOP_COMPARE_MAX_PORTS; i++)
     if (self->keys[i])
       {
@@ -534,8 +537,7 @@ rtop_compare_section_class_init (RtopCompareSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, port_list);
   gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, metric_dropdown);
   gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, stack);
-  gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, empty_title);
-  gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, empty_hint);
+  gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, empty_page);
   gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, legend);
   gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, graph);
   gtk_widget_class_bind_template_child (widget_class, RtopCompareSection, count_label);

@@ -2,6 +2,8 @@
  * rtop-overview-section-columns.c and the tests share. */
 #pragma once
 
+#include <adwaita.h>
+
 #include "rtop-columns.h"
 #include "rtop-host-strip.h"
 #include "rtop-overview-section.h"
@@ -45,10 +47,9 @@ struct _RtopOverviewSection {
   GtkLabel *vanished_label;
   GtkStack *events_stack;
   GtkListBox *recent_events;
-  GtkLabel *unavailable_title;
-  GtkLabel *empty_reason;
-  GtkWidget *empty_connect;
-  GtkLabel *unavailable_message;
+  AdwStatusPage *unavailable_page;
+  AdwStatusPage *empty_page;
+  GtkWidget *empty_connect;      /* the no-devices page's first button */
   GtkLabel *sources_status;
   RtopHostStrip *host_strip;
 };

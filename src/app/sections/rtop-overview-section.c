@@ -152,10 +152,11 @@ show_empty (RtopOverviewSection *self, RtopSnapshot *snapshot)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  g_autofree char *reason = g_markup_escape_text (snapshot->status == RTOP_STATUS_NO_NETLINK
+                                                  ? _("This kernel has no RDMA support loaded.")
+                                                  : _("The kernel has RDMA support but reports no devices."), -1);
 
-  gtk_label_set_label (self->empty_reason, snapshot->status == RTOP_STATUS_NO_NETLINK
-                       ? _("This kernel has no RDMA support loaded.")
-                       : _("The kernel has RDMA support but reports no devices."));
+  adw_status_page_set_description (self->empty_page, reason);
   gtk_stack_set_visible_child_name (self->state_stack, "empty");
   /* The page's first control, not the commands (whose text the focus
    * would select). */
@@ -173,9 +174,10 @@ show_unavailable (RtopOverviewSection *self, RtopSnapshot *snapshot)
          * stands in only when it has none. */
         const char *message = snapshot->status_message && *snapshot->status_message
                               ? snapshot->status_message : _(unavailable_texts[i].hint);
+        g_autofree char *markup = g_markup_escape_text (message, -1);
 
-        gtk_label_set_label (self->unavailable_title, _(unavailable_texts[i].title));
-        gtk_label_set_label (self->unavailable_message, message);
+        adw_status_page_set_title (self->unavailable_page, _(unavailable_texts[i].title));
+        adw_status_page_set_description (self->unavailable_page, markup);
       }
   gtk_stack_set_visible_child_name (self->state_stack, "unavailable");
 }
@@ -837,10 +839,9 @@ rtop_overview_section_class_init (RtopOverviewSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, vanished_label);
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, events_stack);
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, recent_events);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, unavailable_title);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, unavailable_message);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, unavailable_page);
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, sources_status);
-  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, empty_reason);
+  gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, empty_page);
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, empty_connect);
   gtk_widget_class_bind_template_child (widget_class, RtopOverviewSection, host_strip);
   gtk_widget_class_set_css_name (widget_class, "rtopoverview");

@@ -4,6 +4,7 @@
 
 #include <string.h>
 #include <glib/gi18n.h>
+#include <adwaita.h>
 
 #include "rtop-columns.h"
 #include "rtop-format.h"
@@ -25,8 +26,7 @@ struct _RtopProcessesSection {
   GtkLabel *withheld_label;
   GtkSearchEntry *search;
   GtkLabel *count_label;
-  GtkLabel *none_title;
-  GtkLabel *none_hint;
+  AdwStatusPage *none_page;
   GtkStack *stack;
   GtkColumnView *view;
 };
@@ -293,10 +293,13 @@ update_none_texts (RtopProcessesSection *self, RtopHistory *history)
 {
   gboolean no_devices = history == NULL || !rtop_history_has_devices (history);
 
-  gtk_label_set_label (self->none_title, no_devices ? _("No RDMA Devices") : _("No Processes Use RDMA"));
-  gtk_label_set_label (self->none_hint, no_devices
-                       ? _("No source has an RDMA device, so no process can use one. Processes appear here once a device is added or a host with devices is connected.")
-                       : _("A process appears here as soon as it opens a verbs context on an RDMA device."));
+  g_autofree char *hint = g_markup_escape_text (no_devices
+                                                ? _("No source has an RDMA device, so no process can use one. Processes appear here once a device is added or a host with devices is connected.")
+                                                : _("A process appears here as soon as it opens a verbs context on an RDMA device."), -1);
+
+  adw_status_page_set_icon_name (self->none_page, no_devices ? "network-offline-symbolic" : "system-run-symbolic");
+  adw_status_page_set_title (self->none_page, no_devices ? _("No RDMA Devices") : _("No Processes Use RDMA"));
+  adw_status_page_set_description (self->none_page, hint);
 }
 
 static void
@@ -419,7 +422,7 @@ rtop_processes_section_dump (RtopSection *section)
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
 
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "none") == 0)
-    g_string_append_printf (out, "processes-none\t%s\n", gtk_label_get_label (self->none_title));
+    g_string_append_printf (out, "processes-none\t%s\n", adw_status_page_get_title (self->none_page));
   if (gtk_widget_get_visible (self->withheld_banner))
     g_string_append_printf (out, "processes-withheld\t%s\n", gtk_label_get_label (self->withheld_label));
   for (guint i = 0; i < n; i++)
@@ -513,8 +516,7 @@ rtop_processes_section_class_init (RtopProcessesSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, hidden_banner);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, withheld_banner);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, withheld_label);
-  gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, none_title);
-  gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, none_hint);
+  gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, none_page);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, search);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, count_label);
   gtk_widget_class_bind_template_child (widget_class, RtopProcessesSection, stack);
