@@ -56,6 +56,10 @@ struct _RtopWindow {
 
 RtopSession *rtop_window_get_session (RtopWindow *self);
 
+/* Every section of the window: the tabs in order, then the pages built so
+ * far.  Free with g_ptr_array_unref (the sections are not referenced). */
+GPtrArray *rtop_window_get_sections (RtopWindow *self);
+
 /* The visible section's page name ("overview", "processes", "events") or
  * "detail" on a port's page. */
 const char *rtop_window_get_visible_view (RtopWindow *self);
