@@ -540,15 +540,27 @@ style_is_dark (gpointer data)
   return adw_style_manager_get_dark (adw_style_manager_get_default ()) == GPOINTER_TO_INT (data);
 }
 
+static double
+luminance_of (GtkWidget *widget, const char *name)
+{
+  GdkRGBA c;
+
+  g_assert_true (gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), name, &c));
+  return 0.2126 * c.red + 0.7152 * c.green + 0.0722 * c.blue;
+}
+
+/* libadwaita's dark window background, and the app's own dark colours
+ * over it (style-dark.css: light text for an OK verdict). */
 static gboolean
 window_is_dark (gpointer data)
 {
-  GdkRGBA bg;
+  return luminance_of (data, "window_bg_color") < 0.3 && luminance_of (data, "rtop_ok_text") > 0.5;
+}
 
-  /* The window's own colour: libadwaita's dark window background. */
-  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (data), "window_bg_color", &bg))
-    return FALSE;
-  return 0.2126 * bg.red + 0.7152 * bg.green + 0.0722 * bg.blue < 0.3;
+static gboolean
+window_is_light (gpointer data)
+{
+  return luminance_of (data, "window_bg_color") > 0.7 && luminance_of (data, "rtop_ok_text") < 0.45;
 }
 
 static void
@@ -586,7 +598,7 @@ dark_style_child (void)
                                  g_variant_new ("(ssv)", "org.freedesktop.appearance", "color-scheme",
                                                 g_variant_new_uint32 (2)), NULL);
   gui_test_wait_until (style_is_dark, GINT_TO_POINTER (FALSE), "the light style the portal then says");
-  g_assert_false (window_is_dark (window));
+  gui_test_wait_until (window_is_light, window, "the window's light colours");
   gtk_window_destroy (GTK_WINDOW (window));
   g_main_loop_quit (portal.loop);
   g_thread_join (thread);
