@@ -1,8 +1,9 @@
-/* test-gui-preferences.c: the preferences' format dropdown lists every
- * recordable row of the format table, in table order, and follows the
- * recording-format setting both ways (GSettings memory backend).  Each
- * remembered host has a switch for its process names and ids, and
- * Connect to Host… sets it; its Connect waits for a host name. */
+/* test-gui-preferences.c: the preferences are an AdwPreferencesWindow of
+ * groups of rows.  Its format dropdown lists every recordable row of the
+ * format table, in table order, and follows the recording-format setting
+ * both ways (GSettings memory backend).  Each remembered host has a row
+ * with a switch for its process names and ids and a button that forgets
+ * it; the connect dialog sets them; its Connect waits for a host name. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -84,6 +85,7 @@ test_formats (void)
   gtk_window_destroy (GTK_WINDOW (prefs));
   gui_test_spin ();
   g_assert_null (prefs);
+  g_settings_reset (settings, "recording-format");
 }
 
 /* Widgets of type under root, in tree order, whose label (a button's or
@@ -122,22 +124,92 @@ shows_processes (GSettings *settings, const char *host)
   return g_strv_contains ((const char * const *) hosts, host);
 }
 
+static GtkWidget *
+new_preferences (GSettings *settings)
+{
+  GtkWidget *prefs = rtop_preferences_new (NULL, settings);
+
+  gtk_window_present (GTK_WINDOW (prefs));
+  gui_test_wait_mapped (prefs);
+  gui_test_spin ();
+  return prefs;
+}
+
+static void
+destroy_preferences (GtkWidget *prefs)
+{
+  g_object_add_weak_pointer (G_OBJECT (prefs), (gpointer *) &prefs);
+  gtk_window_destroy (GTK_WINDOW (prefs));
+  gui_test_spin ();
+  g_assert_null (prefs);
+}
+
+/* The preferences rows (or groups) under root whose title is title. */
+static void
+collect_titled (GtkWidget *root, GType type, const char *title, GPtrArray *found)
+{
+  const char *text = ADW_IS_PREFERENCES_ROW (root) ? adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root))
+                   : ADW_IS_PREFERENCES_GROUP (root) ? adw_preferences_group_get_title (ADW_PREFERENCES_GROUP (root))
+                   : NULL;
+
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type) && (title == NULL || g_strcmp0 (text, title) == 0))
+    g_ptr_array_add (found, root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_titled (child, type, title, found);
+}
+
+static GtkWidget *
+find_titled (GtkWidget *root, GType type, const char *title)
+{
+  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+
+  collect_titled (root, type, title, found);
+  if (found->len != 1)
+    g_error ("%u %s titled \"%s\", not one", found->len, g_type_name (type), title);
+  return found->pdata[0];
+}
+
+static AdwActionRow *
+find_row (GtkWidget *root, const char *title)
+{
+  return ADW_ACTION_ROW (find_titled (root, ADW_TYPE_ACTION_ROW, title));
+}
+
+/* The one widget of type in the row's suffixes. */
+static GtkWidget *
+row_control (AdwActionRow *row, GType type)
+{
+  return find_one (GTK_WIDGET (row), type, NULL);
+}
+
+static gboolean
+switch_is_on (gpointer toggle)
+{
+  return gtk_switch_get_active (toggle);
+}
+
 static void
 test_host_processes (void)
 {
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   const char *hosts[] = { "node1", "node2", NULL }, *shown[] = { "node2", NULL };
   g_autoptr(GPtrArray) switches = g_ptr_array_new ();
-  GtkWidget *prefs;
+  GtkWidget *prefs, *group;
+  AdwActionRow *row1, *row2;
 
   g_settings_set_strv (settings, "hosts", hosts);
   g_settings_set_strv (settings, "process-hosts", shown);
-  prefs = rtop_preferences_new (NULL, settings);
-  gtk_window_present (GTK_WINDOW (prefs));
-  gui_test_spin ();
-  /* One switch a host in the hosts' list, as the setting says. */
-  collect (find_one (prefs, GTK_TYPE_LIST_BOX, NULL), GTK_TYPE_SWITCH, NULL, switches);
+  prefs = new_preferences (settings);
+  /* One switch a host in the Remote Hosts group, each in its host's row,
+   * as the setting says. */
+  group = find_titled (prefs, ADW_TYPE_PREFERENCES_GROUP, _("Remote Hosts"));
+  collect (group, GTK_TYPE_SWITCH, NULL, switches);
   g_assert_cmpuint (switches->len, ==, 2);
+  row1 = find_row (prefs, "node1");
+  row2 = find_row (prefs, "node2");
+  g_assert_true (row_control (row1, GTK_TYPE_SWITCH) == switches->pdata[0]);
+  g_assert_true (row_control (row2, GTK_TYPE_SWITCH) == switches->pdata[1]);
   g_assert_false (gtk_switch_get_active (switches->pdata[0]));
   g_assert_true (gtk_switch_get_active (switches->pdata[1]));
   gtk_switch_set_active (switches->pdata[0], TRUE);
@@ -145,11 +217,14 @@ test_host_processes (void)
   gui_test_spin ();
   g_assert_true (shows_processes (settings, "node1"));
   g_assert_false (shows_processes (settings, "node2"));
+  /* Activating the row (a click, its mnemonic) toggles its switch (once
+   * the switch's slide has run). */
+  adw_action_row_activate (row2);
+  gui_test_wait_until (switch_is_on, switches->pdata[1], "the row's switch to be on");
+  g_assert_true (shows_processes (settings, "node2"));
+  g_assert_true (shows_processes (settings, "node1"));
 
-  g_object_add_weak_pointer (G_OBJECT (prefs), (gpointer *) &prefs);
-  gtk_window_destroy (GTK_WINDOW (prefs));
-  gui_test_spin ();
-  g_assert_null (prefs);
+  destroy_preferences (prefs);
   g_settings_reset (settings, "hosts");
   g_settings_reset (settings, "process-hosts");
 }
