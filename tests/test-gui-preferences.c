@@ -3,7 +3,8 @@
  * format table, in table order, and follows the recording-format setting
  * both ways (GSettings memory backend).  Each remembered host has a row
  * with a switch for its process names and ids and a button that forgets
- * it; the connect dialog sets them; its Connect waits for a host name. */
+ * it; Connect to Host… opens the connect dialog, which sets them; its
+ * Connect waits for a host name. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -229,6 +230,62 @@ test_host_processes (void)
   g_settings_reset (settings, "process-hosts");
 }
 
+static GtkWindow *
+find_connect_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (RTOP_IS_CONNECT_DIALOG (window))
+        return window;
+    }
+  return NULL;
+}
+
+static gboolean
+has_connect_dialog (gpointer data)
+{
+  return find_connect_dialog () != NULL;
+}
+
+/* Connect to Host… works in the preferences (it was insensitive: its
+ * action, app.connect-host, is out of a non-application window's reach):
+ * it opens the connect dialog over them, and the host connected there
+ * gets its row. */
+static void
+test_connect_host (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  GtkWidget *prefs = new_preferences (settings);
+  GtkWidget *button = find_one (prefs, GTK_TYPE_BUTTON, _("Connect to _Host…"));
+  GtkWindow *dialog;
+
+  g_assert_null (find_connect_dialog ());
+  g_assert_true (gtk_widget_is_sensitive (button));
+  g_assert_true (gtk_widget_get_mapped (button));
+  /* Enter or Space on it: the button shows itself pressed a moment, then
+   * is clicked. */
+  g_assert_true (gtk_widget_activate (button));
+  gui_test_wait_until (has_connect_dialog, NULL, "the connect dialog to open");
+  dialog = find_connect_dialog ();
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+  gui_test_wait_mapped (GTK_WIDGET (dialog));
+  g_assert_true (gtk_window_get_transient_for (dialog) == GTK_WINDOW (prefs));
+  g_assert_true (gtk_window_get_modal (dialog));
+  gtk_editable_set_text (GTK_EDITABLE (find_one (GTK_WIDGET (dialog), GTK_TYPE_ENTRY, NULL)), "node7");
+  g_signal_emit_by_name (find_one (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, _("C_onnect")), "clicked");
+  gui_test_spin ();
+  g_assert_null (dialog);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (find_row (prefs, "node7"))));
+
+  destroy_preferences (prefs);
+  g_settings_reset (settings, "hosts");
+  g_settings_reset (settings, "process-hosts");
+}
+
 static void
 test_connect_dialog (void)
 {
@@ -269,6 +326,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/gui/preferences/formats", test_formats);
   g_test_add_func ("/gui/preferences/host-processes", test_host_processes);
+  g_test_add_func ("/gui/preferences/connect-host", test_connect_host);
   g_test_add_func ("/gui/preferences/connect-dialog", test_connect_dialog);
   return g_test_run ();
 }

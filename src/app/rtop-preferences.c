@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "rtop-a11y.h"
+#include "rtop-connect-dialog.h"
 #include "rtop-preferences.h"
 #include "rtop-remote.h"
 #include "rtop-session.h"
@@ -246,6 +247,17 @@ update_hosts (RtopPreferences *self)
   gtk_widget_set_visible (self->hosts_empty, hosts[0] == NULL);
 }
 
+/* Connect to Host…: the application's dialog, over this modal window.
+ * (app.connect-host is out of reach here: this window is not one of the
+ * application's, so a button naming it stayed insensitive.) */
+static void
+connect_host_cb (GtkWidget *widget, const char *action_name, GVariant *param)
+{
+  RtopPreferences *self = RTOP_PREFERENCES (widget);
+
+  gtk_window_present (GTK_WINDOW (rtop_connect_dialog_new (GTK_WINDOW (self), self->settings)));
+}
+
 /* The rows of the page's groups (rows do not nest). */
 static void
 collect_rows (GtkWidget *widget, GPtrArray *rows)
@@ -320,6 +332,7 @@ rtop_preferences_class_init (RtopPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, hosts_group);
   gtk_widget_class_bind_template_child (widget_class, RtopPreferences, hosts_empty);
   gtk_widget_class_bind_template_callback (widget_class, folder_clicked_cb);
+  gtk_widget_class_install_action (widget_class, "preferences.connect-host", NULL, connect_host_cb);
 }
 
 static void
