@@ -6,9 +6,11 @@
 # when a control has no name, a name a screen reader would read wrongly (a
 # mnemonic underscore, "_Try Again", or the same words twice, "Try Again
 # Try Again": what GTK 4.8 makes of mnemonic labels unless the app mends
-# it), or the app never shows a window in time.
+# it), or the app never shows a window in time.  With --expect NAME the
+# check waits until a control of that name shows (a window opened after
+# the first, such as the preferences) and fails if none ever does.
 #
-# Usage: gui-a11y-check.py PID [TIMEOUT]
+# Usage: gui-a11y-check.py PID [TIMEOUT] [--expect NAME]...
 
 import os
 import re
@@ -71,19 +73,31 @@ def misread(name):
 
 
 def main():
-    pid = int(sys.argv[1])
-    timeout = float(sys.argv[2]) if len(sys.argv) > 2 else 30
+    args = sys.argv[1:]
+    expect = []
+    while "--expect" in args:
+        i = args.index("--expect")
+        expect.append(args[i + 1])
+        del args[i:i + 2]
+    pid = int(args[0])
+    timeout = float(args[1]) if len(args) > 1 else 30
     deadline = time.monotonic() + timeout
     found = []
     while time.monotonic() < deadline:
         found = controls_of(pid)
-        if len(found) >= 5:
+        names = {name for _, name in found}
+        if len(found) >= 5 and all(e in names for e in expect):
             break
         time.sleep(0.5)
     if not found:
         print("no controls found: the app showed no window over AT-SPI")
         return 1
     bad = 0
+    names = {name for _, name in found}
+    for e in expect:
+        if e not in names:
+            print(f"no control named {e!r} showed")
+            bad += 1
     for role, name in found:
         problem = misread(name)
         print(f"{role}: {name if name else 'UNNAMED'}{'  <- ' + problem if problem else ''}")

@@ -217,8 +217,13 @@ check "no GTK criticals or warnings when terminated" sh -c "! grep -E 'CRITICAL|
 # Accessibility, as a screen reader sees it over AT-SPI: every button,
 # toggle, tab, drop-down, entry and table has a name.  A private X server,
 # session bus and accessibility bus, so nothing stale on the shared display
-# (its AT_SPI_BUS property) gets in the way.
+# (its AT_SPI_BUS property) gets in the way.  With an argument, the app's
+# action of that name is activated once it is up (app.preferences: its
+# window too is checked), and the check waits for a control of the name
+# the second argument gives.
 a11y_check () {
+  open_action=${1:-}
+  expect=${2:-}
   py=""
   for p in python3 /usr/bin/python3; do
     "$p" -c 'import gi; gi.require_version("Atspi", "2.0")' 2>/dev/null && { py=$p; break; }
@@ -238,10 +243,19 @@ a11y_check () {
       /usr/libexec/at-spi-bus-launcher --launch-immediately 2>/dev/null & l=$!
       sleep 1
       "$1" --gapplication-app-id="$2.A11y" "$3" >"$4/app.log" 2>&1 & p=$!
-      "$5" "$6" "$p" 40 >"$4/controls.txt"; rc=$?
+      if [ -n "$7" ]; then
+        for _ in $(seq 100); do
+          gdbus call --session --dest "$2.A11y" --object-path "$8" \
+            --method org.gtk.Actions.Activate "$7" "[]" "{}" >/dev/null 2>&1 && break
+          sleep 0.2
+        done
+        "$5" "$6" "$p" 40 --expect "$9" >"$4/controls.txt"; rc=$?
+      else
+        "$5" "$6" "$p" 40 >"$4/controls.txt"; rc=$?
+      fi
       kill "$p" "$l" 2>/dev/null
       exit $rc' sh "$app" "$id" "$out/synthetic.json" "$a11y" "$py" \
-      "$(dirname "$0")/gui-a11y-check.py" 2>/dev/null
+      "$(dirname "$0")/gui-a11y-check.py" "$open_action" "$path/A11y" "$expect" 2>/dev/null
   rc=$?
   kill "$xpid" 2>/dev/null
   sed 's/^/# /' "$a11y/controls.txt"
@@ -249,8 +263,10 @@ a11y_check () {
 }
 # Two tries: another program may take the same free display number between
 # Xvfb choosing it and the app connecting (seen with parallel test runs).
-a11y_check_twice () { a11y_check || { echo "# second try"; a11y_check; }; }
+a11y_check_twice () { a11y_check "$@" || { echo "# second try"; a11y_check "$@"; }; }
 check "every control has an accessible name (AT-SPI)" a11y_check_twice
+check "every control of the preferences has an accessible name (AT-SPI)" \
+  a11y_check_twice preferences "Sampling interval in seconds"
 
 [ $failed = 0 ] || { echo "# app log:"; cat "$out/app.log" "$out/app-live.log" | sed 's/^/# /' | head -80; }
 exit $failed

@@ -1,12 +1,13 @@
-/* rtop-preferences.h: the preferences window, bound to GSettings. */
+/* rtop-preferences.h: the preferences window (an AdwPreferencesWindow),
+ * bound to GSettings. */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 G_BEGIN_DECLS
 
 #define RTOP_TYPE_PREFERENCES (rtop_preferences_get_type ())
-G_DECLARE_FINAL_TYPE (RtopPreferences, rtop_preferences, RTOP, PREFERENCES, GtkWindow)
+G_DECLARE_FINAL_TYPE (RtopPreferences, rtop_preferences, RTOP, PREFERENCES, AdwPreferencesWindow)
 
 GtkWidget *rtop_preferences_new (GtkWindow *parent, GSettings *settings);
 
