@@ -61,7 +61,7 @@ shot () {
   fi
 }
 
-echo "1..27"
+echo "1..28"
 # The recorder never overwrites: start from an empty artifact folder.
 rm -f "$out/synthetic.json" "$out/synthetic.json.partial" "$out"/*.png "$out"/*.txt
 check "a recording is written" "$make_rec" "$out/synthetic.json" 120
