@@ -602,6 +602,11 @@ dark_style_child (void)
   gtk_window_destroy (GTK_WINDOW (window));
   g_main_loop_quit (portal.loop);
   g_thread_join (thread);
+  g_main_loop_unref (portal.loop);
+  g_main_context_unref (portal.context);
+  g_clear_object (&portal.bus);
+  g_mutex_clear (&portal.lock);
+  g_cond_clear (&portal.cond);
   g_print ("followed\n");
 }
 
