@@ -30,6 +30,27 @@
 /* node7's mlx5_2 retransmits. */
 #define LOSSY_HOST 6
 #define LOSSY_RAIL 2
+/* The health rule says so 10 s after SLOW_FROM, and the episode lasts;
+ * node2's mlx5_1 had one from pass 100 to 120, ended. */
+#define SLOW_SAID (SLOW_FROM + 10)
+#define ENDED_HOST 1
+#define ENDED_RAIL 1
+#define ENDED_FROM 100
+#define ENDED_TO 120
+
+/* A rail imbalance episode's event, as the health rule raises and ends it. */
+static void
+add_imbalance (RtopSnapshot *s, const char *device, guint64 episode, guint seq, guint from, gboolean ongoing)
+{
+  RtopEvent *e = gui_fixture_add_event (s, RTOP_SEVERITY_WARNING, device, 1, "Rail carries 20 % of its peers' median.");
+
+  e->kind = RTOP_EVENT_RAIL_IMBALANCE;
+  e->episode = episode;
+  e->ongoing = ongoing;
+  e->started_us = s->monotonic_us - (gint64) (seq - from) * G_USEC_PER_SEC;
+  e->duration_us = (gint64) (seq - from) * G_USEC_PER_SEC;
+  e->new_value = g_strdup ("20 %");
+}
 
 static const char *
 host_name (guint h)
@@ -64,6 +85,10 @@ make_pass (guint h, guint seq)
     p[LOSSY_RAIL].retrans = 250;
   s = gui_fixture_snapshot (seq, 1.0, p, N_RAILS);
   s->host = g_strdup (host_name (h));
+  if (h == SLOW_HOST && seq == SLOW_SAID)
+    add_imbalance (s, devs[SLOW_RAIL], 7, seq, SLOW_FROM, TRUE);
+  if (h == ENDED_HOST && (seq == ENDED_FROM + 5 || seq == ENDED_TO))
+    add_imbalance (s, devs[ENDED_RAIL], 8, seq, ENDED_FROM, seq != ENDED_TO);
   for (guint r = 0; r < N_RAILS; r++)
     {
       RtopProcess *proc = gui_fixture_add_process (s, 1000 + r, "all_reduce_perf", "alice", devs[r], 4, 2, 1 << 30);
@@ -246,9 +271,38 @@ test_heatmap (Fixture *f, gconstpointer data)
   dump = rtop_window_dump (f->window);
   g_assert_nonnull (strstr (dump, "rails: 64 ports on 8 hosts; show throughput; job all"));
   {
-    g_autofree char *line = g_strdup_printf ("rails row: %s %s\n", slow_key, label);
+    g_autofree char *line = g_strdup_printf ("rails row: %s %s imbalance\n", slow_key, label);
 
     g_assert_nonnull (strstr (dump, line));
+  }
+  /* The imbalance episodes underline their stretch: the slow rail's from
+   * when it slowed to now, node2's mlx5_1's in the past; only a lasting one
+   * marks the row (its sign, its name). */
+  {
+    RtopHeatStrip *strip = rtop_rails_section_row_strip (g_ptr_array_index (rows, slow));
+    g_autofree char *ended_key = g_strdup_printf ("node%u:mlx5_%u/1", ENDED_HOST + 1, ENDED_RAIL);
+    GtkWidget *ended_row = g_ptr_array_index (rows, find_row (rows, ended_key));
+    RtopHeatStrip *ended = rtop_rails_section_row_strip (ended_row);
+    double w = gtk_widget_get_width (GTK_WIDGET (strip));
+    /* x of pass k in a strip w wide showing 300 s that ends at pass N_PASSES. */
+#define PASS_X(k) (w * (1 - (N_PASSES - (double) (k)) / 300))
+    g_autofree char *tip = rtop_heat_strip_describe_at (strip, PASS_X (N_PASSES - 2));
+    g_autofree char *plain = rtop_heat_strip_describe_at (strip, PASS_X (SLOW_FROM - 20));
+    g_autofree char *ended_line = NULL;
+
+    g_assert_true (rtop_heat_strip_mark_at (strip, PASS_X (N_PASSES - 1)));
+    g_assert_true (rtop_heat_strip_mark_at (strip, PASS_X (SLOW_FROM + 2)));
+    g_assert_false (rtop_heat_strip_mark_at (strip, PASS_X (SLOW_FROM - 5)));
+    g_assert_nonnull (strstr (tip, "rail imbalance"));
+    g_assert_null (strstr (plain, "rail imbalance"));
+    g_assert_true (rtop_heat_strip_mark_at (ended, PASS_X ((ENDED_FROM + ENDED_TO) / 2)));
+    g_assert_false (rtop_heat_strip_mark_at (ended, PASS_X (ENDED_TO + 5)));
+    g_assert_false (rtop_heat_strip_mark_at (ended, PASS_X (ENDED_FROM - 5)));
+    g_assert_false (rtop_heat_strip_mark_at (ended, PASS_X (N_PASSES - 1)));
+    ended_line = g_strdup_printf ("rails row: %s %s\n", ended_key,
+                                  rtop_heat_value_get_text (g_object_get_data (G_OBJECT (ended_row), "rtop-value")));
+    g_assert_nonnull (strstr (dump, ended_line));
+#undef PASS_X
   }
 
   shot = gui_test_screenshot (GTK_WIDGET (f->window), "rails-64-ports-1600x1000.png");
@@ -262,16 +316,37 @@ test_heatmap (Fixture *f, gconstpointer data)
     cairo_rectangle_int_t a = gui_test_pixels_area (pixels, GTK_WIDGET (f->window), slow_strip);
     cairo_rectangle_int_t b = gui_test_pixels_area (pixels, GTK_WIDGET (f->window), busy_strip);
 
-    /* The newest tenth of each. */
+    /* The newest tenth of each, above the foot (where marks go). */
     a.x += a.width - a.width / 10;
     a.width /= 10;
     b.x += b.width - b.width / 10;
     b.width /= 10;
-    double ls = gui_test_colour_luminance (gui_test_pixels_dominant (pixels, &a));
-    double lb = gui_test_colour_luminance (gui_test_pixels_dominant (pixels, &b));
+    cairo_rectangle_int_t a_top = { a.x, a.y, a.width, a.height / 2 };
+    cairo_rectangle_int_t b_top = { b.x, b.y, b.width, b.height / 2 };
+    double ls = gui_test_colour_luminance (gui_test_pixels_dominant (pixels, &a_top));
+    double lb = gui_test_colour_luminance (gui_test_pixels_dominant (pixels, &b_top));
 
     g_test_message ("luminance: slow rail %.3f, busy rail %.3f", ls, lb);
     g_assert_cmpfloat (fabs (ls - lb), >, 0.25);
+    /* The lasting episode's bar along the slow strip's foot, in the mark
+     * colour; none under the busy one. */
+    {
+      GdkRGBA mark;
+      guint32 want, foot_slow, foot_busy;
+
+      g_assert_true (gtk_style_context_lookup_color (gtk_widget_get_style_context (slow_strip), "rtop_heat_mark", &mark));
+      want = 0xff000000u | ((guint32) (mark.red * 255 + 0.5) << 16) | ((guint32) (mark.green * 255 + 0.5) << 8)
+             | (guint32) (mark.blue * 255 + 0.5);
+      a.y += a.height - 2;
+      a.height = 2;
+      b.y += b.height - 2;
+      b.height = 2;
+      foot_slow = gui_test_pixels_dominant (pixels, &a);
+      foot_busy = gui_test_pixels_dominant (pixels, &b);
+      g_test_message ("strip feet: slow %08x, busy %08x, mark %08x", foot_slow, foot_busy, want);
+      g_assert_cmphex (foot_slow, ==, want);
+      g_assert_cmphex (foot_busy, !=, want);
+    }
     /* All 64 rows fit the window: the last row's strip is on screen. */
     gui_test_assert_drawn (pixels, GTK_WIDGET (f->window),
                            GTK_WIDGET (rtop_rails_section_row_strip (g_ptr_array_index (rows, rows->len - 1))), 100);

@@ -43,6 +43,8 @@ struct _RtopRailsSection {
   guint n_hosts_shown;
   guint flush_source;        /* passes wait for one frame */
   gboolean stale;            /* something changed while unmapped */
+  GHashTable *marks;         /* "host\tdevice\tport" -> GArray of RtopHeatMark, oldest first */
+  gboolean marks_stale;      /* the event log changed since they were read */
   guint syncing;             /* the dropdowns are being set from code */
 };
 

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "rtop-a11y.h"
+#include "rtop-event-item.h"
 #include "rtop-format.h"
 #include "rtop-heat-value.h"
 #include "rtop-jobs.h"
@@ -284,6 +285,7 @@ make_row (RtopRailsSection *self, RtopPortItem *port, gboolean first_of_host)
     gtk_widget_add_css_class (row, "first-of-host");
   g_object_set_data (G_OBJECT (row), "rtop-strip", strip);
   g_object_set_data (G_OBJECT (row), "rtop-value", value);
+  g_object_set_data (G_OBJECT (row), "rtop-port-label", name);
   return row;
 }
 
@@ -432,27 +434,118 @@ metric_name (RtopHeatMetric metric)
     }
 }
 
+/* ---- rail imbalance episodes --------------------------------------------- */
+
+static char *
+mark_key (const char *host, const char *device, guint port)
+{
+  return g_strdup_printf ("%s\t%s\t%u", host != NULL ? host : "", device, port);
+}
+
+/* Each rail's imbalance episodes in the event log, as marks, read again
+ * only when the log changed. */
+static void
+read_marks (RtopRailsSection *self)
+{
+  RtopHistory *history = rtop_section_get_history (RTOP_SECTION (self));
+  GListModel *events;
+
+  if (!self->marks_stale || history == NULL)
+    return;
+  self->marks_stale = FALSE;
+  g_hash_table_remove_all (self->marks);
+  events = rtop_history_get_events (history);
+  /* Newest first in the log: oldest first here. */
+  for (guint i = g_list_model_get_n_items (events); i-- > 0;)
+    {
+      g_autoptr(RtopEventItem) item = g_list_model_get_item (events, i);
+      const RtopEvent *ev = rtop_event_item_get_event (item);
+      g_autofree char *key = NULL;
+      RtopHeatMark mark;
+      GArray *list;
+
+      if (ev->kind != RTOP_EVENT_RAIL_IMBALANCE || ev->device == NULL || ev->episode == 0)
+        continue;
+      key = mark_key (rtop_event_item_get_host (item), ev->device, ev->port);
+      list = g_hash_table_lookup (self->marks, key);
+      if (list == NULL)
+        {
+          list = g_array_new (FALSE, FALSE, sizeof (RtopHeatMark));
+          g_hash_table_insert (self->marks, g_steal_pointer (&key), list);
+        }
+      /* The log keeps the episode's first event's times (when it was
+       * raised) and its newest duration: it began started_us on the
+       * source's clock, before it was raised. */
+      mark.start_us = ev->realtime_us;
+      if (ev->started_us > 0 && ev->started_us <= ev->monotonic_us)
+        mark.start_us -= ev->monotonic_us - ev->started_us;
+      mark.end_us = ev->ongoing ? 0 : mark.start_us + MAX (ev->duration_us, 0);
+      g_array_append_val (list, mark);
+    }
+}
+
+static void
+events_changed_cb (RtopRailsSection *self)
+{
+  self->marks_stale = TRUE;
+}
+
+/* The port's marks; whether one still lasts. */
+static gboolean
+apply_marks (RtopRailsSection *self, GtkWidget *row, RtopPortItem *port)
+{
+  g_autofree char *key = mark_key (rtop_port_item_get_host (port), rtop_port_item_get_device (port),
+                                   rtop_port_item_get_port (port));
+  GArray *list = g_hash_table_lookup (self->marks, key);
+  RtopHeatStrip *strip = rtop_rails_section_row_strip (row);
+
+  if (list == NULL)
+    {
+      rtop_heat_strip_set_marks (strip, NULL, 0);
+      return FALSE;
+    }
+  rtop_heat_strip_set_marks (strip, (const RtopHeatMark *) (gpointer) list->data, list->len);
+  return g_array_index (list, RtopHeatMark, list->len - 1).end_us == 0;
+}
+
 static void
 update_values (RtopRailsSection *self)
 {
+  read_marks (self);
   for (guint i = 0; i < self->rows->len; i++)
     {
       GtkWidget *row = g_ptr_array_index (self->rows, i);
       RtopPortItem *port = g_ptr_array_index (self->row_ports, i);
       RtopHeatValue *value = g_object_get_data (G_OBJECT (row), "rtop-value");
+      GtkLabel *name_label = g_object_get_data (G_OBJECT (row), "rtop-port-label");
+      gboolean imbalanced = apply_marks (self, row, port);
       g_autofree char *full = NULL;
       g_autofree char *text = value_text (self, port, &full);
+      g_autofree char *port_text = g_strdup_printf ("%s%s/%u", imbalanced ? RTOP_SIGN_WARNING " " : "",
+                                                    rtop_port_item_get_device (port),
+                                                    rtop_port_item_get_port (port));
 
-      if (g_strcmp0 (rtop_heat_value_get_text (value), text) != 0)
+      if (g_strcmp0 (rtop_heat_value_get_text (value), text) != 0
+          || g_strcmp0 (gtk_label_get_text (name_label), port_text) != 0)
         {
           const char *host = rtop_port_item_get_host (port);
-          /* Translators: a rails row's accessible name: host, port,
-           * what is shown ("throughput") and its newest value */
-          g_autofree char *name = g_strdup_printf (_("%s, %s/%u, %s %s"), host != NULL ? host : _("This computer"),
-                                                   rtop_port_item_get_device (port), rtop_port_item_get_port (port),
-                                                   metric_name (self->metric), full != NULL ? full : text);
+          g_autofree char *name = NULL;
 
+          if (imbalanced)
+            /* Translators: a rails row's accessible name: host, port, what
+             * is shown ("throughput") and its newest value, while the rail
+             * carries far less than its peers */
+            name = g_strdup_printf (_("%s, %s/%u, %s %s, rail imbalance"), host != NULL ? host : _("This computer"),
+                                    rtop_port_item_get_device (port), rtop_port_item_get_port (port),
+                                    metric_name (self->metric), full != NULL ? full : text);
+          else
+            /* Translators: a rails row's accessible name: host, port,
+             * what is shown ("throughput") and its newest value */
+            name = g_strdup_printf (_("%s, %s/%u, %s %s"), host != NULL ? host : _("This computer"),
+                                    rtop_port_item_get_device (port), rtop_port_item_get_port (port),
+                                    metric_name (self->metric), full != NULL ? full : text);
           rtop_heat_value_set_text (value, text);
+          gtk_label_set_text (name_label, port_text);
           gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
         }
     }
@@ -611,7 +704,11 @@ rtop_rails_section_bind (RtopSection *section, RtopSession *session)
     {
       g_clear_handle_id (&self->flush_source, g_source_remove);
       if (history != NULL)
-        g_signal_handlers_disconnect_by_data (rtop_history_get_ports (history), self);
+        {
+          g_signal_handlers_disconnect_by_data (rtop_history_get_ports (history), self);
+          g_signal_handlers_disconnect_by_data (rtop_history_get_events (history), self);
+        }
+      g_hash_table_remove_all (self->marks);
       clear_rows (self);
       g_clear_pointer (&self->jobs, g_ptr_array_unref);
       return;
@@ -619,6 +716,9 @@ rtop_rails_section_bind (RtopSection *section, RtopSession *session)
   rtop_section_connect_history (section, "updated", G_CALLBACK (history_updated_cb));
   g_signal_connect_swapped (rtop_history_get_ports (history), "items-changed",
                             G_CALLBACK (ports_changed_cb), self);
+  g_signal_connect_swapped (rtop_history_get_events (history), "items-changed",
+                            G_CALLBACK (events_changed_cb), self);
+  self->marks_stale = TRUE;
   self->stale = TRUE;
   if (gtk_widget_get_mapped (GTK_WIDGET (self)))
     rtop_rails_section_flush (self);
@@ -662,8 +762,11 @@ rtop_rails_section_dump (RtopSection *section)
       GtkWidget *row = g_ptr_array_index (self->rows, i);
       RtopPortItem *port = g_ptr_array_index (self->row_ports, i);
 
-      g_string_append_printf (out, "rails row: %s %s\n", rtop_port_item_get_key (port),
-                              rtop_heat_value_get_text (g_object_get_data (G_OBJECT (row), "rtop-value")));
+      GtkLabel *name = g_object_get_data (G_OBJECT (row), "rtop-port-label");
+
+      g_string_append_printf (out, "rails row: %s %s%s\n", rtop_port_item_get_key (port),
+                              rtop_heat_value_get_text (g_object_get_data (G_OBJECT (row), "rtop-value")),
+                              g_str_has_prefix (gtk_label_get_text (name), RTOP_SIGN_WARNING) ? " imbalance" : "");
     }
   return g_string_free (out, FALSE);
 }
@@ -727,6 +830,7 @@ rtop_rails_section_finalize (GObject *object)
   g_clear_pointer (&self->row_ports, g_ptr_array_unref);
   g_clear_pointer (&self->job_keys, g_ptr_array_unref);
   g_clear_pointer (&self->jobs, g_ptr_array_unref);
+  g_clear_pointer (&self->marks, g_hash_table_unref);
   g_clear_object (&self->host_group);
   g_clear_object (&self->port_group);
   g_clear_object (&self->value_group);
@@ -783,6 +887,7 @@ rtop_rails_section_init (RtopRailsSection *self)
 
   self->span_s = 300;
   self->rows = g_ptr_array_new ();
+  self->marks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   self->row_ports = g_ptr_array_new_with_free_func (g_object_unref);
   self->job_keys = g_ptr_array_new_with_free_func (g_free);
   gtk_widget_init_template (GTK_WIDGET (self));

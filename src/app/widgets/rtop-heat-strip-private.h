@@ -10,5 +10,7 @@ G_BEGIN_DECLS
 double *rtop_heat_strip_get_levels (RtopHeatStrip *self, guint *n_cells);
 /* The tooltip text for x pixels from the strip's left edge, or NULL. */
 char *rtop_heat_strip_describe_at (RtopHeatStrip *self, double x);
+/* Whether a mark covers x pixels from the strip's left edge. */
+gboolean rtop_heat_strip_mark_at (RtopHeatStrip *self, double x);
 
 G_END_DECLS

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "rtop-format.h"
@@ -37,7 +38,9 @@ struct _RtopHeatStrip {
   cairo_surface_t *image;    /* n_cells x 1 */
   gint64 end_us;             /* the right edge: the newest sample's time + 1 */
   GdkRGBA ramp[3];
+  GdkRGBA mark_color;
   gboolean ramp_known;
+  GArray *marks;             /* RtopHeatMark */
 };
 
 G_DEFINE_FINAL_TYPE (RtopHeatStrip, rtop_heat_strip, GTK_TYPE_WIDGET)
@@ -296,6 +299,8 @@ lookup_ramp (RtopHeatStrip *self)
   for (guint i = 0; i < 3; i++)
     if (!gtk_style_context_lookup_color (ctx, ramp_names[which][i], &self->ramp[i]))
       self->ramp[i] = ramp_fallback[which][i];
+  if (!gtk_style_context_lookup_color (ctx, "rtop_heat_mark", &self->mark_color))
+    self->mark_color = (GdkRGBA) { 0.78, 0.53, 0, 1 };
   self->ramp_known = TRUE;
 }
 
@@ -330,6 +335,63 @@ update_image (RtopHeatStrip *self)
   cairo_surface_mark_dirty (self->image);
 }
 
+/* A mark's span as x from the left edge, in a strip width wide; FALSE
+ * when it lies outside the strip's time. */
+static gboolean
+mark_span (RtopHeatStrip *self, const RtopHeatMark *mark, double width, double *x0, double *x1)
+{
+  gint64 offset, start, end;
+  double span_us = self->span_s * G_USEC_PER_SEC;
+
+  if (self->series == NULL || self->end_us == 0)
+    return FALSE;
+  /* The series' clock against the wall clock, at its newest sample. */
+  offset = rtop_series_to_realtime (self->series, self->end_us - 1) - (self->end_us - 1);
+  start = mark->start_us - offset;
+  end = mark->end_us != 0 ? mark->end_us - offset : self->end_us;
+  if (end < self->end_us - span_us || start > self->end_us || end < start)
+    return FALSE;
+  *x0 = width * CLAMP (1 - (self->end_us - start) / span_us, 0, 1);
+  *x1 = width * CLAMP (1 - (self->end_us - end) / span_us, 0, 1);
+  /* A moment still shows. */
+  if (*x1 - *x0 < 2)
+    *x1 = MIN (*x0 + 2, width);
+  return TRUE;
+}
+
+void
+rtop_heat_strip_set_marks (RtopHeatStrip *self, const RtopHeatMark *marks, guint n_marks)
+{
+  g_return_if_fail (RTOP_IS_HEAT_STRIP (self));
+
+  if (n_marks > RTOP_HEAT_MAX_MARKS)
+    {
+      marks += n_marks - RTOP_HEAT_MAX_MARKS;
+      n_marks = RTOP_HEAT_MAX_MARKS;
+    }
+  if (self->marks->len == n_marks
+      && (n_marks == 0 || memcmp (self->marks->data, marks, n_marks * sizeof (RtopHeatMark)) == 0))
+    return;
+  g_array_set_size (self->marks, 0);
+  g_array_append_vals (self->marks, marks, n_marks);
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+rtop_heat_strip_mark_at (RtopHeatStrip *self, double x)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  double x0, x1;
+
+  g_return_val_if_fail (RTOP_IS_HEAT_STRIP (self), FALSE);
+  for (guint i = 0; i < self->marks->len; i++)
+    if (mark_span (self, &g_array_index (self->marks, RtopHeatMark, i), width, &x0, &x1)
+        && x >= x0 && x <= x1)
+      return TRUE;
+  return FALSE;
+}
+
 static void
 rtop_heat_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -360,6 +422,14 @@ rtop_heat_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
   cairo_paint (cr);
   cairo_destroy (cr);
+  for (guint i = 0; i < self->marks->len; i++)
+    {
+      double x0, x1, bar = MAX (2, height / 4);
+
+      if (mark_span (self, &g_array_index (self->marks, RtopHeatMark, i), width, &x0, &x1))
+        gtk_snapshot_append_color (snapshot, &self->mark_color,
+                                   &GRAPHENE_RECT_INIT (x0, height - bar, x1 - x0, bar));
+    }
 }
 
 static void
@@ -400,6 +470,12 @@ rtop_heat_strip_describe_at (RtopHeatStrip *self, double x)
   when = rtop_format_time (rtop_series_to_realtime (self->series, sample_us), FALSE);
   what = rtop_heat_format (self->metric, value, self->link_gbps);
   host = rtop_port_item_get_host (self->port);
+  if (rtop_heat_strip_mark_at (self, x))
+    /* Translators: a heatmap cell's tooltip: host, port (e.g. "mlx5_2/1"),
+     * the time and the value, in a rail imbalance episode */
+    return g_strdup_printf (_("%s · %s/%u · %s · %s · rail imbalance"), host != NULL ? host : _("This computer"),
+                            rtop_port_item_get_device (self->port), rtop_port_item_get_port (self->port),
+                            when, what);
   /* Translators: a heatmap cell's tooltip: host, port (e.g. "mlx5_2/1"),
    * the time and the value */
   return g_strdup_printf (_("%s · %s/%u · %s · %s"), host != NULL ? host : _("This computer"),
@@ -454,12 +530,20 @@ rtop_heat_strip_dispose (GObject *object)
 }
 
 static void
+rtop_heat_strip_finalize (GObject *object)
+{
+  g_array_unref (RTOP_HEAT_STRIP (object)->marks);
+  G_OBJECT_CLASS (rtop_heat_strip_parent_class)->finalize (object);
+}
+
+static void
 rtop_heat_strip_class_init (RtopHeatStripClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = rtop_heat_strip_dispose;
+  object_class->finalize = rtop_heat_strip_finalize;
   widget_class->snapshot = rtop_heat_strip_snapshot;
   widget_class->measure = rtop_heat_strip_measure;
   widget_class->css_changed = rtop_heat_strip_css_changed;
@@ -475,6 +559,7 @@ rtop_heat_strip_init (RtopHeatStrip *self)
 {
   self->span_s = 300;
   self->dirty = TRUE;
+  self->marks = g_array_new (FALSE, FALSE, sizeof (RtopHeatMark));
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
 }
 

@@ -7,7 +7,8 @@
  * at RTOP_HEAT_COUNTER_TOP, so that rows compare by colour alone.  The
  * right edge is the port's newest sample; the strip redraws when its
  * port's series changes and costs nothing while unmapped.  Hovering says
- * what a cell holds (time and value) as a tooltip. */
+ * what a cell holds (time and value) as a tooltip.  Marks (a rail's
+ * imbalance episodes) underline stretches of it. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -42,6 +43,20 @@ void rtop_heat_strip_set_span (RtopHeatStrip *self, double seconds);
  * then make one frame, not one each. */
 void rtop_heat_strip_set_deferred (RtopHeatStrip *self, gboolean deferred);
 void rtop_heat_strip_flush (RtopHeatStrip *self);
+
+/* A stretch of the port's history to mark (a rail imbalance episode), in
+ * wall-clock microseconds; end_us 0 while it lasts.  Drawn as a bar along
+ * the strip's foot in the warning colour, and said in the tooltip. */
+typedef struct {
+  gint64 start_us;
+  gint64 end_us;
+} RtopHeatMark;
+
+/* At most this many marks a strip (the newest are kept). */
+#define RTOP_HEAT_MAX_MARKS 32
+
+/* Replaces the strip's marks (copied); redraws only when they changed. */
+void rtop_heat_strip_set_marks (RtopHeatStrip *self, const RtopHeatMark *marks, guint n_marks);
 
 /* "93 % of 200 Gb/s", "12.0 /s": a value as the rails view says it. */
 char *rtop_heat_format (RtopHeatMetric metric, double value, double link_gbps);
