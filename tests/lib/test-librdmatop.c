@@ -165,12 +165,14 @@ test_job (void)
          "... with an id and a name", NULL);
   if (self != NULL)
     printf ("# job: %s (%s)\n", rdmatop_job_name (self), rdmatop_job_kind (self));
-  check (rdmatop_job_of_process ((int32_t) getpid (), &again) == RDMATOP_OK && same_job (self, again),
-         "pid 0 is the calling process", NULL);
+  st = rdmatop_job_of_process ((int32_t) getpid (), &again);
+  check (st == RDMATOP_OK && same_job (self, again), "pid 0 is the calling process", NULL);
   rdmatop_job_free (again);
 
-  check (rdmatop_job_of_process (-1, &other) == RDMATOP_ERROR_INVALID_ARGUMENT && other == NULL,
-         "pid -1 is INVALID_ARGUMENT", rdmatop_last_error ());
+  /* The status first: the sentence is replaced by the next failure. */
+  st = rdmatop_job_of_process (-1, &other);
+  check (st == RDMATOP_ERROR_INVALID_ARGUMENT && other == NULL, "pid -1 is INVALID_ARGUMENT",
+         rdmatop_last_error ());
   check (strstr (rdmatop_last_error (), "-1") != NULL, "... naming it", rdmatop_last_error ());
   check (rdmatop_job_of_process (0, NULL) == RDMATOP_ERROR_INVALID_ARGUMENT,
          "no place for the job is INVALID_ARGUMENT", NULL);
@@ -185,8 +187,9 @@ test_job (void)
   check (child > 0, "a child", NULL);
   if (child <= 0)
     return;
-  check (rdmatop_job_of_process ((int32_t) child, &other) == RDMATOP_OK && same_job (self, other),
-         "a child is in its parent's job", rdmatop_last_error ());
+  st = rdmatop_job_of_process ((int32_t) child, &other);
+  check (st == RDMATOP_OK && same_job (self, other), "a child is in its parent's job",
+         rdmatop_last_error ());
   rdmatop_job_free (other);
   kill (child, SIGKILL);
   waitpid (child, NULL, 0);
@@ -194,8 +197,9 @@ test_job (void)
   if (kill (child, 0) != 0 && errno == ESRCH)
     {
       other = (rdmatop_job *) 1;
-      check (rdmatop_job_of_process ((int32_t) child, &other) == RDMATOP_ERROR_NO_PROCESS
-             && other == NULL, "a process that is gone is NO_PROCESS", rdmatop_last_error ());
+      st = rdmatop_job_of_process ((int32_t) child, &other);
+      check (st == RDMATOP_ERROR_NO_PROCESS && other == NULL, "a process that is gone is NO_PROCESS",
+             rdmatop_last_error ());
       check (strstr (rdmatop_last_error (), "no process") != NULL, "... saying so",
              rdmatop_last_error ());
     }
