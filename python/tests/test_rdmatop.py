@@ -126,8 +126,12 @@ class TestJob(unittest.TestCase):
             text = f.read()
         self.assertTrue(job.id in text or job.id.replace("-", "_") in text, (job, text))
         if job.kind == "cgroup":
+            # A bare cgroup: its path is the id and the name, no detail.
             paths = [line.split(":", 2)[2] for line in text.splitlines() if line.count(":") >= 2]
             self.assertIn(job.id, paths)
+            self.assertEqual((job.detail, job.name), (None, job.id))
+        else:
+            self.assertIn(job.id, job.name.replace("_", "-"))
 
     def test_child_is_in_its_parents_job(self):
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
