@@ -159,7 +159,10 @@ class Plugin(unittest.TestCase):
         def gone(pid=0):
             raise rdmatop.NoProcessError("There is no process 1")
 
-        for lookup in (lambda pid=0: None, gone):
+        def failed(pid=0):
+            raise rdmatop.Error("The cgroup of process 1 could not be read: I/O error")
+
+        for lookup in (lambda pid=0: None, gone, failed):
             with self.subTest(lookup=lookup):
                 with mock.patch.object(rdmatop, "job", lookup):
                     trace = self.trace_with(rv.RdmatopPlugin(capture=ClockCapture))
