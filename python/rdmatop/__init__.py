@@ -8,11 +8,13 @@ Two things are offered:
 * :class:`Capture`: chosen ports' raw counters at a fixed period, down to
   1 ms, sampled on a thread of the library's own while the program runs,
   with :meth:`Capture.samples` and :meth:`Capture.rates` to read them.
+* :func:`job`: the job a process belongs to (a Slurm job step, a pod, a
+  container...), as its cgroup says.
 
 Errors raise subclasses of :class:`Error` whose messages are the sentences
 ``rdmatop-cli`` prints: :class:`NoRdmaError`, :class:`PermissionDeniedError`,
-:class:`UnknownDeviceError` and :class:`IntervalError` (also a
-:class:`ValueError`).
+:class:`UnknownDeviceError`, :class:`IntervalError` (also a
+:class:`ValueError`) and :class:`NoProcessError`.
 
 Example::
 
@@ -37,6 +39,7 @@ __all__ = [
     "InvalidArgumentError", "IntervalError",
     "Metric", "Port", "Device", "Snapshot", "Collector", "snapshot",
     "Sample", "Rate", "CaptureStats", "Capture", "rates",
+    "NoProcessError", "Job", "job",
     "MIN_INTERVAL", "MAX_INTERVAL", "__version__", "library_version",
 ]
 
@@ -80,11 +83,16 @@ class IntervalError(InvalidArgumentError):
     """A capture interval outside 1 ms to 60 s."""
 
 
+class NoProcessError(Error, ProcessLookupError):
+    """A process named does not exist (or exited while it was read)."""
+
+
 _ERRORS = {
     _native.ERROR_NO_RDMA: NoRdmaError,
     _native.ERROR_PERMISSION: PermissionDeniedError,
     _native.ERROR_NO_DEVICE: UnknownDeviceError,
     _native.ERROR_INVALID_ARGUMENT: InvalidArgumentError,
+    _native.ERROR_NO_PROCESS: NoProcessError,
 }
 
 
@@ -271,6 +279,48 @@ def snapshot(devices: Optional[Iterable[str]] = None) -> Snapshot:
     """
     with Collector(devices) as c:
         return c.snapshot()
+
+
+# ---- Jobs ----
+
+
+Job = collections.namedtuple("Job", "kind id detail name")
+Job.__doc__ = """The job a process belongs to, as its cgroup says.
+
+``kind``: ``"slurm"``, ``"kubernetes"``, ``"container"``, ``"service"``,
+``"session"`` or ``"cgroup"`` (a path no layout matches); ``id``: the Slurm
+job id, the pod UID, the container id, the service, the session, or the
+cgroup path; ``detail``: the Slurm step, the pod's container, the container
+runtime, the session's uid, or None; ``name``: short and
+language-neutral, ``"slurm 1234.0"``.  Job names say who runs what: keep
+them to the user's own traces and screens."""
+
+_PID_MAX = 0x7FFFFFFF
+
+
+def job(pid: int = 0) -> Optional[Job]:
+    """The :class:`Job` of process ``pid`` (0: this process), or None when
+    its cgroup names no job.
+
+    Raises :class:`NoProcessError` when there is no process ``pid``,
+    :class:`InvalidArgumentError` for a negative pid, TypeError for one
+    that is not a whole number.
+    """
+    if isinstance(pid, bool) or not isinstance(pid, numbers.Integral):
+        raise TypeError("pid must be a process id (int), not %r" % (pid,))
+    pid = int(pid)
+    if pid > _PID_MAX:
+        raise NoProcessError("There is no process %d" % pid)
+    handle = _native._handle()
+    status = lib.rdmatop_job_of_process(pid, ctypes.byref(handle))
+    if status == _native.ERROR_NO_JOB:
+        return None
+    _check(status)
+    try:
+        return Job(_native.text(lib.rdmatop_job_kind(handle)), _native.text(lib.rdmatop_job_id(handle)),
+                   _native.text(lib.rdmatop_job_detail(handle)), _native.text(lib.rdmatop_job_name(handle)))
+    finally:
+        lib.rdmatop_job_free(handle)
 
 
 # ---- Captures ----

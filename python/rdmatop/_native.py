@@ -11,7 +11,7 @@ import ctypes
 import os
 
 SONAME = "librdmatop.so.1"
-API_VERSION = 1
+API_VERSION = 2
 
 OK = 0
 ERROR_FAILED = 1
@@ -19,6 +19,8 @@ ERROR_NO_RDMA = 2
 ERROR_PERMISSION = 3
 ERROR_NO_DEVICE = 4
 ERROR_INVALID_ARGUMENT = 5
+ERROR_NO_PROCESS = 6
+ERROR_NO_JOB = 7
 
 MIN_INTERVAL_NS = 1_000_000
 MAX_INTERVAL_NS = 60_000_000_000
@@ -169,6 +171,12 @@ def _declare(lib):
         "rdmatop_tracks_dropped": (ctypes.c_uint64, [_handle]),
         "rdmatop_tracks_size": (ctypes.c_size_t, [_handle]),
         "rdmatop_tracks_free": (None, [_handle]),
+        "rdmatop_job_of_process": (ctypes.c_int, [ctypes.c_int32, ctypes.POINTER(_handle)]),
+        "rdmatop_job_kind": (_c_str, [_handle]),
+        "rdmatop_job_id": (_c_str, [_handle]),
+        "rdmatop_job_detail": (_c_str, [_handle]),
+        "rdmatop_job_name": (_c_str, [_handle]),
+        "rdmatop_job_free": (None, [_handle]),
     }
     for name, (restype, argtypes) in sigs.items():
         fn = getattr(lib, name)

@@ -9,7 +9,10 @@ While VizTracer traces, an rdmatop capture runs; when it saves, the trace
 gets one counter track per port and counter (rates per second, named
 ``rdmatop DEV/PORT`` with the key ``COUNTER/s``) in a process named
 "rdmatop", on VizTracer's own clock (CLOCK_MONOTONIC in µs), within the
-span of the traced events.
+span of the traced events.  When the traced process is in a job
+(:func:`rdmatop.job`), that process is labelled with it (``job: slurm
+1234.0``; ``cgroup: PATH`` for a cgroup no layout names): the trace is the
+user's own local file, and the label goes nowhere else.
 
 Plugin options: ``--interval MS`` (milliseconds between reads, default 1),
 ``--devices A,B``, ``--ports 1,2``, ``--metrics C1,C2`` (default: all),
@@ -39,6 +42,21 @@ _SUPPORT_VERSION = "1.1.1"
 
 def _list(text):
     return [s for s in text.split(",") if s] if text else None
+
+
+def _job_label(lookup=None):
+    """The process label naming this process's job (``"job: slurm 1234.0"``,
+    ``"cgroup: /some/path"``), or None when none is known or it cannot be
+    read: a trace is never kept from saving by it."""
+    import rdmatop
+
+    try:
+        job = (lookup or rdmatop.job)()
+    except (rdmatop.Error, OSError):
+        return None
+    if job is None:
+        return None
+    return ("cgroup: " if job.kind == "cgroup" else "job: ") + job.name
 
 
 def _parser():
@@ -80,6 +98,7 @@ class RdmatopPlugin(VizPluginBase):
         self._capture = None
         self._ctracks = []     # Tracks of captures run, read at save
         self._points = []
+        self._label = None
 
     def support_version(self):
         return _SUPPORT_VERSION
@@ -103,6 +122,7 @@ class RdmatopPlugin(VizPluginBase):
 
         if self._recorder is not None or self._capture is not None:
             return
+        self._label = _job_label()
         cap = self._make_capture()
         if isinstance(cap, rdmatop.Capture):
             # Points made in C on the capture's thread: no Python runs
@@ -169,6 +189,9 @@ class RdmatopPlugin(VizPluginBase):
             return
         events.append({"ph": "M", "name": "process_name", "pid": PID, "tid": 0,
                        "args": {"name": "rdmatop"}})
+        if self._label:
+            events.append({"ph": "M", "name": "process_labels", "pid": PID, "tid": 0,
+                           "args": {"labels": self._label}})
         events += counters
 
 

@@ -5,7 +5,11 @@ the vm scenario "capture"."""
 
 import ctypes
 import math
+import os
+import subprocess
+import sys
 import unittest
+from unittest import mock
 
 import rdmatop
 from rdmatop import _native
@@ -76,6 +80,113 @@ class TestErrors(unittest.TestCase):
         with self.assertRaises(rdmatop.UnknownDeviceError) as cm:
             rdmatop.snapshot(["nosuchdev0"])
         self.assertEqual(str(cm.exception), "no RDMA device named \u201cnosuchdev0\u201d (see \u201crdma dev\u201d)")
+
+
+def c_job(pid):
+    """librdmatop's own answer for pid: (status, (kind, id, detail, name) or None)."""
+    h = _native._handle()
+    status = _native.lib.rdmatop_job_of_process(pid, ctypes.byref(h))
+    if status != _native.OK:
+        return status, None
+    lib = _native.lib
+    try:
+        return status, tuple(_native.text(f(h)) for f in (lib.rdmatop_job_kind, lib.rdmatop_job_id,
+                                                           lib.rdmatop_job_detail, lib.rdmatop_job_name))
+    finally:
+        lib.rdmatop_job_free(h)
+
+
+class _Lib:
+    """librdmatop with some functions replaced (the rest are the real ones)."""
+
+    def __init__(self, **replaced):
+        self.__dict__.update(replaced)
+
+    def __getattr__(self, name):
+        return getattr(_native.lib, name)
+
+
+class TestJob(unittest.TestCase):
+    def test_this_process(self):
+        job = rdmatop.job()
+        status, want = c_job(os.getpid())
+        # Every Linux process has a cgroup: some job, "cgroup" at least.
+        self.assertEqual(status, _native.OK, _native.last_error())
+        self.assertIsInstance(job, rdmatop.Job)
+        self.assertEqual(tuple(job), want)
+        self.assertEqual(rdmatop.job(os.getpid()), job)
+        self.assertIn(job.kind, ("slurm", "kubernetes", "container", "service", "session", "cgroup"))
+        self.assertTrue(job.id and job.name)
+
+    def test_names_what_the_cgroup_file_says(self):
+        # The id comes out of one of the file's paths (a pod UID as the
+        # systemd driver writes it, with "_" for "-").
+        job = rdmatop.job()
+        with open("/proc/self/cgroup", encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        self.assertTrue(job.id in text or job.id.replace("-", "_") in text, (job, text))
+        if job.kind == "cgroup":
+            # A bare cgroup: its path is the id and the name, no detail.
+            paths = [line.split(":", 2)[2] for line in text.splitlines() if line.count(":") >= 2]
+            self.assertIn(job.id, paths)
+            self.assertEqual((job.detail, job.name), (None, job.id))
+        else:
+            self.assertIn(job.id, job.name.replace("_", "-"))
+
+    def test_child_is_in_its_parents_job(self):
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        try:
+            self.assertEqual(rdmatop.job(child.pid), rdmatop.job())
+        finally:
+            child.kill()
+            child.wait()
+        try:
+            os.kill(child.pid, 0)
+        except ProcessLookupError:
+            with self.assertRaises(rdmatop.NoProcessError) as cm:
+                rdmatop.job(child.pid)
+            self.assertIsInstance(cm.exception, ProcessLookupError)
+            self.assertIn(str(child.pid), str(cm.exception))
+            self.assertEqual(c_job(child.pid)[0], _native.ERROR_NO_PROCESS)
+
+    def test_bad_pids(self):
+        with self.assertRaises(rdmatop.InvalidArgumentError) as cm:
+            rdmatop.job(-1)
+        self.assertIsInstance(cm.exception, ValueError)
+        self.assertIn("\u201c-1\u201d is not a process id", str(cm.exception))
+        self.assertEqual(c_job(-1)[0], _native.ERROR_INVALID_ARGUMENT)
+        for pid in (2**31 - 1, 2**31, 2**40):
+            with self.subTest(pid=pid):
+                with self.assertRaises(rdmatop.NoProcessError):
+                    rdmatop.job(pid)
+        for pid in ("1", 1.0, True, None):
+            with self.subTest(pid=pid):
+                with self.assertRaises(TypeError):
+                    rdmatop.job(pid)
+
+    def test_no_job_is_none(self):
+        calls = []
+
+        def no_job(pid, out):
+            calls.append(pid)
+            return _native.ERROR_NO_JOB
+
+        with mock.patch.object(rdmatop, "lib", _Lib(rdmatop_job_of_process=no_job)):
+            self.assertIsNone(rdmatop.job())
+        self.assertEqual(calls, [0])
+
+    def test_job_is_freed(self):
+        freed = []
+
+        def free(h):
+            freed.append(h)
+            _native.lib.rdmatop_job_free(h)
+
+        with mock.patch.object(rdmatop, "lib", _Lib(rdmatop_job_free=free)):
+            rdmatop.job()
+            rdmatop.job()
+        self.assertEqual(len(freed), 2)
+        self.assertTrue(all(freed))
 
 
 class TestKinetoWithoutTorch(unittest.TestCase):

@@ -292,10 +292,11 @@ rtop_proc_cache_begin_pass (RtopProcCache *self)
   self->pass++;
 }
 
-/* Reads /proc/<pid>/<name> into buf (NUL-terminated); length, or -1. */
+/* Reads <root>/<pid>/<name> into buf (NUL-terminated); its length, or -1
+ * with errno set. */
 static gssize
-read_proc_file (RtopProcCache *self, gint32 pid, const char *name,
-                char *buf, gsize size, struct stat *owner, int *keep_fd)
+read_file_at (const char *root, gint32 pid, const char *name,
+              char *buf, gsize size, struct stat *owner, int *keep_fd)
 {
   char rel[64];
   g_autofree char *path = NULL;
@@ -303,8 +304,7 @@ read_proc_file (RtopProcCache *self, gint32 pid, const char *name,
   int fd;
 
   g_snprintf (rel, sizeof rel, "%d/%s", pid, name);
-  path = g_build_filename (self->root, rel, NULL);
-  self->n_reads++;
+  path = g_build_filename (root, rel, NULL);
   fd = open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0)
     return -1;
@@ -319,7 +319,10 @@ read_proc_file (RtopProcCache *self, gint32 pid, const char *name,
         continue;
       if (n < 0)
         {
+          int saved = errno;
+
           close (fd);
+          errno = saved;
           return -1;
         }
       if (n == 0)
@@ -332,6 +335,65 @@ read_proc_file (RtopProcCache *self, gint32 pid, const char *name,
     close (fd);
   buf[total] = '\0';
   return total;
+}
+
+/* The same from the cache's root, counted. */
+static gssize
+read_proc_file (RtopProcCache *self, gint32 pid, const char *name,
+                char *buf, gsize size, struct stat *owner, int *keep_fd)
+{
+  self->n_reads++;
+  return read_file_at (self->root, pid, name, buf, size, owner, keep_fd);
+}
+
+/* The job of <root>/<pid>/cgroup, read into buf (RTOP_CGROUP_FILE_MAX + 2
+ * bytes); -1 with errno set when it cannot be read.  A file cut at the
+ * buffer's end loses at most its last line. */
+static gssize
+read_cgroup_job (const char *root, gint32 pid, char *buf, RtopJob *job)
+{
+  gssize n = read_file_at (root, pid, "cgroup", buf, RTOP_CGROUP_FILE_MAX + 1, NULL, NULL);
+  int saved = errno;
+
+  if (n <= 0 || !rtop_cgroup_parse (buf, n, job))
+    rtop_job_clear (job);
+  errno = saved;
+  return n;
+}
+
+gboolean
+rtop_proc_read_job (const char *proc_root, gint32 pid, RtopJob *out, GError **error)
+{
+  g_autofree char *buf = NULL;
+  char rel[32];
+  g_autofree char *dir = NULL;
+  struct stat st;
+  int err;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+  g_return_val_if_fail (pid > 0, FALSE);
+  rtop_job_clear (out);
+  if (proc_root == NULL)
+    proc_root = "/proc";
+  buf = g_malloc (RTOP_CGROUP_FILE_MAX + 2);
+  if (read_cgroup_job (proc_root, pid, buf, out) >= 0)
+    return TRUE;
+  err = errno;
+  g_snprintf (rel, sizeof rel, "%d", pid);
+  dir = g_build_filename (proc_root, rel, NULL);
+  /* No such process, or it exited while its file was read (ESRCH). */
+  if (err == ESRCH || (err == ENOENT && stat (dir, &st) != 0 && errno == ENOENT))
+    {
+      g_set_error (error, RTOP_ERROR, RTOP_ERROR_NO_PROCESS,
+                   _("There is no process %d"), pid);
+      return FALSE;
+    }
+  /* A process whose kernel has no cgroups has no such file: no job. */
+  if (err == ENOENT)
+    return TRUE;
+  g_set_error (error, RTOP_ERROR, err == EACCES || err == EPERM ? RTOP_ERROR_PERMISSION : RTOP_ERROR_IO,
+               _("The cgroup of process %d could not be read: %s"), pid, g_strerror (err));
+  return FALSE;
 }
 
 /* The real uid from the "Uid:" line of status. */
@@ -395,10 +457,8 @@ read_static_facts (RtopProcCache *self, CacheEntry *entry, const struct stat *st
     entry->info.uid = stat_owner->st_uid;
   entry->info.user = lookup_user (entry->info.uid);
 
-  /* A file cut at the buffer's end loses at most its last line. */
-  n = read_proc_file (self, entry->info.pid, "cgroup", buf, RTOP_CGROUP_FILE_MAX + 1, NULL, NULL);
-  if (n <= 0 || !rtop_cgroup_parse (buf, n, &entry->info.job))
-    rtop_job_clear (&entry->info.job);
+  self->n_reads++;
+  read_cgroup_job (self->root, entry->info.pid, buf, &entry->info.job);
   entry->have_static = TRUE;
 }
 

@@ -37,6 +37,15 @@ void rtop_proc_cache_begin_pass (RtopProcCache *self);
  * process is gone (or exited mid-read). */
 const RtopProcInfo *rtop_proc_cache_lookup (RtopProcCache *self, gint32 pid);
 
+/* One process's job, without a cache (a program asking about itself):
+ * <proc_root>/<pid>/cgroup ("/proc" when NULL) read as the cache reads it,
+ * at most RTOP_CGROUP_FILE_MAX bytes through rtop_cgroup_parse().  TRUE
+ * with out set, kind RTOP_JOB_NONE when the file names no job (or the
+ * kernel has no cgroups); FALSE with RTOP_ERROR_NO_PROCESS when there is no
+ * process pid (any more), RTOP_ERROR_PERMISSION or RTOP_ERROR_IO when the
+ * file cannot be read.  pid must be > 0. */
+gboolean rtop_proc_read_job (const char *proc_root, gint32 pid, RtopJob *out, GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtopProcCache, rtop_proc_cache_free)
 
 G_END_DECLS

@@ -2,19 +2,21 @@
  *
  * Every handle is a collector object under another name: a snapshot is an
  * RtopSnapshot, a device an RtopDevice, a port an RtopPort, a capture an
- * RtopCapture.  GLib stays inside: errors become a status and a sentence
+ * RtopCapture; a job is an RtopJob of its own.  GLib stays inside: errors become a status and a sentence
  * kept per thread. */
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
 #include <locale.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "rdmatop.h"
+#include "rdmatop-private.h"
 #include "rtop-capture.h"
 #include "rtop-tracks.h"
 #include "rtop-collector.h"
 #include "rtop-error.h"
+#include "rtop-procfs.h"
 #include "rtop-snapshot.h"
 
 #define EXPORT __attribute__ ((visibility ("default")))
@@ -54,6 +56,7 @@ status_for (const GError *error)
     case RTOP_ERROR_PERMISSION: return RDMATOP_ERROR_PERMISSION;
     case RTOP_ERROR_NO_DEVICE: return RDMATOP_ERROR_NO_DEVICE;
     case RTOP_ERROR_INVALID_ARGUMENT: return RDMATOP_ERROR_INVALID_ARGUMENT;
+    case RTOP_ERROR_NO_PROCESS: return RDMATOP_ERROR_NO_PROCESS;
     default: return RDMATOP_ERROR_FAILED;
     }
 }
@@ -604,4 +607,83 @@ rdmatop_capture_set_tracks (rdmatop_capture *capture, rdmatop_tracks *tracks)
   if (!rtop_capture_set_tracks ((RtopCapture *) capture, TRACKS (tracks), &error))
     return fail (error);
   return RDMATOP_OK;
+}
+
+/* ---- Jobs ---- */
+
+struct rdmatop_job {
+  RtopJob job;
+};
+
+rdmatop_status
+rdmatop_job_of_process_at (const char *proc_root, int32_t pid, rdmatop_job **out)
+{
+  GError *error = NULL;
+  RtopJob job = { 0 };
+
+  init_gettext ();
+  if (out == NULL)
+    return fail_invalid (_("rdmatop_job_of_process() needs somewhere to put the job."));
+  *out = NULL;
+  if (pid < 0)
+    {
+      g_autofree char *message = g_strdup_printf (
+          _("“%d” is not a process id: give one from 1 up, or 0 for the calling process"), pid);
+
+      return fail_invalid (message);
+    }
+  if (pid == 0)
+    pid = getpid ();
+  if (!rtop_proc_read_job (proc_root, pid, &job, &error))
+    return fail (error);
+  if (job.kind == RTOP_JOB_NONE)
+    {
+      g_autofree char *message = g_strdup_printf (_("Process %d is in no job: its cgroup names none"),
+                                                  pid);
+
+      g_private_replace (&last_error, g_steal_pointer (&message));
+      return RDMATOP_ERROR_NO_JOB;
+    }
+  *out = g_new0 (rdmatop_job, 1);
+  (*out)->job = job;
+  return RDMATOP_OK;
+}
+
+EXPORT rdmatop_status
+rdmatop_job_of_process (int32_t pid, rdmatop_job **out)
+{
+  return rdmatop_job_of_process_at ("/proc", pid, out);
+}
+
+EXPORT const char *
+rdmatop_job_kind (const rdmatop_job *job)
+{
+  return job != NULL ? rtop_job_kind_to_string (job->job.kind) : NULL;
+}
+
+EXPORT const char *
+rdmatop_job_id (const rdmatop_job *job)
+{
+  return job != NULL ? job->job.id : NULL;
+}
+
+EXPORT const char *
+rdmatop_job_detail (const rdmatop_job *job)
+{
+  return job != NULL ? job->job.detail : NULL;
+}
+
+EXPORT const char *
+rdmatop_job_name (const rdmatop_job *job)
+{
+  return job != NULL ? job->job.name : NULL;
+}
+
+EXPORT void
+rdmatop_job_free (rdmatop_job *job)
+{
+  if (job == NULL)
+    return;
+  rtop_job_clear (&job->job);
+  g_free (job);
 }

@@ -29,8 +29,12 @@
 extern "C" {
 #endif
 
-/* The version of this interface; rdmatop_api_version() is the library's. */
-#define RDMATOP_API_VERSION 1
+/* The version of this interface; rdmatop_api_version() is the library's.
+ * It grows by one with each addition (older programs keep working):
+ *   1  snapshots, captures, counter tracks
+ *   2  the job of a process (rdmatop_job_of_process() and rdmatop_job_*),
+ *      RDMATOP_ERROR_NO_PROCESS, RDMATOP_ERROR_NO_JOB */
+#define RDMATOP_API_VERSION 2
 
 typedef enum {
   RDMATOP_OK = 0,
@@ -39,6 +43,8 @@ typedef enum {
   RDMATOP_ERROR_PERMISSION = 3,        /* the system does not let this user read RDMA */
   RDMATOP_ERROR_NO_DEVICE = 4,         /* a device, port or counter named does not exist */
   RDMATOP_ERROR_INVALID_ARGUMENT = 5,  /* an interval out of range, a NULL handle, ... */
+  RDMATOP_ERROR_NO_PROCESS = 6,        /* a process named does not exist (API 2) */
+  RDMATOP_ERROR_NO_JOB = 7,            /* a process is in no job its cgroup names (API 2) */
 } rdmatop_status;
 
 /* The library's version, e.g. "0.1.0". */
@@ -241,6 +247,41 @@ void rdmatop_tracks_free (rdmatop_tracks *tracks);
  * thread, instead of waiting for rdmatop_capture_read().  The tracks must
  * stay until the capture is stopped or freed. */
 rdmatop_status rdmatop_capture_set_tracks (rdmatop_capture *capture, rdmatop_tracks *tracks);
+
+/* ---- Jobs (API version 2) ----
+ *
+ * The job a process belongs to, as its cgroup says: a Slurm job step, a
+ * Kubernetes pod's container, a Docker or Podman container, a systemd
+ * service, a user's login session, or else the bare cgroup path.  The same
+ * reading rdmatop-cli and the app show for each process (/proc/<pid>/cgroup,
+ * which any user may read; no root).  Job names say who runs what: they are
+ * for the user's own traces and screens, not to be sent anywhere unasked. */
+
+typedef struct rdmatop_job rdmatop_job;
+
+/* The job of process pid (0: the calling process), into *out for
+ * rdmatop_job_free().  RDMATOP_ERROR_INVALID_ARGUMENT for a negative pid
+ * or a NULL out; RDMATOP_ERROR_NO_PROCESS when there is no process pid (or
+ * it exited while read); RDMATOP_ERROR_NO_JOB when its cgroup names no job
+ * (an empty file, or a kernel without cgroups); RDMATOP_ERROR_PERMISSION
+ * or RDMATOP_ERROR_FAILED when its cgroup cannot be read.  *out is NULL
+ * on every failure. */
+rdmatop_status rdmatop_job_of_process (int32_t pid, rdmatop_job **out);
+/* What kind of job: "slurm", "kubernetes", "container", "service",
+ * "session" or "cgroup" (a path that matches no layout).  Stable: the same
+ * words as rdmatop-cli's JSON, recordings and the exporter's label. */
+const char *rdmatop_job_kind (const rdmatop_job *job);
+/* The job id: Slurm's job id ("1234"), the pod UID, the container id, the
+ * service ("foo.service"), the session id, or the cgroup path. */
+const char *rdmatop_job_id (const rdmatop_job *job);
+/* The detail, or NULL when the kind has none or the path says none: the
+ * Slurm step ("0", "batch"), the pod's container id, the container runtime
+ * ("docker", "podman"), the session's uid. */
+const char *rdmatop_job_detail (const rdmatop_job *job);
+/* A short, language-neutral name: "slurm 1234.0", "pod <uid>/<container>",
+ * "docker 3d2ae0c5b6d4", "session 3". */
+const char *rdmatop_job_name (const rdmatop_job *job);
+void rdmatop_job_free (rdmatop_job *job);
 
 #ifdef __cplusplus
 }

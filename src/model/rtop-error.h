@@ -24,6 +24,7 @@ typedef enum {
   RTOP_ERROR_PROTOCOL,        /* a snapshot stream that is garbled, cut short or over a limit */
   RTOP_ERROR_VERSION,         /* a snapshot stream of another protocol version */
   RTOP_ERROR_REMOTE,          /* the other side's own error sentence */
+  RTOP_ERROR_NO_PROCESS,      /* the process named does not exist (any more) */
 } RtopErrorCode;
 
 GQuark rtop_error_quark (void);

@@ -4,11 +4,19 @@
  *
  * On a machine with RDMA netlink the snapshot walk is checked; on one
  * without, the NO_RDMA error and its sentence.  The 1 ms capture on a
- * real kernel is the vm scenario "capture". */
+ * real kernel is the vm scenario "capture".  The job of a process is
+ * checked here as a program sees it; test-librdmatop-job.c sets it
+ * against the core's own reading of the file. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <rdmatop.h>
 
@@ -122,6 +130,85 @@ test_collector (void)
   rdmatop_collector_close (c);
 }
 
+static int
+same_text (const char *a, const char *b)
+{
+  return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp (a, b) == 0);
+}
+
+static int
+same_job (const rdmatop_job *a, const rdmatop_job *b)
+{
+  return same_text (rdmatop_job_kind (a), rdmatop_job_kind (b))
+      && same_text (rdmatop_job_id (a), rdmatop_job_id (b))
+      && same_text (rdmatop_job_detail (a), rdmatop_job_detail (b))
+      && same_text (rdmatop_job_name (a), rdmatop_job_name (b));
+}
+
+static void
+test_job (void)
+{
+  static const char *const kinds[] = {
+    "slurm", "kubernetes", "container", "service", "session", "cgroup",
+  };
+  rdmatop_job *self = NULL, *again = NULL, *other = (rdmatop_job *) 1;
+  rdmatop_status st = rdmatop_job_of_process (0, &self);
+  int known = 0;
+  pid_t child;
+
+  /* Every Linux process has a cgroup, so some job ("cgroup" at least). */
+  check (st == RDMATOP_OK && self != NULL, "this process has a job", rdmatop_last_error ());
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    known |= self != NULL && strcmp (rdmatop_job_kind (self), kinds[i]) == 0;
+  check (known, "... of a known kind", self ? rdmatop_job_kind (self) : NULL);
+  check (self != NULL && rdmatop_job_id (self)[0] != '\0' && rdmatop_job_name (self)[0] != '\0',
+         "... with an id and a name", NULL);
+  if (self != NULL)
+    printf ("# job: %s (%s)\n", rdmatop_job_name (self), rdmatop_job_kind (self));
+  st = rdmatop_job_of_process ((int32_t) getpid (), &again);
+  check (st == RDMATOP_OK && same_job (self, again), "pid 0 is the calling process", NULL);
+  rdmatop_job_free (again);
+
+  /* The status first: the sentence is replaced by the next failure. */
+  st = rdmatop_job_of_process (-1, &other);
+  check (st == RDMATOP_ERROR_INVALID_ARGUMENT && other == NULL, "pid -1 is INVALID_ARGUMENT",
+         rdmatop_last_error ());
+  check (strstr (rdmatop_last_error (), "-1") != NULL, "... naming it", rdmatop_last_error ());
+  check (rdmatop_job_of_process (0, NULL) == RDMATOP_ERROR_INVALID_ARGUMENT,
+         "no place for the job is INVALID_ARGUMENT", NULL);
+
+  /* A child in nothing special is in its parent's job. */
+  child = fork ();
+  if (child == 0)
+    {
+      pause ();
+      _exit (0);
+    }
+  check (child > 0, "a child", NULL);
+  if (child <= 0)
+    return;
+  st = rdmatop_job_of_process ((int32_t) child, &other);
+  check (st == RDMATOP_OK && same_job (self, other), "a child is in its parent's job",
+         rdmatop_last_error ());
+  rdmatop_job_free (other);
+  kill (child, SIGKILL);
+  waitpid (child, NULL, 0);
+  /* Gone: no process, unless its pid was taken again at once. */
+  if (kill (child, 0) != 0 && errno == ESRCH)
+    {
+      other = (rdmatop_job *) 1;
+      st = rdmatop_job_of_process ((int32_t) child, &other);
+      check (st == RDMATOP_ERROR_NO_PROCESS && other == NULL, "a process that is gone is NO_PROCESS",
+             rdmatop_last_error ());
+      check (strstr (rdmatop_last_error (), "no process") != NULL, "... saying so",
+             rdmatop_last_error ());
+    }
+  rdmatop_job_free (self);
+  rdmatop_job_free (NULL);
+  check (rdmatop_job_kind (NULL) == NULL && rdmatop_job_name (NULL) == NULL,
+         "a NULL job has no kind and no name", NULL);
+}
+
 static void *
 other_thread (void *data)
 {
@@ -157,6 +244,7 @@ main (int argc, char **argv)
   test_null_handles ();
   test_collector ();
   test_error_per_thread ();
+  test_job ();
   printf ("1..%d\n", n_tests);
   return n_failed ? 1 : 0;
 }

@@ -14,6 +14,7 @@ import tempfile
 import textwrap
 import time
 import unittest
+from unittest import mock
 
 here = os.path.dirname(os.path.abspath(__file__))
 src = os.environ.get("RDMATOP_PYTHON_SRC", os.path.join(here, "../../python"))
@@ -136,6 +137,43 @@ class Plugin(unittest.TestCase):
         first = next(t for t, v in busy if v > 0)
         self.assertGreaterEqual(first, marks[0] - 5)
         self.assertLessEqual(first, marks[0] + 1000 + 5)
+
+    def labels_of(self, trace, pid):
+        return [e["args"]["labels"] for e in perfetto_rules.events_of(trace)
+                if e.get("ph") == "M" and e.get("name") == "process_labels" and e.get("pid") == pid]
+
+    def test_job_labels_the_tracks(self):
+        job = rdmatop.Job("slurm", "1234", "0", "slurm 1234.0")
+        with mock.patch.object(rdmatop, "job", lambda pid=0: job):
+            trace = self.trace_with(rv.RdmatopPlugin(capture=ClockCapture))
+        self.assertEqual(self.labels_of(trace, rv.PID), ["job: slurm 1234.0"])
+        self.assertEqual(perfetto_rules.pid_named(trace, "rdmatop"), rv.PID)
+        self.assertEqual(perfetto_rules.check(trace, [rv.PID]), [])
+        # A cgroup that no layout names is said to be one.
+        bare = rdmatop.Job("cgroup", "/a/b", None, "/a/b")
+        with mock.patch.object(rdmatop, "job", lambda pid=0: bare):
+            trace = self.trace_with(rv.RdmatopPlugin(capture=ClockCapture), "bare.json")
+        self.assertEqual(self.labels_of(trace, rv.PID), ["cgroup: /a/b"])
+
+    def test_no_job_no_label(self):
+        def gone(pid=0):
+            raise rdmatop.NoProcessError("There is no process 1")
+
+        def failed(pid=0):
+            raise rdmatop.Error("The cgroup of process 1 could not be read: I/O error")
+
+        for lookup in (lambda pid=0: None, gone, failed):
+            with self.subTest(lookup=lookup):
+                with mock.patch.object(rdmatop, "job", lookup):
+                    trace = self.trace_with(rv.RdmatopPlugin(capture=ClockCapture))
+                self.assertEqual(self.labels_of(trace, rv.PID), [])
+                self.assertTrue(perfetto_rules.counter_tracks(trace, rv.PID), "the tracks are there")
+
+    def test_this_processs_job(self):
+        trace = self.trace_with(rv.RdmatopPlugin(capture=ClockCapture))
+        job = rdmatop.job()
+        want = [] if job is None else [("cgroup: " if job.kind == "cgroup" else "job: ") + job.name]
+        self.assertEqual(self.labels_of(trace, rv.PID), want)
 
     def test_options(self):
         self.assertEqual(rv.parse_options("rdmatop.viztracer"),
