@@ -10,9 +10,10 @@ gets one counter track per port and counter (rates per second, named
 ``rdmatop DEV/PORT`` with the key ``COUNTER/s``) in a process named
 "rdmatop", on VizTracer's own clock (CLOCK_MONOTONIC in µs), within the
 span of the traced events.  When the traced process is in a job
-(:func:`rdmatop.job`), that process is labelled with it (``job: slurm
-1234.0``; ``cgroup: PATH`` for a cgroup no layout names): the trace is the
-user's own local file, and the label goes nowhere else.
+(:func:`rdmatop.job`), that process is named with it (``rdmatop · slurm
+1234.0``: Perfetto shows names, not labels) and labelled (``job: slurm
+1234.0``; only ``cgroup: PATH`` for a cgroup no layout names): the trace is
+the user's own local file, and the job goes nowhere else.
 
 Plugin options: ``--interval MS`` (milliseconds between reads, default 1),
 ``--devices A,B``, ``--ports 1,2``, ``--metrics C1,C2`` (default: all),
@@ -46,17 +47,20 @@ def _list(text):
 
 def _job_label(lookup=None):
     """The process label naming this process's job (``"job: slurm 1234.0"``,
-    ``"cgroup: /some/path"``), or None when none is known or it cannot be
-    read: a trace is never kept from saving by it."""
+    ``"cgroup: /some/path"``) and the job's name when a layout names it
+    (``"slurm 1234.0"``, else None); (None, None) when none is known or it
+    cannot be read: a trace is never kept from saving by it."""
     import rdmatop
 
     try:
         job = (lookup or rdmatop.job)()
     except (rdmatop.Error, OSError):
-        return None
+        return None, None
     if job is None:
-        return None
-    return ("cgroup: " if job.kind == "cgroup" else "job: ") + job.name
+        return None, None
+    if job.kind == "cgroup":
+        return "cgroup: " + job.name, None
+    return "job: " + job.name, job.name
 
 
 def _parser():
@@ -99,6 +103,7 @@ class RdmatopPlugin(VizPluginBase):
         self._ctracks = []     # Tracks of captures run, read at save
         self._points = []
         self._label = None
+        self._job_name = None
 
     def support_version(self):
         return _SUPPORT_VERSION
@@ -122,7 +127,7 @@ class RdmatopPlugin(VizPluginBase):
 
         if self._recorder is not None or self._capture is not None:
             return
-        self._label = _job_label()
+        self._label, self._job_name = _job_label()
         cap = self._make_capture()
         if isinstance(cap, rdmatop.Capture):
             # Points made in C on the capture's thread: no Python runs
@@ -187,8 +192,11 @@ class RdmatopPlugin(VizPluginBase):
         counters = self._counter_events(lo, hi)
         if not counters:
             return
+        # Perfetto shows a process's name, not its labels: the job goes in
+        # the name too ("rdmatop · slurm 1234.0").
+        name = "rdmatop · " + self._job_name if self._job_name else "rdmatop"
         events.append({"ph": "M", "name": "process_name", "pid": PID, "tid": 0,
-                       "args": {"name": "rdmatop"}})
+                       "args": {"name": name}})
         if self._label:
             events.append({"ph": "M", "name": "process_labels", "pid": PID, "tid": 0,
                            "args": {"labels": self._label}})

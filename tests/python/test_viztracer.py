@@ -147,13 +147,15 @@ class Plugin(unittest.TestCase):
         with mock.patch.object(rdmatop, "job", lambda pid=0: job):
             trace = self.trace_with(rv.RdmatopPlugin(capture=ClockCapture))
         self.assertEqual(self.labels_of(trace, rv.PID), ["job: slurm 1234.0"])
-        self.assertEqual(perfetto_rules.pid_named(trace, "rdmatop"), rv.PID)
+        # Perfetto shows names, not labels: the job is in the name too.
+        self.assertEqual(perfetto_rules.pid_named(trace, "rdmatop · slurm 1234.0"), rv.PID)
         self.assertEqual(perfetto_rules.check(trace, [rv.PID]), [])
         # A cgroup that no layout names is said to be one.
         bare = rdmatop.Job("cgroup", "/a/b", None, "/a/b")
         with mock.patch.object(rdmatop, "job", lambda pid=0: bare):
             trace = self.trace_with(rv.RdmatopPlugin(capture=ClockCapture), "bare.json")
         self.assertEqual(self.labels_of(trace, rv.PID), ["cgroup: /a/b"])
+        self.assertEqual(perfetto_rules.pid_named(trace, "rdmatop"), rv.PID)
 
     def test_no_job_no_label(self):
         def gone(pid=0):
