@@ -234,6 +234,56 @@ is_shown_caption (GtkWidget *widget, gconstpointer data)
          card != NULL && gtk_widget_has_css_class (card, "problem");
 }
 
+static gboolean
+is_trouble_card (GtkWidget *widget, gconstpointer data)
+{
+  return GTK_IS_TOGGLE_BUTTON (widget) && gtk_widget_has_css_class (widget, "trouble-card");
+}
+
+static void
+count_paint_cb (GdkFrameClock *clock, guint *count)
+{
+  (*count)++;
+}
+
+/* The trouble card's colours follow the trouble, which may change every
+ * pass: a change is one repaint, not libadwaita's 200 ms fade of a dozen
+ * frames (15 against 8 ms of CPU a second with 16 busy ports). */
+static void
+test_trouble_card_no_fade (Fixture *f, gconstpointer data)
+{
+  GtkWidget *card = find_widget (GTK_WIDGET (f->overview), is_trouble_card, NULL);
+  GdkFrameClock *clock;
+  guint paints[2] = { 0, 0 };
+
+  g_assert_nonnull (card);
+  gui_test_wait_painted (card);
+  clock = gtk_widget_get_frame_clock (card);
+  {
+    guint idle = 0;
+    gulong id = g_signal_connect (clock, "after-paint", G_CALLBACK (count_paint_cb), &idle);
+
+    gui_test_run_for (500);
+    g_signal_handler_disconnect (clock, id);
+    g_test_message ("paints with no change: %u", idle);
+  }
+  for (guint i = 0; i < 2; i++)
+    {
+      gulong id = g_signal_connect (clock, "after-paint", G_CALLBACK (count_paint_cb), &paints[i]);
+
+      /* Warnings, then an Error: the card's colour changes. */
+      if (i == 0)
+        gtk_widget_add_css_class (card, "problem");
+      else
+        gtk_widget_add_css_class (card, "warn-only");
+      gui_test_run_for (500);
+      g_signal_handler_disconnect (clock, id);
+      g_test_message ("paints after change %u: %u", i, paints[i]);
+      g_assert_cmpuint (paints[i], >=, 1);
+      g_assert_cmpuint (paints[i], <=, 3);
+    }
+}
+
 /* A card's value that gets shorter keeps its width (the cards' row is not
  * shared out anew at every pass); the problems caption names the ports in
  * trouble, with each one's trouble in its tooltip. */
@@ -523,6 +573,8 @@ main (int argc, char *argv[])
               test_cells_per_frame, fixture_teardown);
   g_test_add ("/gui/cost/cards-keep-width", Fixture, NULL, fixture_setup,
               test_cards_keep_width, fixture_teardown);
+  g_test_add ("/gui/cost/trouble-card-no-fade", Fixture, NULL, fixture_setup,
+              test_trouble_card_no_fade, fixture_teardown);
   g_test_add_func ("/gui/cost/sparkline-tiles", test_sparkline_tiles);
   g_test_add_func ("/gui/cost/remote-banner", test_remote_banner);
   g_test_add_func ("/gui/cost/connect-command", test_connect_command);
