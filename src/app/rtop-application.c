@@ -378,29 +378,26 @@ about_action (GSimpleAction *action, GVariant *param, gpointer user_data)
   const char *comments = _("Live RDMA traffic, counters, health events and processes");
 
 #if ADW_CHECK_VERSION (1, 2, 0)
-    {
-      GtkWidget *about;
+  GtkWidget *about;
 
-      G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-      about = adw_about_window_new ();
-      adw_about_window_set_application_name (ADW_ABOUT_WINDOW (about), "rdmatop");
-      adw_about_window_set_application_icon (ADW_ABOUT_WINDOW (about), APP_ID);
-      adw_about_window_set_version (ADW_ABOUT_WINDOW (about), PACKAGE_VERSION);
-      adw_about_window_set_comments (ADW_ABOUT_WINDOW (about), comments);
-      adw_about_window_set_developer_name (ADW_ABOUT_WINDOW (about), developers[0]);
-      adw_about_window_set_developers (ADW_ABOUT_WINDOW (about), developers);
-      adw_about_window_set_license_type (ADW_ABOUT_WINDOW (about), GTK_LICENSE_APACHE_2_0);
-      adw_about_window_set_translator_credits (ADW_ABOUT_WINDOW (about), _("translator-credits"));
-      adw_about_window_set_issue_url (ADW_ABOUT_WINDOW (about), PACKAGE_ISSUES_URL);
-      adw_about_window_set_website (ADW_ABOUT_WINDOW (about), PACKAGE_URL);
-      G_GNUC_END_IGNORE_DEPRECATIONS
-      gtk_window_set_transient_for (GTK_WINDOW (about), get_window (user_data));
-      gtk_window_set_modal (GTK_WINDOW (about), TRUE);
-      gtk_window_set_destroy_with_parent (GTK_WINDOW (about), TRUE);
-      gtk_window_present (GTK_WINDOW (about));
-      return;
-    }
-#endif
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  about = adw_about_window_new ();
+  adw_about_window_set_application_name (ADW_ABOUT_WINDOW (about), "rdmatop");
+  adw_about_window_set_application_icon (ADW_ABOUT_WINDOW (about), APP_ID);
+  adw_about_window_set_version (ADW_ABOUT_WINDOW (about), PACKAGE_VERSION);
+  adw_about_window_set_comments (ADW_ABOUT_WINDOW (about), comments);
+  adw_about_window_set_developer_name (ADW_ABOUT_WINDOW (about), developers[0]);
+  adw_about_window_set_developers (ADW_ABOUT_WINDOW (about), developers);
+  adw_about_window_set_license_type (ADW_ABOUT_WINDOW (about), GTK_LICENSE_APACHE_2_0);
+  adw_about_window_set_translator_credits (ADW_ABOUT_WINDOW (about), _("translator-credits"));
+  adw_about_window_set_issue_url (ADW_ABOUT_WINDOW (about), PACKAGE_ISSUES_URL);
+  adw_about_window_set_website (ADW_ABOUT_WINDOW (about), PACKAGE_URL);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  gtk_window_set_transient_for (GTK_WINDOW (about), get_window (user_data));
+  gtk_window_set_modal (GTK_WINDOW (about), TRUE);
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (about), TRUE);
+  gtk_window_present (GTK_WINDOW (about));
+#else
   gtk_show_about_dialog (get_window (user_data),
                          "program-name", "rdmatop",
                          "logo-icon-name", APP_ID,
@@ -411,6 +408,7 @@ about_action (GSimpleAction *action, GVariant *param, gpointer user_data)
                          "authors", developers,
                          "translator-credits", _("translator-credits"),
                          NULL);
+#endif
 }
 
 static void

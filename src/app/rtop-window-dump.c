@@ -4,8 +4,6 @@
  * shown over the window, then each section's own lines. */
 #include "config.h"
 
-#include <glib/gi18n.h>
-
 #include "rtop-source.h"
 #include "rtop-window-private.h"
 

@@ -24,7 +24,8 @@ struct _RtopWindow {
   int time_window;              /* minutes: 1, 5, 15 or 60 */
   char *sparkline_scale;         /* "link-rate" or "peak" */
   char *message_path;           /* the file the message bar is about */
-  char *toast_title;            /* the toast shown, for the state dump; NULL once gone */
+  AdwToast *toast;              /* the newest toast until it is dismissed (borrowed) */
+  char *toast_title;            /* its text, for the state dump */
   gboolean closing;             /* close once the recording is saved */
   GtkWidget *close_question;    /* Save / Discard / Cancel, while it is shown */
 

@@ -312,9 +312,13 @@ rtop_window_get_remote_banner (RtopWindow *self, const char **command)
   return gtk_widget_get_visible (self->remote_banner);
 }
 
+/* An older toast dismissed when a newer one comes leaves the newer's text. */
 static void
 toast_dismissed_cb (AdwToast *toast, RtopWindow *self)
 {
+  if (toast != self->toast)
+    return;
+  self->toast = NULL;
   g_clear_pointer (&self->toast_title, g_free);
 }
 
@@ -342,6 +346,7 @@ recording_saved_cb (RtopSession *session, const char *path, gboolean repaired, R
   adw_toast_set_timeout (toast, 10);
   g_free (self->toast_title);
   self->toast_title = g_steal_pointer (&text);
+  self->toast = toast;
   g_signal_connect_object (toast, "dismissed", G_CALLBACK (toast_dismissed_cb), self, 0);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
   if (self->closing)
