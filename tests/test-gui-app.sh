@@ -249,9 +249,9 @@ a11y_check () {
             --method org.gtk.Actions.Activate "$7" "[]" "{}" >/dev/null 2>&1 && break
           sleep 0.2
         done
-        "$5" "$6" "$p" 40 --expect "$9" >"$4/controls.txt"; rc=$?
+        "$5" "$6" "$p" 40 --expect "$9" >"$4/controls.txt" 2>&1; rc=$?
       else
-        "$5" "$6" "$p" 40 >"$4/controls.txt"; rc=$?
+        "$5" "$6" "$p" 40 >"$4/controls.txt" 2>&1; rc=$?
       fi
       kill "$p" "$l" 2>/dev/null
       exit $rc' sh "$app" "$id" "$out/synthetic.json" "$a11y" "$py" \
@@ -259,6 +259,8 @@ a11y_check () {
   rc=$?
   kill "$xpid" 2>/dev/null
   sed 's/^/# /' "$a11y/controls.txt"
+  # Its errors are in the file too; nothing at all says how it ended.
+  [ -s "$a11y/controls.txt" ] || echo "# the check printed nothing (exit status $rc)"
   return $rc
 }
 # Two tries: another program may take the same free display number between
