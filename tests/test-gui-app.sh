@@ -61,7 +61,7 @@ shot () {
   fi
 }
 
-echo "1..28"
+echo "1..31"
 # The recorder never overwrites: start from an empty artifact folder.
 rm -f "$out/synthetic.json" "$out/synthetic.json.partial" "$out"/*.png "$out"/*.txt
 check "a recording is written" "$make_rec" "$out/synthetic.json" 120
@@ -108,6 +108,20 @@ dump detail.txt
 check "the port page shows rxe0/1" grep -q '^view=detail' "$out/detail.txt"
 check "the port page is rxe0's" grep -q '^detail	rxe0 port 1$' "$out/detail.txt"
 shot gui-app-port-detail.png
+
+# A job's page and its rails, as a desktop or a script opens them: the
+# replay holds no job, so the page says the job is out of reach.
+activate "$path" show-job "<'slurm/99'>"
+sleep 1
+dump job.txt
+check "app.show-job opens the job's page" grep -q '^view=job$' "$out/job.txt"
+check "the page of a job out of reach says so" \
+  grep -q '^job: slurm/99; The job has ended or is out of reach; ' "$out/job.txt"
+activate "$path" show-job-rails "<''>"
+sleep 1
+dump rails.txt
+check "app.show-job-rails opens the Rails tab, every port" \
+  sh -c "grep -q '^view=rails$' '$out/rails.txt' && grep -q '^rails: .*; job all$' '$out/rails.txt'"
 
 # About: libadwaita's window where it has one (1.2), over the main window.
 activate "$path" about

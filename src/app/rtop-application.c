@@ -263,14 +263,16 @@ go_live_action (GSimpleAction *action, GVariant *param, gpointer user_data)
   rtop_session_go_live (RTOP_APPLICATION (user_data)->session);
 }
 
-/* For notifications and the session bus: the window the user sees shows it. */
+/* For notifications and the session bus: the window the user sees shows
+ * a port, a view, a job's page or its rails (app.NAME runs win.NAME). */
 static void
-show_port_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+show_in_window_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   GtkWindow *window = ensure_window (user_data);
+  g_autofree char *name = g_strconcat ("win.", g_action_get_name (G_ACTION (action)), NULL);
 
   gtk_window_present (window);
-  gtk_widget_activate_action_variant (GTK_WIDGET (window), "win.show-port", param);
+  gtk_widget_activate_action_variant (GTK_WIDGET (window), name, param);
 }
 
 /* A host for this run (rdmatop --host, the session bus); remembered hosts
@@ -328,15 +330,6 @@ save_recording_as_action (GSimpleAction *action, GVariant *param, gpointer user_
 }
 
 /* A view by its page name, in the window the user sees (session bus). */
-static void
-show_view_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  GtkWindow *window = ensure_window (user_data);
-
-  gtk_window_present (window);
-  gtk_widget_activate_action_variant (GTK_WIDGET (window), "win.show-view", param);
-}
-
 static void
 dump_state_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
@@ -439,10 +432,12 @@ static const GActionEntry app_entries[] = {
   { "record", record_action, NULL, "false", NULL },
   { "refresh", refresh_action, NULL, NULL, NULL },
   { "go-live", go_live_action, NULL, NULL, NULL },
-  { "show-port", show_port_action, "s", NULL, NULL },
+  { "show-port", show_in_window_action, "s", NULL, NULL },
+  { "show-job", show_in_window_action, "s", NULL, NULL },
+  { "show-job-rails", show_in_window_action, "s", NULL, NULL },
   { "add-host", add_host_action, "s", NULL, NULL },
   { "connect-host", connect_host_action, NULL, NULL, NULL },
-  { "show-view", show_view_action, "s", NULL, NULL },
+  { "show-view", show_in_window_action, "s", NULL, NULL },
   { "dump-state", dump_state_action, NULL, NULL, NULL },
   { "activate-window", activate_window_action, NULL, NULL, NULL },
   { "open-folder", open_folder_action, "s", NULL, NULL },

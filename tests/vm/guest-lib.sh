@@ -508,3 +508,72 @@ vm_rdma_json () {
     esac || vm_die "rdma -j $v failed"
   done
 }
+
+# --- the desktop app ---------------------------------------------------
+# The app is driven from outside the way a user's desktop does it, through
+# the actions GtkApplication exports on the session bus
+# (org.gtk.Actions.Activate); app.dump-state prints what the window shows.
+
+VM_APP=${VM_BUILDDIR:+$VM_BUILDDIR/src/app/rdmatop}
+VM_APP_ID=io.github.rdmatop.Rdmatop.VmTest
+VM_APP_OBJ=/io/github/rdmatop/Rdmatop/VmTest
+
+# vm_app_display N: an X server :N (1600x1000) and a session bus of our
+# own, exported as DISPLAY and DBUS_SESSION_BUS_ADDRESS.
+vm_app_display () {
+  local bus
+  [ -x "$VM_APP" ] || vm_die "$VM_APP is not built (the gui feature needs libgtk-4-dev)"
+  vm_bg Xvfb ":$1" -screen 0 1600x1000x24 -nolisten tcp >"$VM_OUT/xvfb.log" 2>&1
+  vm_wait_for "Xvfb" 60 test -S "/tmp/.X11-unix/X$1"
+  export DISPLAY=:$1
+  bus=$(dbus-daemon --session --fork --print-address=1 --print-pid=1) || vm_die "dbus-daemon"
+  DBUS_SESSION_BUS_ADDRESS=$(echo "$bus" | sed -n 1p)
+  VM_BG_PIDS+=("$(echo "$bus" | sed -n 2p)")
+  export DBUS_SESSION_BUS_ADDRESS
+  mkdir -p "$VM_OUT/home"
+}
+
+# vm_app_start LOG [ARGS...]: the app on the session bus, its output in
+# $VM_OUT/LOG (VM_APP_LOG: the dumps are read from it); sets VM_APP_PID.
+vm_app_start () {
+  VM_APP_LOG=$VM_OUT/$1
+  shift
+  HOME=$VM_OUT/home GSETTINGS_SCHEMA_DIR=$VM_BUILDDIR/data GSETTINGS_BACKEND=memory GSK_RENDERER=cairo \
+    RDMATOP_REPORT_STARTUP=1 vm_bg "$VM_APP" --gapplication-app-id="$VM_APP_ID" "$@" >"$VM_APP_LOG" 2>&1
+  VM_APP_PID=$VM_LAST_PID
+}
+
+# vm_app_on_bus: the app owns its name on the session bus.
+vm_app_on_bus () {
+  gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+    --method org.freedesktop.DBus.NameHasOwner "$VM_APP_ID" 2>/dev/null | grep -q true
+}
+
+# vm_app_activate ACTION [GVARIANT]: activates app.ACTION.  The window's
+# object appears a little after the bus name (slow under TCG): failures are
+# retried by the callers, so their noise goes to gdbus.log.
+vm_app_activate () {
+  gdbus call --session --dest "$VM_APP_ID" --object-path "$VM_APP_OBJ" \
+    --method org.gtk.Actions.Activate "$1" "[${2:-}]" '{}' >/dev/null 2>>"$VM_OUT/gdbus.log"
+}
+
+vm_app_dumps () { grep -c '^--- rdmatop dump end ---$' "$VM_APP_LOG" 2>/dev/null || true; }
+
+# vm_app_dump NAME: asks the window for a dump and keeps the newest one as
+# $VM_OUT/NAME; fails when none comes within 30 s.
+vm_app_dump () {
+  local before now
+  before=$(vm_app_dumps)
+  vm_app_activate dump-state || return 1
+  for _ in $(seq 100); do
+    now=$(vm_app_dumps)
+    if [ "${now:-0}" -gt "${before:-0}" ]; then
+      awk '/^--- rdmatop dump begin ---$/ { b = ""; on = 1; next }
+           /^--- rdmatop dump end ---$/ { last = b; on = 0; next }
+           on { b = b $0 "\n" } END { printf "%s", last }' "$VM_APP_LOG" >"$VM_OUT/$1"
+      return 0
+    fi
+    sleep 0.3
+  done
+  return 1
+}

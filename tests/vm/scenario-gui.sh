@@ -9,11 +9,6 @@
 . "$RDMATOP_VM_DIR/guest-lib.sh"
 vm_init
 O=$VM_OUT
-APP=$VM_BUILDDIR/src/app/rdmatop
-[ -x "$APP" ] || vm_die "$APP is not built (the gui feature needs libgtk-4-dev)"
-ID=io.github.rdmatop.Rdmatop.VmTest
-OBJ=/io/github/rdmatop/Rdmatop/VmTest
-
 vm_rxe_pair rxe0 v0 10.220.0.1 rxe1 v1 10.220.0.2
 vm_dummy_rxe rxe2 d2 10.210.2.1
 # Long enough to outlast a slow start on a busy machine; the scenario
@@ -21,63 +16,17 @@ vm_dummy_rxe rxe2 d2 10.210.2.1
 vm_perftest write rxe1 rxe0 10.220.0.2 300
 vm_log "traffic running"
 
-# An X server and a session bus of our own.
-vm_bg Xvfb :42 -screen 0 1600x1000x24 -nolisten tcp >"$O/xvfb.log" 2>&1
-vm_wait_for "Xvfb" 60 test -S /tmp/.X11-unix/X42
-export DISPLAY=:42
-bus=$(dbus-daemon --session --fork --print-address=1 --print-pid=1) || vm_die "dbus-daemon"
-DBUS_SESSION_BUS_ADDRESS=$(echo "$bus" | sed -n 1p)
-VM_BG_PIDS+=("$(echo "$bus" | sed -n 2p)")
-export DBUS_SESSION_BUS_ADDRESS
+vm_app_display 42
+vm_app_start app.log
 
-mkdir -p "$O/home"
-# start_app LOG: the app on the session bus, its output in LOG (app.log
-# first; the dumps are read from the newest).
-start_app () {
-  APP_LOG=$O/$1
-  shift
-  HOME=$O/home GSETTINGS_SCHEMA_DIR=$VM_BUILDDIR/data GSETTINGS_BACKEND=memory GSK_RENDERER=cairo \
-    RDMATOP_REPORT_STARTUP=1 vm_bg "$APP" --gapplication-app-id="$ID" "$@" >"$APP_LOG" 2>&1
-  app_pid=$VM_LAST_PID
-}
-start_app app.log
-
-has_name () {
-  gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
-    --method org.freedesktop.DBus.NameHasOwner "$ID" 2>/dev/null | grep -q true
-}
-# The window's object appears a little after the bus name (slow under TCG):
-# failures here are retried by the callers, so their noise is kept aside.
-activate () {   # OBJECT-PATH ACTION [GVARIANT]
-  gdbus call --session --dest "$ID" --object-path "$1" \
-    --method org.gtk.Actions.Activate "$2" "[${3:-}]" '{}' >/dev/null 2>>"$O/gdbus.log"
-}
-dumps () { grep -c '^--- rdmatop dump end ---$' "$APP_LOG" 2>/dev/null || true; }
-# dump NAME: asks the window for a dump and keeps the newest one as NAME.
-dump () {
-  local before now
-  before=$(dumps)
-  activate "$OBJ" dump-state || return 1
-  for _ in $(seq 100); do
-    now=$(dumps)
-    if [ "${now:-0}" -gt "${before:-0}" ]; then
-      awk '/^--- rdmatop dump begin ---$/ { b = ""; on = 1; next }
-           /^--- rdmatop dump end ---$/ { last = b; on = 0; next }
-           on { b = b $0 "\n" } END { printf "%s", last }' "$APP_LOG" >"$O/$1"
-      return 0
-    fi
-    sleep 0.3
-  done
-  return 1
-}
 row () { grep "^row	port=$1	" "$O/$2"; }
 field () { row "$1" "$3" | tr '\t' '\n' | sed -n "s/^$2=//p"; }
 # A rate shown as non-zero: "12.3 kpkt/s", not "0 pkt/s" or "—".
 nonzero () { [[ "$1" =~ ^[0-9.]+\ ?[kMGT]?pkt/s$ ]] && [[ ! "$1" =~ ^0\ pkt/s$ ]]; }
 # rxe0/1 shows a packet rate (two passes taken, so rates exist).
-rates_shown () { dump overview.txt && nonzero "$(field rxe0/1 pps overview.txt)"; }
+rates_shown () { vm_app_dump overview.txt && nonzero "$(field rxe0/1 pps overview.txt)"; }
 
-vm_wait_for "the app on the session bus" 120 has_name
+vm_wait_for "the app on the session bus" 120 vm_app_on_bus
 vm_wait_for "packet rates on the overview" 120 rates_shown
 rated_at=$SECONDS
 vm_log "overview: $(grep -c '^row' "$O/overview.txt") rows"
@@ -114,8 +63,8 @@ vm_check "a screenshot of the overview was saved" test -s "$O/gui-overview.png"
 # along the bottom, where RX, drawn last, covers TX: so the RX colour.
 vm_pycheck screenshot --png "$O/gui-overview.png" --near e66100:24
 
-activate "$OBJ" show-port "<'rxe0/1'>"
-sent_rate () { dump detail.txt && grep '^counter	name=sent_pkts' "$O/detail.txt" | grep -Eq 'rate=[1-9]'; }
+vm_app_activate show-port "<'rxe0/1'>"
+sent_rate () { vm_app_dump detail.txt && grep '^counter	name=sent_pkts' "$O/detail.txt" | grep -Eq 'rate=[1-9]'; }
 vm_wait_for "rxe0's counters on its page" 60 sent_rate
 vm_check "the port page is rxe0's" grep -q '^detail	rxe0 port 1$' "$O/detail.txt"
 vm_is "the window shows the port page" "$(sed -n 1p "$O/detail.txt")" "view=detail"
@@ -125,25 +74,25 @@ vm_check "a screenshot of the port page was saved" test -s "$O/gui-port-detail.p
 vm_pycheck screenshot --png "$O/gui-port-detail.png" --near 3584e4:60
 
 # Record a few seconds of the live traffic from the header bar's action.
-activate "$OBJ" record
+vm_app_activate record
 partial () { ls "$O"/home/rdmatop/rdmatop-*.json.gz.partial >/dev/null 2>&1; }
 vm_wait_for "the recording to start" 60 partial
 sleep 5
-activate "$OBJ" record
+vm_app_activate record
 vm_wait_for "the recording to be completed" 60 bash -c "! ls '$O'/home/rdmatop/*.partial >/dev/null 2>&1"
 rec=$(ls "$O"/home/rdmatop/rdmatop-*.json.gz 2>/dev/null | head -1)
 vm_check "Record/Stop left a recording ($(basename "${rec:-none}"))" test -s "${rec:-/nonexistent}"
 vm_check "the recording has rxe0/1's track" bash -c "gzip -dc '$rec' | grep -q 'rxe0/1'"
-saved () { dump stop.txt && grep -qF "toast	Recording saved to $rec." "$O/stop.txt"; }
+saved () { vm_app_dump stop.txt && grep -qF "toast	Recording saved to $rec." "$O/stop.txt"; }
 vm_wait_for "the window's message with the path" 30 saved
 vm_check "after Stop the window says where the trace went" grep -qF "toast	Recording saved to $rec." "$O/stop.txt"
 
 # A link taken down: an Error (the ✖ sign, not a Warning's ⚠) in the
 # Health column with its reason, and named in the
 # problems card, and its Error first in the recent events.
-activate "$OBJ" show-view "<'overview'>"
+vm_app_activate show-view "<'overview'>"
 vm_link_down d2
-down () { dump down.txt && grep -E '^row	port=rxe2/1	' "$O/down.txt" | grep -q 'health=✖'; }
+down () { vm_app_dump down.txt && grep -E '^row	port=rxe2/1	' "$O/down.txt" | grep -q 'health=✖'; }
 vm_wait_for "rxe2/1 unhealthy in the overview" 60 down
 vm_check "rxe2/1's Health says why" bash -c "grep -E '^row	port=rxe2/1	' '$O/down.txt' | grep -Eq 'health=✖ (Port not active|Link down)'"
 # The card's caption names the ports on a second line.
@@ -159,13 +108,13 @@ vm_link_up d2
 mkdir -p "$O/full"
 mount -t tmpfs -o size=4k tmpfs "$O/home/rdmatop" || vm_die "mount a small tmpfs"
 dd if=/dev/zero of="$O/home/rdmatop/filler" bs=4k count=1 2>/dev/null
-activate "$OBJ" record
+vm_app_activate record
 vm_wait_for "the recording to start on the full disk" 60 bash -c "ls '$O'/home/rdmatop/*.partial >/dev/null 2>&1"
 sleep 4
-activate "$OBJ" save-recording-as "<'$O/full/saved-elsewhere.json.gz'>"
+vm_app_activate save-recording-as "<'$O/full/saved-elsewhere.json.gz'>"
 vm_wait_for "the recording to move" 60 bash -c "ls '$O'/full/saved-elsewhere.json.gz.partial >/dev/null 2>&1"
 sleep 2
-activate "$OBJ" record
+vm_app_activate record
 vm_wait_for "the moved recording to be completed" 60 test -s "$O/full/saved-elsewhere.json.gz"
 vm_check "the recording saved elsewhere is complete JSON" bash -c \
   "gzip -dc '$O/full/saved-elsewhere.json.gz' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"traceEvents\"]'"
@@ -176,12 +125,12 @@ umount "$O/home/rdmatop"
 # it as the title bar would; no window manager runs, so the keys go to the
 # question, which has the focus): Escape is Cancel and the recording goes
 # on; Enter is the default, Save and Close, which completes the trace.
-question () { dump "$1" && grep -q '^question	Save the Recording Before Closing?	' "$O/$1"; }
-no_question () { dump "$1" && ! grep -q '^question	' "$O/$1"; }
-activate "$OBJ" record
+question () { vm_app_dump "$1" && grep -q '^question	Save the Recording Before Closing?	' "$O/$1"; }
+no_question () { vm_app_dump "$1" && ! grep -q '^question	' "$O/$1"; }
+vm_app_activate record
 vm_wait_for "a recording before closing" 60 partial
 closing=$(ls "$O"/home/rdmatop/*.partial | head -1)
-activate "$OBJ" quit
+vm_app_activate quit
 vm_wait_for "the question when closing while recording" 60 question close-asked.txt
 vm_check "the question names the recording" \
   grep -qF "A recording to ${closing%.partial} is running" "$O/close-asked.txt"
@@ -189,19 +138,19 @@ sleep 1
 import -window root "$O/gui-close-question.png" 2>>"$O/import.log"
 xdotool key --clearmodifiers Escape
 vm_wait_for "Cancel to dismiss the question" 30 no_question close-cancelled.txt
-vm_check "after Cancel the app still runs" kill -0 "$app_pid"
+vm_check "after Cancel the app still runs" kill -0 "$VM_APP_PID"
 vm_check "after Cancel the recording goes on" \
   grep -Eq '^record	Stop · [0-9:]+ · [0-9]+ samples?$' "$O/close-cancelled.txt"
 vm_check "after Cancel the trace is still being written" test -s "$closing"
 samples () { grep '^record' "$O/$1" | grep -Eo '[0-9]+ samples?' | grep -Eo '^[0-9]+'; }
 before=$(samples close-cancelled.txt)
-more_samples () { dump close-later.txt && [ "$(samples close-later.txt)" -gt "${before:-0}" ]; }
+more_samples () { vm_app_dump close-later.txt && [ "$(samples close-later.txt)" -gt "${before:-0}" ]; }
 vm_wait_for "more samples after Cancel" 30 more_samples
-activate "$OBJ" quit
+vm_app_activate quit
 vm_wait_for "the question again" 60 question close-asked-again.txt
 xdotool key --clearmodifiers Return
-vm_wait_for "Save and Close to end the app" 60 bash -c "! kill -0 $app_pid 2>/dev/null"
-wait "$app_pid"
+vm_wait_for "Save and Close to end the app" 60 bash -c "! kill -0 $VM_APP_PID 2>/dev/null"
+wait "$VM_APP_PID"
 vm_is "Save and Close ends the app with status 0" "$?" 0
 vm_check "Save and Close left no .partial file" test ! -e "$closing"
 vm_check "the trace saved on close is complete JSON with rxe0/1's track" bash -c \
@@ -209,25 +158,25 @@ vm_check "the trace saved on close is complete JSON with rxe0/1's track" bash -c
 vm_check "no GTK criticals or warnings before closing" bash -c "! grep -E 'CRITICAL|WARNING' '$O/app.log'"
 
 # The app again, opening that trace: it loads, rxe0/1 in it; then live.
-start_app app-2.log "${closing%.partial}"
-vm_wait_for "the app on the session bus again" 120 has_name
-replayed () { dump replay.txt && grep -q '^mode	Replaying ' "$O/replay.txt" && row rxe0/1 replay.txt >/dev/null; }
+vm_app_start app-2.log "${closing%.partial}"
+vm_wait_for "the app on the session bus again" 120 vm_app_on_bus
+replayed () { vm_app_dump replay.txt && grep -q '^mode	Replaying ' "$O/replay.txt" && row rxe0/1 replay.txt >/dev/null; }
 vm_wait_for "the trace saved on close to be shown" 120 replayed
 vm_check "the trace saved on close opens in the app with rxe0/1" replayed
-activate "$OBJ" go-live
-live () { dump live.txt && ! grep -q '^mode	' "$O/live.txt"; }
+vm_app_activate go-live
+live () { vm_app_dump live.txt && ! grep -q '^mode	' "$O/live.txt"; }
 vm_wait_for "the window to go live" 60 live
 
 # SIGTERM while the window records: the trace is closed, as the CLI does.
-activate "$OBJ" record
+vm_app_activate record
 vm_wait_for "a recording before SIGTERM" 60 partial
 sleep 3
-kill -TERM "$app_pid"
-vm_wait_for "the app to end on SIGTERM" 60 bash -c "! kill -0 $app_pid 2>/dev/null"
-wait "$app_pid"
+kill -TERM "$VM_APP_PID"
+vm_wait_for "the app to end on SIGTERM" 60 bash -c "! kill -0 $VM_APP_PID 2>/dev/null"
+wait "$VM_APP_PID"
 vm_is "SIGTERM ends the app with status 0" "$?" 0
 vm_check "SIGTERM left no .partial file" bash -c "! ls '$O'/home/rdmatop/*.partial >/dev/null 2>&1"
 vm_check "every trace left is complete JSON" bash -c \
   "for f in '$O'/home/rdmatop/rdmatop-*.json.gz; do gzip -dc \"\$f\" | python3 -c 'import json,sys; json.load(sys.stdin)' || exit 1; done"
-vm_check "no GTK criticals or warnings" bash -c "! grep -E 'CRITICAL|WARNING' '$APP_LOG'"
+vm_check "no GTK criticals or warnings" bash -c "! grep -E 'CRITICAL|WARNING' '$VM_APP_LOG'"
 vm_finish

@@ -10,7 +10,13 @@
 #   (rxe1, rxe3, rxe5, rxe7).  netem paces every sender: three at 150
 #   Mbit/s, rxe6 at 30 Mbit/s.  The throttled path's two ends, and they
 #   alone, are each one rail-imbalance Warning in their own job: rxe6/1 in
-#   job slurm 1234.0, rxe7/1 in the pod's; none before the traffic starts.
+#   job slurm 1234.0, rxe7/1 in the pod's; none before the traffic starts;
+# - the window (under Xvfb, driven over the session bus): the Rails tab
+#   narrowed to each job lists exactly its four rails and marks the
+#   throttled one, whose value is under half its peers'; each job's page
+#   lists its processes and the port each device's QPs use; the Processes
+#   view gives each process its job.  Screenshots: gui-rails-slurm.png,
+#   gui-job-slurm.png, gui-processes-jobs.png.
 # Pacing with netem rather than perftest's rate limiter: the limiter
 # calibrates the CPU's frequency, which fails under TCG, and sends bursts
 # of its whole window.  perftest waits on completion events (-e, which
@@ -124,6 +130,47 @@ kill -INT "$probe"
 wait "$probe"
 vm_is "watch exited 0" "$(cat "$O/watch.json.rc")" 0
 
+# The window, once the CLI's and the probe's passes are in (the emulated
+# CPUs cannot draw it and carry four paced streams at once without the
+# streams sagging under the rule's floor).  It judges the rails itself, so
+# its Rails tab, narrowed to each job, marks the throttled rail when its own
+# episode opens; its job pages list the processes and the ports they use.
+vm_log "the window"
+vm_app_display 42
+vm_app_start app.log
+vm_wait_for "the app on the session bus" 120 vm_app_on_bus
+# rails_marked KEY FILE DEV: the Rails tab narrowed to job KEY marks DEV/1.
+rails_marked () {
+  vm_app_activate show-job-rails "<'$1'>" && vm_app_dump "$2" &&
+    grep -q "^rails row: $3/1 .* imbalance\$" "$O/$2"
+}
+POD_KEY=kubernetes/$POD_UID
+vm_wait_for "the Rails tab to mark rxe6/1 in job 1234" 240 rails_marked "slurm/$JOB" rails-slurm.txt rxe6
+# 20 s more of the episode: its underline, from when rxe6 fell behind to
+# now, spans some 70 px of the strip's five minutes in the screenshot.
+sleep 20
+vm_app_dump rails-slurm.txt || vm_not_ok "a dump of the Rails tab"
+import -window root "$O/gui-rails-slurm.png" 2>"$O/import.log"
+vm_wait_for "the Rails tab to mark rxe7/1 in the pod" 60 rails_marked "$POD_KEY" rails-pod.txt rxe7
+# job_listed KEY FILE PIDS: job KEY's page lists every pid of PIDS.
+job_listed () {
+  local pid
+  vm_app_activate show-job "<'$1'>" && vm_app_dump "$2" || return 1
+  for pid in ${3//,/ }; do
+    grep -q "^job process: .*	$pid	" "$O/$2" || return 1
+  done
+}
+vm_wait_for "job 1234's page to list its processes" 60 job_listed "slurm/$JOB" job-slurm.txt "$slurm_pids"
+sleep 1
+import -window root "$O/gui-job-slurm.png" 2>>"$O/import.log"
+vm_wait_for "the pod's page to list its processes" 60 job_listed "$POD_KEY" job-pod.txt "$pod_pids"
+vm_app_activate show-view "<'processes'>"
+vm_app_dump processes.txt || vm_not_ok "a dump of the Processes view"
+sleep 1
+import -window root "$O/gui-processes-jobs.png" 2>>"$O/import.log"
+vm_check "no GTK criticals or warnings" bash -c "! grep -E 'CRITICAL|WARNING' '$VM_APP_LOG'"
+vm_pycheck screenshot --png "$O/gui-rails-slurm.png" --near c64600:30
+
 vm_pycheck jobs --snapshot "$O/snap.json" --snapshot-user "$O/snap-user.json" \
   --rdma "$O/rdma" --watch "$O/watch.json" --probe "$O/probe.json" \
   --traffic-at "$(cat "$O/watch-before-traffic")" \
@@ -133,5 +180,5 @@ vm_pycheck jobs --snapshot "$O/snap.json" --snapshot-user "$O/snap-user.json" \
   --pod-uid "$POD_UID" --pod-container "$CONTAINER" --pod-pids "$pod_pids" \
   --pod-rails rxe1,rxe3,rxe5,rxe7 \
   --holder "$slurm_holder:2" --holder "$pod_holder:3" \
-  --throttled rxe6,rxe7
+  --throttled rxe6,rxe7 --window "$O"
 vm_finish

@@ -496,12 +496,44 @@ def jobs_probe(recent=True, jobs=True):
     return lines
 
 
+JOB_TEXTS = {"slurm": "Slurm job 1234, step 0",
+             "kubernetes": "Pod %s, container %s" % (POD_UID, CONTAINER[:12])}
+
+
+def jobs_window(rates=None, marked=("rxe6", "rxe7")):
+    """The window's dumps: the Rails tab narrowed to each job, each job's
+    page, the Processes view."""
+    rates = rates or {"rxe6": "0.3 %", "rxe7": "0.3 %"}
+    files = {}
+    view = ""
+    for tag, key, job, first in (("slurm", "slurm/1234", SLURM_JOB, 0),
+                                 ("pod", "kubernetes/" + POD_UID, POD_JOB, 1)):
+        rails = "rails: 4 ports; show throughput; job %s\n" % key
+        page = "job: %s; 1 host; 5 processes\n" % JOB_TEXTS[job["kind"]]
+        for k in range(4):
+            dev = "rxe%d" % (2 * k + first)
+            rails += "rails row: %s/1 %s%s\n" % (dev, rates.get(dev, "1.3 %"),
+                                                 " imbalance" if dev in marked else "")
+            page += "job device: This computer %s qps=1 mrs=1 registered=64 KiB ports=%s/1\n" % (dev, dev)
+        for pid, comm, pjob, dev, qps in jobs_processes():
+            if pjob is job:
+                page += "job process: This computer\t%d\t%s\troot\tx\t%s\t%d\t1\n" % (pid, comm, dev, qps)
+        files["rails-%s.txt" % tag] = rails
+        files["job-%s.txt" % tag] = page
+    for pid, comm, job, dev, qps in jobs_processes():
+        view += "process\tpid=%d\tuser=root\tjob=%s\tcommand=%s\tdevices=%s\n" % (
+            pid, JOB_TEXTS[job["kind"]], comm, dev)
+    files["processes.txt"] = view
+    return files
+
+
 def jobs_good():
     qps = [{"ifname": dev, "pid": pid, "comm": comm}
            for pid, comm, _, dev, n in jobs_processes() for _ in range(n)]
     files = {"snap.json": jobs_snapshot(), "snap-user.json": jobs_snapshot(),
              "rdma.qp.json": qps + [{"ifname": "rxe0", "comm": "ib_core"}],
              "watch.json": json_lines(jobs_passes()), "probe.json": json_lines(jobs_probe())}
+    files.update(jobs_window())
     args = ["jobs", "--snapshot", "snap.json", "--snapshot-user", "snap-user.json",
             "--rdma", "rdma", "--watch", "watch.json", "--probe", "probe.json",
             "--traffic-at", "3", "--probe-traffic-at", "3",
@@ -509,8 +541,21 @@ def jobs_good():
             "--slurm-rails", "rxe0,rxe2,rxe4,rxe6", "--pod-uid", POD_UID,
             "--pod-container", CONTAINER, "--pod-pids", "20,21,22,23,24",
             "--pod-rails", "rxe1,rxe3,rxe5,rxe7", "--holder", "10:2", "--holder", "20:3",
-            "--throttled", "rxe6,rxe7"]
+            "--throttled", "rxe6,rxe7", "--window", "."]
     return files, args
+
+
+def edit_text(name, old, new):
+    def edit(files, args):
+        assert old in files[name], (name, old)
+        files[name] = files[name].replace(old, new)
+    return edit
+
+
+def set_window(**kw):
+    def edit(files, args):
+        files.update(jobs_window(**kw))
+    return edit
 
 
 def edit_snapshot(name, fn):
@@ -573,6 +618,30 @@ JOBS_BAD = [
      "the app's recent events hold each throttled rail's episode"),
     ("a probe without job texts", set_file("probe.json", json_lines(jobs_probe(jobs=False))),
      "the app gives process 10's job"),
+    ("no window dumps", lambda files, args: [files.pop(k) for k in list(files) if k.endswith(".txt")],
+     "rails-slurm.txt was written"),
+    ("a Rails tab not narrowed", edit_text("rails-slurm.txt", "job slurm/1234", "job all"),
+     "the Rails tab is narrowed to slurm/1234"),
+    ("a Rails tab with another job's rail", edit_text("rails-pod.txt", "rxe5/1", "rxe4/1"),
+     "kubernetes/%s's rails are exactly" % POD_UID),
+    ("no imbalance mark", set_window(marked=("rxe7",)), "slurm/1234: the Rails tab marks rxe6"),
+    ("a balanced rail marked", set_window(marked=("rxe6", "rxe7", "rxe2")),
+     "slurm/1234: the Rails tab marks rxe6"),
+    ("the throttled rail at full rate", set_window(rates={"rxe6": "1.4 %", "rxe7": "0.3 %"}),
+     "shows rxe6/1 under half its peers"),
+    ("a rate read in the wrong unit", set_window(rates={"rxe6": "29.8 Mb/s", "rxe0": "151 kb/s",
+                                                         "rxe2": "151 kb/s", "rxe4": "151 kb/s"}),
+     "shows rxe6/1 under half its peers"),
+    ("shares and rates mixed", set_window(rates={"rxe6": "0.3 %", "rxe0": "151 Mb/s"}),
+     "each row's value is a share of its link or a rate"),
+    ("a value that is not one", set_window(rates={"rxe6": "—", "rxe7": "0.3 %"}),
+     "each row's value is a share of its link or a rate"),
+    ("a job page without a process", edit_text("job-slurm.txt", "\t12\t", "\t99\t"),
+     "slurm/1234's page lists exactly its processes"),
+    ("a job page without its port", edit_text("job-pod.txt", "ports=rxe3/1", "ports="),
+     "'s page gives each of its devices the port"),
+    ("a process without its job in the view", edit_text("processes.txt", "pid=13\tuser=root\tjob=Slurm", "pid=13\tuser=root\tjob=—\t"),
+     "process 13's job"),
 ]
 
 

@@ -693,6 +693,98 @@ def cmd_jobs(a):
             print(f"# job of {p.get('comm')} (pid {p['pid']}): {json.dumps(p.get('job'))}")
             print(f"# the app's job text: {shown.get(p['pid'])}")
             break
+    check_job_window(a, members, rails, throttled)
+
+
+# A row's value as the window writes it: a share of the link rate ("1.3 %",
+# the default) or a rate ("143 Mb/s"); (number, "%" or "b/s") or None.
+RATE_UNITS = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+
+
+def shown_value(text):
+    m = re.match(r"^([0-9]+(?:\.[0-9]+)?)\s*(%|([kMGT]?)b/s)$", text or "")
+    if not m:
+        return None
+    if m.group(2) == "%":
+        return float(m.group(1)), "%"
+    return float(m.group(1)) * RATE_UNITS[m.group(3)], "b/s"
+
+
+def read_text(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        ok(False, f"{os.path.basename(path)} was written", str(e))
+        return ""
+
+
+def check_job_window(a, members, rails, throttled):
+    """The window's dumps (scenario-jobs.sh): the Rails tab narrowed to each
+    job, each job's page and the Processes view."""
+    keys = {f"slurm {a.slurm_job}.{a.slurm_step}": ("slurm", f"slurm/{a.slurm_job}"),
+            f"pod {a.pod_uid}/{a.pod_container[:12]}": ("pod", f"kubernetes/{a.pod_uid}")}
+    for name, devs in sorted(rails.items()):
+        tag, key = keys[name]
+        text = read_text(os.path.join(a.window, f"rails-{tag}.txt"))
+        head = [l for l in text.splitlines() if l.startswith("rails: ")]
+        ok(head and head[0].endswith(f"; show throughput; job {key}"),
+           f"the Rails tab is narrowed to {key}", head)
+        rows = {}
+        for line in text.splitlines():
+            m = re.match(r"^rails row: (\S+)/1 (.*?)( imbalance)?$", line)
+            if m:
+                rows[m.group(1)] = (shown_value(m.group(2)), bool(m.group(3)), m.group(2))
+        ok(sorted(rows) == sorted(devs), f"{key}'s rails are exactly {', '.join(devs)}", sorted(rows))
+        marked = sorted(d for d, r in rows.items() if r[1])
+        want = sorted(d for d in devs if d in throttled)
+        ok(marked == want, f"{key}: the Rails tab marks {', '.join(want)} (rail imbalance) and no other row",
+           marked)
+        values = [r[0] for r in rows.values()]
+        units = {v[1] for v in values if v is not None}
+        ok(None not in values and len(units) == 1,
+           f"{key}: each row's value is a share of its link or a rate, all alike", [r[2] for r in rows.values()])
+        busy = [rows[d][0][0] for d in devs if d in rows and d not in throttled and rows[d][0] is not None]
+        peer = median(busy) or 0
+        for d in want:
+            got = rows.get(d, (None, False, "?"))
+            ok(got[0] is not None and peer > 0 and got[0][0] < 0.5 * peer,
+               f"{key}: the Rails tab shows {d}/1 under half its peers' median ({got[2]} against"
+               f" {peer:g} {got[0][1] if got[0] else ''})", (got[0], peer))
+        for line in text.splitlines():
+            if line.startswith("rails"):
+                print(f"# window ({key}): {line}")
+
+        page = read_text(os.path.join(a.window, f"job-{tag}.txt"))
+        procs = {}
+        for line in page.splitlines():
+            if line.startswith("job process: "):
+                cells = line[len("job process: "):].split("\t")
+                if len(cells) > 1 and cells[1].isdigit():
+                    procs[int(cells[1])] = cells
+        pids = sorted(p for p, j in members.items() if j["name"] == name)
+        ok(sorted(procs) == pids, f"{key}'s page lists exactly its processes {pids}", sorted(procs))
+        ports = {}
+        for line in page.splitlines():
+            m = re.match(r"^job device: .* (\S+) qps=\S+ mrs=\S+ registered=.* ports=(.*)$", line)
+            if m:
+                ports[m.group(1)] = sorted(p for p in m.group(2).split(",") if p)
+        ok(all(ports.get(d) == [f"{d}/1"] for d in devs),
+           f"{key}'s page gives each of its devices the port its QPs use", ports)
+        print(f"# window: {[l for l in page.splitlines() if l.startswith('job: ')]}")
+
+    view = read_text(os.path.join(a.window, "processes.txt"))
+    shown = {}
+    for line in view.splitlines():
+        if line.startswith("process\t"):
+            fields = dict(f.split("=", 1) for f in line.split("\t")[1:] if "=" in f)
+            if fields.get("pid", "").isdigit():
+                shown[int(fields["pid"])] = fields
+    for pid, job in sorted(members.items()):
+        want = (f"Slurm job {job['id']}, step {job['detail']}" if job["kind"] == "slurm"
+                else f"Pod {job['id']}, container {job['detail'][:12]}")
+        got = shown.get(pid, {}).get("job")
+        ok(got == want, f"the Processes view gives process {pid}'s job as “{want}”", got)
 
 
 # --- scenario 5: delete / re-add -------------------------------------------
@@ -1487,7 +1579,8 @@ def main():
     s = sub.add_parser("jobs")
     for opt in ("--snapshot", "--snapshot-user", "--rdma", "--watch", "--probe",
                 "--slurm-job", "--slurm-step", "--slurm-pids", "--slurm-rails",
-                "--pod-uid", "--pod-container", "--pod-pids", "--pod-rails", "--throttled"):
+                "--pod-uid", "--pod-container", "--pod-pids", "--pod-rails", "--throttled",
+                "--window"):
         s.add_argument(opt, required=True)
     s.add_argument("--traffic-at", type=int, required=True,
                    help="passes the watch wrote before the first stream started")
