@@ -16,10 +16,74 @@
 #include "rtop-format.h"
 #include "rtop-graph-private.h"
 #include "rtop-history.h"
+#include "rtop-host-strip.h"
 #include "rtop-overview-section-private.h"
 #include "rtop-remote.h"
 #include "rtop-series.h"
+#include "rtop-source.h"
 #include "rtop-window-private.h"
+
+/* A source that is only there, running: this computer's card above the
+ * table, its totals from what the tests ingest. */
+#define TEST_TYPE_SOURCE (test_source_get_type ())
+G_DECLARE_FINAL_TYPE (TestSource, test_source, TEST, SOURCE, GObject)
+
+struct _TestSource {
+  GObject parent_instance;
+  RtopSourceProps props;
+};
+
+static RtopSourceProps *
+test_source_get_props (RtopSource *source)
+{
+  return &TEST_SOURCE (source)->props;
+}
+
+static void
+test_source_nothing (RtopSource *source)
+{
+}
+
+static void
+test_source_iface_init (RtopSourceInterface *iface)
+{
+  iface->get_props = test_source_get_props;
+  iface->start = test_source_nothing;
+  iface->stop = test_source_nothing;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestSource, test_source, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (RTOP_TYPE_SOURCE, test_source_iface_init))
+
+static void
+test_source_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  if (!rtop_source_get_common_property (RTOP_SOURCE (object), 1, prop_id, value))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+test_source_finalize (GObject *object)
+{
+  rtop_source_props_clear (&TEST_SOURCE (object)->props);
+  G_OBJECT_CLASS (test_source_parent_class)->finalize (object);
+}
+
+static void
+test_source_class_init (TestSourceClass *klass)
+{
+  G_OBJECT_CLASS (klass)->get_property = test_source_get_property;
+  G_OBJECT_CLASS (klass)->finalize = test_source_finalize;
+  rtop_source_install_properties (G_OBJECT_CLASS (klass), 1);
+}
+
+static void
+test_source_init (TestSource *self)
+{
+  self->props.name = g_strdup ("This computer");
+  self->props.state = RTOP_SOURCE_STATE_RUNNING;
+  self->props.live = TRUE;
+}
 
 typedef struct {
   RtopSession *session;
@@ -28,6 +92,31 @@ typedef struct {
   RtopOverviewSection *overview;
   guint64 seq;
 } Fixture;
+
+/* The host card's details, as the dump gives them. */
+static char *
+host_detail (Fixture *f)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  const char *detail;
+
+  rtop_host_strip_dump (f->overview->host_strip, out);
+  detail = strstr (out->str, "detail=");
+  g_assert_nonnull (detail);
+  return g_strndup (detail + strlen ("detail="), strcspn (detail + strlen ("detail="), "\n"));
+}
+
+/* The card gives this transmit rate. */
+static void
+assert_host_tx (Fixture *f, double tx_bps)
+{
+  g_autofree char *detail = host_detail (f);
+  g_autofree char *rate = rtop_format_rate (tx_bps, RTOP_UNIT_BITS_PER_S);
+  g_autofree char *want = g_strdup_printf ("TX %s ·", rate);
+
+  if (strstr (detail, want) == NULL)
+    g_error ("the host card says \"%s\", not \"%s\"", detail, want);
+}
 
 static GtkWidget *
 find_widget (GtkWidget *root, gboolean (*match) (GtkWidget *, gconstpointer), gconstpointer data)
@@ -121,8 +210,11 @@ row_shown (gpointer data)
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
+  g_autoptr(RtopSource) source = g_object_new (TEST_TYPE_SOURCE, NULL);
+
   f->session = rtop_session_new (NULL);
   f->history = rtop_session_get_history (f->session);
+  rtop_session_add_live_source (f->session, source);
   f->window = rtop_window_new (NULL, f->session, NULL);
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1400, 860);
   gtk_window_present (GTK_WINDOW (f->window));
@@ -362,6 +454,7 @@ test_hidden_overview_holds (Fixture *f, gconstpointer data)
   gui_test_wait_painted (GTK_WIDGET (f->window));
   g_assert_cmpstr (gtk_label_get_label (cell), ==, before);
   g_assert_cmpuint (graph_frames (graph), ==, frames);
+  assert_host_tx (f, 10e9);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-view", "s", "overview"));
   gui_test_spin ();
@@ -373,6 +466,7 @@ test_hidden_overview_holds (Fixture *f, gconstpointer data)
   g_assert_false (rtop_overview_section_get_held (f->overview));
   g_assert_cmpstr (gtk_label_get_label (cell), ==, after);
   g_assert_cmpuint (graph_frames (graph), >, frames);
+  assert_host_tx (f, 30e9);
 }
 
 /* With a refresh period (a remote display): the first change shows at
@@ -393,6 +487,7 @@ test_refresh_period (Fixture *f, gconstpointer data)
   show_cells (f);
   g_assert_cmpstr (gtk_label_get_label (cell), ==, first);
   g_assert_true (rtop_overview_section_get_held (f->overview));
+  assert_host_tx (f, 40e9);
   /* The first change drawn. */
   gui_test_wait_painted (GTK_WIDGET (f->window));
   frames = graph_frames (graph);
@@ -404,11 +499,14 @@ test_refresh_period (Fixture *f, gconstpointer data)
   g_assert_cmpuint (rtop_column_view_get_n_pending (GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (f->overview), is_column_view, NULL))), >, 0);
   g_assert_cmpstr (gtk_label_get_label (cell), ==, first);
   g_assert_cmpuint (graph_frames (graph), ==, frames);
+  /* The host card waits with the table. */
+  assert_host_tx (f, 40e9);
 
   g_object_set (f->overview, "refresh-period", 0.0, NULL);
   g_assert_false (rtop_overview_section_get_held (f->overview));
   show_cells (f);
   g_assert_cmpstr (gtk_label_get_label (cell), ==, last);
+  assert_host_tx (f, 60e9);
   gui_test_wait_painted (GTK_WIDGET (f->window));
   g_assert_cmpuint (graph_frames (graph), ==, frames + 1);
 }

@@ -2,7 +2,9 @@
  *
  * The least a GTK 4 application does before its first frame: a
  * GtkApplication (registered on the session bus, like rdmatop), one window
- * with a header bar and a label.  When that window's first frame has been
+ * with a header bar and a label.  With --adwaita, the same window in an
+ * AdwApplication (libadwaita's style sheet and style manager, as rdmatop
+ * has them): the least a libadwaita application does.  When that window's first frame has been
  * painted it prints, on stderr, the line rdmatop prints under
  * RDMATOP_REPORT_STARTUP=1:
  *
@@ -14,6 +16,7 @@
  *
  * SPDX-License-Identifier: Apache-2.0
  */
+#include <adwaita.h>
 #include <gtk/gtk.h>
 #include <stdlib.h>
 #include <time.h>
@@ -88,9 +91,12 @@ activate_cb (GtkApplication *app, gpointer user_data)
 int
 main (int argc, char **argv)
 {
-  g_autoptr(GtkApplication) app = gtk_application_new ("io.github.rdmatop.BenchFirstFrame",
-                                                       G_APPLICATION_FLAGS_NONE);
+  g_autoptr(GtkApplication) app = NULL;
 
+  if (argc > 1 && g_str_equal (argv[1], "--adwaita"))
+    app = GTK_APPLICATION (adw_application_new ("io.github.rdmatop.BenchFirstFrameAdw", G_APPLICATION_FLAGS_NONE));
+  else
+    app = gtk_application_new ("io.github.rdmatop.BenchFirstFrame", G_APPLICATION_FLAGS_NONE);
   g_signal_connect (app, "activate", G_CALLBACK (activate_cb), NULL);
-  return g_application_run (G_APPLICATION (app), argc, argv);
+  return g_application_run (G_APPLICATION (app), 1, argv);
 }

@@ -13,7 +13,9 @@
 #   (default)       RUNS times: the CPU of the whole process per second over
 #                   WINDOW (30) seconds after 12 s of warm-up (gui-probe.py)
 #   --startup       RUNS times: launch to the first frame with data, and the
-#                   app's start-up phases (RDMATOP_REPORT_STARTUP=1)
+#                   app's start-up phases (RDMATOP_REPORT_STARTUP=1), each
+#                   run after the baselines' first frames: an empty GTK 4
+#                   window and an empty libadwaita one (gtk-first-frame)
 #   --valgrind OUT  once, under callgrind: OUT.1 is start-up to the first
 #                   frame with data, OUT.2 the next 20 s
 #
@@ -54,7 +56,7 @@ chmod +x "$shim/ssh"
 
 export PATH="$shim:$PATH" GSK_RENDERER=cairo GSETTINGS_BACKEND=memory \
   GSETTINGS_SCHEMA_DIR=$builddir/data XDG_CONFIG_HOME=$config
-export RDMATOP_BENCH_APP=$app RDMATOP_BENCH_DIR=$bench RDMATOP_BENCH_RUNS=$runs \
+export RDMATOP_BENCH_APP=$app RDMATOP_BENCH_FIRST_FRAME=$builddir/tests/bench/gtk-first-frame RDMATOP_BENCH_DIR=$bench RDMATOP_BENCH_RUNS=$runs \
   RDMATOP_BENCH_WINDOW=$window RDMATOP_BENCH_MODE=$mode RDMATOP_BENCH_CG=$cgout
 
 # shellcheck disable=SC2016 # expanded by the inner shell
@@ -68,6 +70,13 @@ xvfb-run -a -s "-screen 0 1600x1200x24" dbus-run-session -- sh -c '
       done ;;
     startup)
       for r in $(seq "$RDMATOP_BENCH_RUNS"); do
+        # The baselines in the same run: an empty GTK 4 window, and the
+        # same window in a libadwaita application.
+        for adw in "" --adwaita; do
+          echo "run=$r baseline=gtk-first-frame${adw:+ $adw} $(python3 "$RDMATOP_BENCH_DIR/gui-probe.py" \
+            --line "gtk-first-frame: startup-ms=([0-9]+)" --line-timeout 60 --no-window \
+            -- "$RDMATOP_BENCH_FIRST_FRAME" $adw 2>/dev/null | tail -n 1)"
+        done
         err=$(mktemp)
         line=$(RDMATOP_REPORT_STARTUP=1 python3 "$RDMATOP_BENCH_DIR/gui-probe.py" \
           --line "rdmatop: startup-ms=([0-9]+)" --line-timeout 60 --no-window \

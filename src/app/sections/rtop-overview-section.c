@@ -557,6 +557,7 @@ history_updated_cb (RtopOverviewSection *self)
     }
   snapshot = rtop_history_get_latest (history);
   n_ports = g_list_model_get_n_items (rtop_history_get_ports (history));
+  rtop_host_strip_update (self->host_strip);
 
   /* With several hosts, one without RDMA (or not there yet) is its own
    * card's state, beside the others' ports, never the whole window. */

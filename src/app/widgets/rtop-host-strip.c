@@ -129,9 +129,14 @@ detail_tooltip_cb (GtkWidget *label, int x, int y, gboolean keyboard, GtkTooltip
   return TRUE;
 }
 
-static void
-update_all (RtopHostStrip *self)
+/* Every card from the newest passes: the overview calls it when it shows
+ * them (not while it is hidden, or held between a remote display's
+ * refreshes); a source's own state changes show at once. */
+void
+rtop_host_strip_update (RtopHostStrip *self)
 {
+  g_return_if_fail (RTOP_IS_HOST_STRIP (self));
+
   for (guint i = 0; i < self->cards->len; i++)
     update_card (self, g_ptr_array_index (self->cards, i));
   gtk_widget_set_visible (GTK_WIDGET (self), self->cards->len > 1);
@@ -141,7 +146,7 @@ update_all (RtopHostStrip *self)
 static void
 source_notify_cb (RtopSource *source, GParamSpec *pspec, RtopHostStrip *self)
 {
-  update_all (self);
+  rtop_host_strip_update (self);
 }
 
 static Card *
@@ -209,7 +214,7 @@ rebuild (RtopHostStrip *self)
 
       g_ptr_array_add (self->cards, card_new (self, source));
     }
-  update_all (self);
+  rtop_host_strip_update (self);
 }
 
 void
@@ -220,8 +225,6 @@ rtop_host_strip_bind (RtopHostStrip *self, RtopSession *session)
   g_ptr_array_set_size (self->cards, 0);
   if (self->sources)
     g_signal_handlers_disconnect_by_data (self->sources, self);
-  if (self->history)
-    g_signal_handlers_disconnect_by_data (self->history, self);
   g_clear_object (&self->sources);
   g_clear_object (&self->history);
   if (session != NULL)
@@ -229,8 +232,6 @@ rtop_host_strip_bind (RtopHostStrip *self, RtopSession *session)
       self->sources = g_object_ref (rtop_session_get_sources (session));
       self->history = g_object_ref (rtop_session_get_history (session));
       g_signal_connect_object (self->sources, "items-changed", G_CALLBACK (rebuild), self,
-                               G_CONNECT_SWAPPED);
-      g_signal_connect_object (self->history, "updated", G_CALLBACK (update_all), self,
                                G_CONNECT_SWAPPED);
     }
   rebuild (self);

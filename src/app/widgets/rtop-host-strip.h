@@ -15,6 +15,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (RtopHostStrip, rtop_host_strip, RTOP, HOST_STRIP, GtkBox)
 
 void rtop_host_strip_bind (RtopHostStrip *self, RtopSession *session);
+void rtop_host_strip_update (RtopHostStrip *self);
 /* Sources that feed the window now. */
 guint rtop_host_strip_get_n_sources (RtopHostStrip *self);
 /* One "host\tNAME\tstate=...\tdetail=..." line per card (for the window's dump). */
