@@ -234,7 +234,10 @@ check "no GTK criticals or warnings when terminated" sh -c "! grep -E 'CRITICAL|
 # (its AT_SPI_BUS property) gets in the way.  With an argument, the app's
 # action of that name is activated once it is up (app.preferences: its
 # window too is checked), and the check waits for a control of the name
-# the second argument gives.
+# the second argument gives.  The checker runs without the suite's
+# G_DEBUG=fatal-warnings: it is a screen reader's side, where libatspi warns
+# when it asks GTK (4.8) for a cache object GTK does not have (seen once
+# under load: "Error in GetItems … /org/a11y/atspi/cache", then SIGTRAP).
 a11y_check () {
   open_action=${1:-}
   expect=${2:-}
@@ -263,9 +266,9 @@ a11y_check () {
             --method org.gtk.Actions.Activate "$7" "[]" "{}" >/dev/null 2>&1 && break
           sleep 0.2
         done
-        "$5" "$6" "$p" 40 --expect "$9" >"$4/controls.txt" 2>&1; rc=$?
+        env -u G_DEBUG "$5" "$6" "$p" 40 --expect "$9" >"$4/controls.txt" 2>&1; rc=$?
       else
-        "$5" "$6" "$p" 40 >"$4/controls.txt" 2>&1; rc=$?
+        env -u G_DEBUG "$5" "$6" "$p" 40 >"$4/controls.txt" 2>&1; rc=$?
       fi
       kill "$p" "$l" 2>/dev/null
       exit $rc' sh "$app" "$id" "$out/synthetic.json" "$a11y" "$py" \
