@@ -395,7 +395,7 @@ test_cards_keep_width (Fixture *f, gconstpointer data)
   g_autofree char *wide = rtop_format_rate (10e9, RTOP_UNIT_BITS_PER_S);
   g_autofree char *narrow = rtop_format_rate (0, RTOP_UNIT_BITS_PER_S);
   GtkWidget *tx = find_widget (GTK_WIDGET (f->overview), is_card_with_text, wide);
-  GtkWidget *caption;
+  GtkWidget *caption, *trouble;
   int min_before, nat_before, min_after, nat_after;
   const char *shown;
 
@@ -410,10 +410,20 @@ test_cards_keep_width (Fixture *f, gconstpointer data)
   g_assert_cmpint (nat_after, ==, nat_before);
   g_assert_cmpint (min_after, ==, min_before);
 
-  /* The port goes down: one port in trouble, named in the caption. */
+  /* The port goes down: one port in trouble, named in the caption; the
+   * trouble card changes its colour, not its width (a bold caption was
+   * wider, and every card was laid out and drawn again). */
+  trouble = find_widget (GTK_WIDGET (f->overview), is_trouble_card, NULL);
+  g_assert_nonnull (trouble);
+  g_assert_false (gtk_widget_has_css_class (trouble, "problem"));
+  gtk_widget_measure (trouble, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &nat_before, NULL, NULL);
   ingest_state (f, 0, 1);
   ingest_state (f, 0, 1);
   gui_test_spin ();
+  gui_test_wait_painted (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_has_css_class (trouble, "problem"));
+  gtk_widget_measure (trouble, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &nat_after, NULL, NULL);
+  g_assert_cmpint (nat_after, ==, nat_before);
   caption = find_widget (GTK_WIDGET (f->overview), is_shown_caption, NULL);
   g_assert_nonnull (caption);
 #if GTK_CHECK_VERSION (4, 8, 0)
