@@ -799,6 +799,25 @@ test_rails_one_slow (void)
   g_assert_nonnull (strstr (message, "carries its share again after 21 s"));
 }
 
+/* Each rail against the median of the others, not of all four: two slow
+ * rails of four (20 and 30 against 100 and 140) are both low (their peers'
+ * medians are 100), and a fast one is not judged against itself. */
+static void
+test_rails_peer_median (void)
+{
+  static const double two_slow[N_RAILS] = { 20, 30, 100, 140 };
+  g_autoptr(RtopHealth) h = rtop_health_new ();
+  g_autofree char *message = NULL;
+  g_autofree char *got = NULL;
+  double rates[8][N_RAILS];
+
+  for (guint pass = 0; pass < 8; pass++)
+    memcpy (rates[pass], two_slow, sizeof rates[pass]);
+  got = run_rails (h, 8, (const double (*)[N_RAILS]) rates, TRUE, &message);
+  g_assert_cmpstr (got, ==, "6 mlx5_0/1 ongoing 20 %\n6 mlx5_1/1 ongoing 30 %\n");
+  g_assert_nonnull (strstr (message, "of the median of its 3 peers (100.0 Gb/s)"));
+}
+
 /* Without a job, the ports the host's processes use are one group; the
  * slow one is named against them.  A rail that goes away mid-episode ends
  * it; the kernel's own queue pairs on an unused, idle port do not make it a
@@ -1439,6 +1458,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/health/qp-errors-counted", test_qp_errors_counted_and_remembered);
   g_test_add_func ("/collector/health/rails/quiet", test_rails_quiet);
   g_test_add_func ("/collector/health/rails/one-slow", test_rails_one_slow);
+  g_test_add_func ("/collector/health/rails/peer-median", test_rails_peer_median);
   g_test_add_func ("/collector/health/rails/host-group", test_rails_host_group);
   g_test_add_func ("/collector/health/verdict/every-state", test_verdict_every_state);
   g_test_add_func ("/collector/health/verdict/class-table", test_class_table_verdicts);

@@ -156,28 +156,59 @@ find_groups (const RtopSnapshot *snap)
   return groups;
 }
 
+/* A group's rates sorted once a pass, and each rail's place among them:
+ * a rail's peers are the sorted rates less the one at its place. */
+typedef struct {
+  double *sorted;
+  guint *rank;               /* rail index -> its place in sorted */
+  guint n;
+} GroupRates;
+
 static int
-compare_double (gconstpointer a, gconstpointer b)
+compare_rails (gconstpointer a, gconstpointer b, gpointer user_data)
 {
-  double x = *(const double *) a, y = *(const double *) b;
+  const GArray *rails = user_data;
+  double x = g_array_index (rails, Rail, *(const guint *) a).bytes_s;
+  double y = g_array_index (rails, Rail, *(const guint *) b).bytes_s;
 
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/* The median of the group's rates but rail skip's. */
-static double
-peer_median (const RailGroup *group, guint skip)
+static void
+group_rates_init (GroupRates *r, const RailGroup *group)
 {
-  g_autoptr(GArray) peers = g_array_sized_new (FALSE, FALSE, sizeof (double), group->rails->len);
-  guint n;
+  g_autofree guint *order = g_new (guint, group->rails->len);
 
-  for (guint i = 0; i < group->rails->len; i++)
-    if (i != skip)
-      g_array_append_val (peers, g_array_index (group->rails, Rail, i).bytes_s);
-  g_array_sort (peers, compare_double);
-  n = peers->len;
-  return n % 2 ? g_array_index (peers, double, n / 2)
-               : (g_array_index (peers, double, n / 2 - 1) + g_array_index (peers, double, n / 2)) / 2;
+  r->n = group->rails->len;
+  r->sorted = g_new (double, r->n);
+  r->rank = g_new (guint, r->n);
+  for (guint i = 0; i < r->n; i++)
+    order[i] = i;
+  g_qsort_with_data (order, r->n, sizeof (guint), compare_rails, group->rails);
+  for (guint k = 0; k < r->n; k++)
+    {
+      r->sorted[k] = g_array_index (group->rails, Rail, order[k]).bytes_s;
+      r->rank[order[k]] = k;
+    }
+}
+
+static void
+group_rates_clear (GroupRates *r)
+{
+  g_free (r->sorted);
+  g_free (r->rank);
+}
+
+/* The median of the group's rates but rail skip's (n >= 2 rails). */
+static double
+peer_median (const GroupRates *r, guint skip)
+{
+  guint n = r->n - 1, rank = r->rank[skip];
+#define PEER(k) r->sorted[(k) < rank ? (k) : (k) + 1]
+  double median = n % 2 ? PEER (n / 2) : (PEER (n / 2 - 1) + PEER (n / 2)) / 2;
+#undef PEER
+
+  return median;
 }
 
 /* "4.2 Gb/s": a rate in bytes a second, as the window shows throughput. */
@@ -237,14 +268,14 @@ finish (RtopSnapshot *snap, RailMemo *m, double share, gboolean judged)
 }
 
 static void
-judge (RtopHealthRails *self, RtopSnapshot *snap, const RailGroup *group, guint i,
-       guint64 pass, guint64 *last_episode)
+judge (RtopHealthRails *self, RtopSnapshot *snap, const RailGroup *group, const GroupRates *rates,
+       guint i, guint64 pass, guint64 *last_episode)
 {
   const ImbalanceRule *rule = &rtop_health_imbalance_rule;
   const Rail *rail = &g_array_index (group->rails, Rail, i);
   g_autofree char *key = g_strdup_printf ("%s/%u", rail->dev->name, rail->port->index);
   RailMemo *m = g_hash_table_lookup (self->memos, key);
-  double median = peer_median (group, i);
+  double median = peer_median (rates, i);
   double share = median > 0 ? rail->bytes_s / median : 1;
   gint64 now = snap->monotonic_us;
 
@@ -311,11 +342,14 @@ rtop_health_rails_check (RtopHealthRails *self, RtopSnapshot *snap, guint64 pass
   for (guint g = 0; g < groups->len; g++)
     {
       const RailGroup *group = g_ptr_array_index (groups, g);
+      GroupRates rates;
 
       if (group->rails->len < 2)
         continue;
+      group_rates_init (&rates, group);
       for (guint i = 0; i < group->rails->len; i++)
-        judge (self, snap, group, i, pass, last_episode);
+        judge (self, snap, group, &rates, i, pass, last_episode);
+      group_rates_clear (&rates);
     }
   /* A rail no group judged this pass: its episode ends, its memo goes
    * (memory stays bounded by the ports of one pass). */
