@@ -260,8 +260,33 @@ test_job_model (void)
   g_assert_cmpint (a.kind, ==, RTOP_JOB_NONE);
   rtop_job_set (&a, RTOP_JOB_N_KINDS, "1", NULL);
   g_assert_cmpint (a.kind, ==, RTOP_JOB_NONE);
+  g_assert_null (rtop_job_whole_name (&a));
   rtop_job_clear (&a);
   rtop_job_clear (&b);
+
+  /* The whole job a step or a container belongs to. */
+  {
+    static const struct { RtopJobKind kind; const char *id, *detail, *name, *whole; } parts[] = {
+      { RTOP_JOB_SLURM, "1234", "0", "slurm 1234.0", "slurm 1234" },
+      { RTOP_JOB_SLURM, "1234", NULL, "slurm 1234", "slurm 1234" },
+      { RTOP_JOB_KUBERNETES, "6d1f3c2a-8b4e-4f7a-9c1d-2e5b7a9f0c31", "3b8f5e0c9a7d41e2",
+        "pod 6d1f3c2a-8b4e-4f7a-9c1d-2e5b7a9f0c31/3b8f5e0c9a7d", "pod 6d1f3c2a-8b4e-4f7a-9c1d-2e5b7a9f0c31" },
+      { RTOP_JOB_CONTAINER, "0123456789abcdef", "docker", "docker 0123456789ab", "docker 0123456789ab" },
+      { RTOP_JOB_SERVICE, "nccl.service", NULL, "nccl.service", "nccl.service" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+      {
+        RtopJob j = { 0 };
+        g_autofree char *whole = NULL;
+
+        rtop_job_set (&j, parts[i].kind, parts[i].id, parts[i].detail);
+        whole = rtop_job_whole_name (&j);
+        g_assert_cmpstr (j.name, ==, parts[i].name);
+        g_assert_cmpstr (whole, ==, parts[i].whole);
+        rtop_job_clear (&j);
+      }
+  }
 }
 
 int

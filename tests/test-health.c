@@ -672,6 +672,10 @@ test_link_down_is_one_error (void)
 
 #define N_RAILS 4
 
+/* With rails_two_steps, rails 2 and 3 are used by a second process, of
+ * the same job's step 1. */
+static gboolean rails_two_steps;
+
 /* A pass of four mlx5 ports, each moving gbps[i] (transmit and receive
  * together; -1: the port is down), all used by one process: of Slurm job
  * 77 when job, of no known job otherwise. */
@@ -680,6 +684,7 @@ rails_pass (guint pass, const double *gbps, gboolean job)
 {
   RtopSnapshot *snap = rtop_snapshot_new ();
   RtopProcess *proc = rtop_process_new (5151);
+  RtopProcess *step1 = NULL;
 
   snap->monotonic_us = (gint64) pass * G_USEC_PER_SEC;
   snap->realtime_us = snap->monotonic_us;
@@ -687,6 +692,13 @@ rails_pass (guint pass, const double *gbps, gboolean job)
   proc->qp_list = g_array_new (FALSE, FALSE, sizeof (RtopQp));
   if (job)
     rtop_job_set (&proc->job, RTOP_JOB_SLURM, "77", "0");
+  if (rails_two_steps)
+    {
+      step1 = rtop_process_new (5152);
+      step1->comm = g_strdup ("all_reduce_perf");
+      step1->qp_list = g_array_new (FALSE, FALSE, sizeof (RtopQp));
+      rtop_job_set (&step1->job, RTOP_JOB_SLURM, "77", "1");
+    }
   for (guint i = 0; i < N_RAILS; i++)
     {
       g_autofree char *name = g_strdup_printf ("mlx5_%u", i);
@@ -707,9 +719,11 @@ rails_pass (guint pass, const double *gbps, gboolean job)
       g_ptr_array_add (dev->ports, port);
       g_ptr_array_add (snap->devices, dev);
       qp.device = dev->name;
-      g_array_append_val (proc->qp_list, qp);
+      g_array_append_val (step1 != NULL && i >= 2 ? step1->qp_list : proc->qp_list, qp);
     }
   g_ptr_array_add (snap->processes, proc);
+  if (step1 != NULL)
+    g_ptr_array_add (snap->processes, step1);
   rtop_snapshot_seal (snap);
   return snap;
 }
@@ -816,6 +830,26 @@ test_rails_peer_median (void)
   got = run_rails (h, 8, (const double (*)[N_RAILS]) rates, TRUE, &message);
   g_assert_cmpstr (got, ==, "6 mlx5_0/1 ongoing 20 %\n6 mlx5_1/1 ongoing 30 %\n");
   g_assert_nonnull (strstr (message, "of the median of its 3 peers (100.0 Gb/s)"));
+}
+
+/* A job's two steps, each on two of its four rails: one group, named as
+ * the job, not after whichever step came first. */
+static void
+test_rails_two_steps (void)
+{
+  static const double one_slow[N_RAILS] = { 100, 100, 100, 20 };
+  g_autoptr(RtopHealth) h = rtop_health_new ();
+  g_autofree char *message = NULL;
+  g_autofree char *got = NULL;
+  double rates[8][N_RAILS];
+
+  for (guint pass = 0; pass < 8; pass++)
+    memcpy (rates[pass], one_slow, sizeof rates[pass]);
+  rails_two_steps = TRUE;
+  got = run_rails (h, 8, (const double (*)[N_RAILS]) rates, TRUE, &message);
+  rails_two_steps = FALSE;
+  g_assert_cmpstr (got, ==, "6 mlx5_3/1 ongoing 20 %\n");
+  g_assert_nonnull (g_str_has_suffix (message, ", in job slurm 77.") ? message : NULL);
 }
 
 /* Without a job, the ports the host's processes use are one group; the
@@ -1459,6 +1493,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/health/rails/quiet", test_rails_quiet);
   g_test_add_func ("/collector/health/rails/one-slow", test_rails_one_slow);
   g_test_add_func ("/collector/health/rails/peer-median", test_rails_peer_median);
+  g_test_add_func ("/collector/health/rails/two-steps", test_rails_two_steps);
   g_test_add_func ("/collector/health/rails/host-group", test_rails_host_group);
   g_test_add_func ("/collector/health/verdict/every-state", test_verdict_every_state);
   g_test_add_func ("/collector/health/verdict/class-table", test_class_table_verdicts);

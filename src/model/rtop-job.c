@@ -89,6 +89,16 @@ rtop_job_clear (RtopJob *job)
   job->kind = RTOP_JOB_NONE;
 }
 
+char *
+rtop_job_whole_name (const RtopJob *job)
+{
+  if (job == NULL || job->kind == RTOP_JOB_NONE || job->id == NULL)
+    return NULL;
+  if (job->kind == RTOP_JOB_SLURM || job->kind == RTOP_JOB_KUBERNETES)
+    return make_name (job->kind, job->id, NULL);
+  return g_strdup (job->name);
+}
+
 void
 rtop_job_set (RtopJob *job, RtopJobKind kind, const char *id, const char *detail)
 {

@@ -47,5 +47,9 @@ void rtop_job_copy (RtopJob *dest, const RtopJob *src);
 void rtop_job_clear (RtopJob *job);
 /* Same kind, id and detail. */
 gboolean rtop_job_equal (const RtopJob *a, const RtopJob *b);
+/* The name of the whole job a part belongs to: a Slurm job without its
+ * step ("slurm 1234"), a pod without its container ("pod <uid>"); other
+ * kinds have no parts (their name).  NULL for RTOP_JOB_NONE.  Free it. */
+char *rtop_job_whole_name (const RtopJob *job);
 
 G_END_DECLS

@@ -143,6 +143,12 @@ find_groups (const RtopSnapshot *snap)
           g_ptr_array_add (groups, group);
           g_hash_table_insert (by_job, g_steal_pointer (&key), group);
         }
+      else if (in_job && g_strcmp0 (group->name, proc->job.name) != 0)
+        {
+          /* Several steps (or containers) of one job: named as the job. */
+          g_free (group->name);
+          group->name = rtop_job_whole_name (&proc->job);
+        }
       for (guint q = 0; q < proc->qp_list->len; q++)
         {
           const RtopQp *qp = &g_array_index (proc->qp_list, RtopQp, q);
