@@ -792,6 +792,36 @@ test_session_takes_ready_snapshots (void)
   g_object_unref (history);
 }
 
+/* An overview not yet shown (a window that opens on another view) holds:
+ * snapshots change nothing it shows, and once shown it shows the newest. */
+static void
+test_overview_held_until_shown (void)
+{
+  RtopHistory *history;
+  RtopSession *session = new_session (&history);
+  GtkWidget *overview = g_object_ref_sink (rtop_overview_section_new ());
+  GtkWidget *window;
+  g_autofree char *before = NULL, *after = NULL;
+
+  rtop_section_set_session (RTOP_SECTION (overview), session);
+  g_assert_true (rtop_overview_section_get_held (RTOP_OVERVIEW_SECTION (overview)));
+  ingest (history, gui_fixture_snapshot (1, 1.0, three_devices, 4));
+  ingest (history, gui_fixture_snapshot (2, 1.0, three_devices, 4));
+  before = rtop_section_dump (RTOP_SECTION (overview));
+  g_assert_nonnull (strstr (before, "state=waiting"));
+  g_assert_null (strstr (before, "totals\tports=4"));
+
+  window = in_window (overview);
+  g_assert_false (rtop_overview_section_get_held (RTOP_OVERVIEW_SECTION (overview)));
+  after = rtop_section_dump (RTOP_SECTION (overview));
+  g_assert_nonnull (strstr (after, "state=ports"));
+  g_assert_nonnull (strstr (after, "totals\tports=4"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (overview);
+  g_object_unref (session);
+}
+
 static void
 test_overview_sort_and_states (void)
 {
@@ -1272,6 +1302,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/gui/session/holds-until-first-frame", test_session_holds_until_first_frame);
   g_test_add_func ("/gui/session/takes-ready-snapshots", test_session_takes_ready_snapshots);
   g_test_add_func ("/gui/overview/sort-and-states", test_overview_sort_and_states);
+  g_test_add_func ("/gui/overview/held-until-shown", test_overview_held_until_shown);
   g_test_add_func ("/gui/processes/search-and-sort", test_processes_search_and_sort);
   g_test_add_func ("/gui/events/filters", test_events_filters);
   g_test_add_func ("/gui/events/follow-newest", test_events_follow_newest);

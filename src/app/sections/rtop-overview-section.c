@@ -555,6 +555,8 @@ history_updated_cb (RtopOverviewSection *self)
       self->held_update = TRUE;
       return;
     }
+  if (history == NULL)
+    return;                  /* shown before it has a session */
   snapshot = rtop_history_get_latest (history);
   n_ports = g_list_model_get_n_items (rtop_history_get_ports (history));
   rtop_host_strip_update (self->host_strip);
@@ -882,6 +884,12 @@ rtop_overview_section_init (RtopOverviewSection *self)
   rtop_column_view_add_columns (self->ports_view, port_columns, n_port_columns);
   if (self->refresh_period > 0)
     rtop_column_view_set_cells_per_frame (self->ports_view, REMOTE_CELLS_PER_FRAME);
+  /* Held until first shown: a window that opens on another view (its
+   * last one) does not update an overview nobody has seen; shown, it shows
+   * the newest at once. */
+  self->held = TRUE;
+  self->held_update = TRUE;
+  rtop_column_view_set_held (self->ports_view, TRUE);
   update_graph_title (self);
 
   view_sorter = gtk_column_view_get_sorter (self->ports_view);
