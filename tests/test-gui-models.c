@@ -810,6 +810,8 @@ test_overview_held_until_shown (void)
   before = rtop_section_dump (RTOP_SECTION (overview));
   g_assert_nonnull (strstr (before, "state=waiting"));
   g_assert_null (strstr (before, "totals\tports=4"));
+  /* Its waiting page is not seen: its spinner does not tick the clock. */
+  g_assert_false (gtk_spinner_get_spinning (RTOP_OVERVIEW_SECTION (overview)->waiting_spinner));
 
   window = in_window (overview);
   g_assert_false (rtop_overview_section_get_held (RTOP_OVERVIEW_SECTION (overview)));

@@ -328,13 +328,15 @@ update_totals (RtopOverviewSection *self)
 }
 
 /* A spinning spinner keeps the frame clock ticking even on a hidden page,
- * which costs a whole repaint every frame: spin only while it is seen. */
+ * which costs a whole repaint every frame: spin only while it is seen (the
+ * waiting page shown, in an overview that is; one never shown waits). */
 static void
 state_page_changed_cb (RtopOverviewSection *self)
 {
   gtk_spinner_set_spinning (self->waiting_spinner,
-                            g_strcmp0 (gtk_stack_get_visible_child_name (self->state_stack),
-                                       "waiting") == 0);
+                            gtk_widget_get_mapped (GTK_WIDGET (self))
+                            && g_strcmp0 (gtk_stack_get_visible_child_name (self->state_stack),
+                                          "waiting") == 0);
 }
 
 /* One quiet line for what this computer lacks while something else is
@@ -525,6 +527,7 @@ rtop_overview_section_map (GtkWidget *widget)
   GTK_WIDGET_CLASS (rtop_overview_section_parent_class)->map (widget);
   if (self->refresh_timeout == 0)
     set_held (self, FALSE);
+  state_page_changed_cb (self);
 }
 
 static void
@@ -535,6 +538,7 @@ rtop_overview_section_unmap (GtkWidget *widget)
   g_clear_handle_id (&self->refresh_timeout, g_source_remove);
   set_held (self, TRUE);
   GTK_WIDGET_CLASS (rtop_overview_section_parent_class)->unmap (widget);
+  state_page_changed_cb (self);
 }
 
 gboolean
