@@ -761,6 +761,18 @@ run_rails (RtopHealth *h, guint n, const double (*rates)[N_RAILS], gboolean job,
   return g_string_free (out, FALSE);
 }
 
+/* run_rails with the same rates every pass (n at most 20). */
+static char *
+run_rails_steady (RtopHealth *h, guint n, const double *steady, gboolean job, char **last_message)
+{
+  double rates[20][N_RAILS];
+
+  g_assert_cmpuint (n, <=, G_N_ELEMENTS (rates));
+  for (guint pass = 0; pass < n; pass++)
+    memcpy (rates[pass], steady, sizeof rates[pass]);
+  return run_rails (h, n, (const double (*)[N_RAILS]) rates, job, last_message);
+}
+
 /* Balanced rails, idle rails and a rail that is down raise no imbalance
  * (the down rail has its own episode; its peers are still balanced). */
 static void
@@ -775,12 +787,8 @@ test_rails_quiet (void)
     for (guint job = 0; job < 2; job++)
       {
         g_autoptr(RtopHealth) h = rtop_health_new ();
-        double rates[20][N_RAILS];
-        g_autofree char *got = NULL;
+        g_autofree char *got = run_rails_steady (h, 20, cases[c], job, NULL);
 
-        for (guint pass = 0; pass < 20; pass++)
-          memcpy (rates[pass], cases[c], sizeof rates[pass]);
-        got = run_rails (h, 20, (const double (*)[N_RAILS]) rates, job, NULL);
         g_assert_cmpstr (got, ==, "");
       }
 }
@@ -822,12 +830,8 @@ test_rails_peer_median (void)
   static const double two_slow[N_RAILS] = { 20, 30, 100, 140 };
   g_autoptr(RtopHealth) h = rtop_health_new ();
   g_autofree char *message = NULL;
-  g_autofree char *got = NULL;
-  double rates[8][N_RAILS];
+  g_autofree char *got = run_rails_steady (h, 8, two_slow, TRUE, &message);
 
-  for (guint pass = 0; pass < 8; pass++)
-    memcpy (rates[pass], two_slow, sizeof rates[pass]);
-  got = run_rails (h, 8, (const double (*)[N_RAILS]) rates, TRUE, &message);
   g_assert_cmpstr (got, ==, "6 mlx5_0/1 ongoing 20 %\n6 mlx5_1/1 ongoing 30 %\n");
   g_assert_nonnull (strstr (message, "of the median of its 3 peers (100.0 Gb/s)"));
 }
@@ -841,15 +845,12 @@ test_rails_two_steps (void)
   g_autoptr(RtopHealth) h = rtop_health_new ();
   g_autofree char *message = NULL;
   g_autofree char *got = NULL;
-  double rates[8][N_RAILS];
 
-  for (guint pass = 0; pass < 8; pass++)
-    memcpy (rates[pass], one_slow, sizeof rates[pass]);
   rails_two_steps = TRUE;
-  got = run_rails (h, 8, (const double (*)[N_RAILS]) rates, TRUE, &message);
+  got = run_rails_steady (h, 8, one_slow, TRUE, &message);
   rails_two_steps = FALSE;
   g_assert_cmpstr (got, ==, "6 mlx5_3/1 ongoing 20 %\n");
-  g_assert_nonnull (g_str_has_suffix (message, ", in job slurm 77.") ? message : NULL);
+  g_assert_true (g_str_has_suffix (message, ", in job slurm 77."));
 }
 
 /* Without a job, the ports the host's processes use are one group; the

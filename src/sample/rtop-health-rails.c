@@ -37,6 +37,7 @@ typedef struct {
 
 typedef struct {
   char *name;                /* the job's name; NULL: the host's active ports */
+  gboolean whole;            /* name is the whole job's (its parts differ) */
   GArray *rails;             /* Rail */
 } RailGroup;
 
@@ -143,11 +144,12 @@ find_groups (const RtopSnapshot *snap)
           g_ptr_array_add (groups, group);
           g_hash_table_insert (by_job, g_steal_pointer (&key), group);
         }
-      else if (in_job && g_strcmp0 (group->name, proc->job.name) != 0)
+      else if (in_job && !group->whole && g_strcmp0 (group->name, proc->job.name) != 0)
         {
           /* Several steps (or containers) of one job: named as the job. */
           g_free (group->name);
           group->name = rtop_job_whole_name (&proc->job);
+          group->whole = TRUE;
         }
       for (guint q = 0; q < proc->qp_list->len; q++)
         {

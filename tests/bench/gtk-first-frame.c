@@ -4,9 +4,9 @@
  * GtkApplication (registered on the session bus, like rdmatop), one window
  * with a header bar and a label.  With --adwaita, the same window in an
  * AdwApplication (libadwaita's style sheet and style manager, as rdmatop
- * has them): the least a libadwaita application does.  When that window's first frame has been
- * painted it prints, on stderr, the line rdmatop prints under
- * RDMATOP_REPORT_STARTUP=1:
+ * has them): the least a libadwaita application does.  When that window's
+ * first frame has been painted it prints, on stderr, the line rdmatop
+ * prints under RDMATOP_REPORT_STARTUP=1:
  *
  *   gtk-first-frame: startup-ms=<N>
  *

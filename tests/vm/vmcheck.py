@@ -562,6 +562,13 @@ def expected_jobs(a):
     return members, rails
 
 
+def app_job_text(job):
+    """A job as the app's processes view words it."""
+    if job["kind"] == "slurm":
+        return f"Slurm job {job['id']}, step {job['detail']}"
+    return f"Pod {job['id']}, container {job['detail'][:12]}"
+
+
 def check_job_snapshot(snap, a, what):
     members, _ = expected_jobs(a)
     if not check_status(snap, what):
@@ -683,8 +690,7 @@ def cmd_jobs(a):
         print(f"# the app's event: {msg}")
     shown = {p.get("pid"): p.get("job") for p in last.get("processes") or []}
     for pid, job in sorted(members.items()):
-        want = (f"Slurm job {job['id']}, step {job['detail']}" if job["kind"] == "slurm"
-                else f"Pod {job['id']}, container {job['detail'][:12]}")
+        want = app_job_text(job)
         ok(shown.get(pid) == want, f"the app gives process {pid}'s job as “{want}”",
            shown.get(pid))
     snap = load_json(a.snapshot)
@@ -781,8 +787,7 @@ def check_job_window(a, members, rails, throttled):
             if fields.get("pid", "").isdigit():
                 shown[int(fields["pid"])] = fields
     for pid, job in sorted(members.items()):
-        want = (f"Slurm job {job['id']}, step {job['detail']}" if job["kind"] == "slurm"
-                else f"Pod {job['id']}, container {job['detail'][:12]}")
+        want = app_job_text(job)
         got = shown.get(pid, {}).get("job")
         ok(got == want, f"the Processes view gives process {pid}'s job as “{want}”", got)
 

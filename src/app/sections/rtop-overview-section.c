@@ -891,9 +891,8 @@ rtop_overview_section_init (RtopOverviewSection *self)
   /* Held until first shown: a window that opens on another view (its
    * last one) does not update an overview nobody has seen; shown, it shows
    * the newest at once. */
-  self->held = TRUE;
+  set_held (self, TRUE);
   self->held_update = TRUE;
-  rtop_column_view_set_held (self->ports_view, TRUE);
   update_graph_title (self);
 
   view_sorter = gtk_column_view_get_sorter (self->ports_view);
