@@ -304,10 +304,23 @@ run_guest () {
     wait "$side_pid" || side_rc=$?
     side_pid=""
   fi
-  if [ ! -f "$results/rc" ] && ! grep -q '^guest-init:' "$log" &&
-     grep -q 'Kernel panic' "$log" && [ "$attempt" -lt 3 ]; then
-    note "the emulated kernel panicked while booting (attempt $attempt), before the scenario started: booting again"
-    continue
+  if [ ! -f "$results/rc" ] && [ "$attempt" -lt 3 ]; then
+    if ! grep -q '^guest-init:' "$log" && grep -q 'Kernel panic' "$log"; then
+      note "the emulated kernel panicked while booting (attempt $attempt), before the scenario started: booting again"
+      fresh_results "$results"
+      continue
+    fi
+    # QEMU itself crashing (a TCG fault: seen once as a SIGSEGV three
+    # seconds into a boot, in CI) says nothing of the guest: run the
+    # scenario again from the start, with the artifacts of the lost run
+    # removed so that none of its checks counts.
+    case "$qemu_rc" in
+      132|134|135|136|139)
+        note "qemu itself died (status $qemu_rc, signal $((qemu_rc - 128))) on attempt $attempt, before the guest reported a result: running the scenario again"
+        if [ -s "$results/qemu.stderr" ]; then sed 's/^/  qemu: /' "$results/qemu.stderr" >&2; fi
+        fresh_results "$results"
+        continue ;;
+    esac
   fi
   break
   done
@@ -340,6 +353,12 @@ run_guest () {
   rm -rf "$results"
   note "scenario $(basename "$script") exit status $rc"
   return "$rc"
+}
+
+# Empties a results folder for another attempt, keeping what the host
+# wrote into it before the boot (the scenario's arguments and environment).
+fresh_results () {
+  find "$1" -mindepth 1 -maxdepth 1 ! -name args ! -name env -exec rm -rf {} +
 }
 
 # Runs the vmcheck.py checks the guest queued (one argument per line in
