@@ -14,6 +14,7 @@
 #include "rtop-counter-item-private.h"
 #include "rtop-event-item-private.h"
 #include "rtop-events-section-private.h"
+#include "rtop-held-model.h"
 #include "rtop-history-private.h"
 #include "rtop-port-text.h"
 #include "rtop-process-item.h"
@@ -982,6 +983,270 @@ test_processes_search_and_sort (void)
   g_assert_null (history);
 }
 
+/* ---- the held list model -------------------------------------------------- */
+
+/* A copy of a list model kept only through its "items-changed": at any
+ * time it must equal the model, or a change was misreported. */
+typedef struct {
+  GPtrArray *items;
+  guint changes;
+} Mirror;
+
+static void
+mirror_changed_cb (GListModel *model, guint position, guint removed, guint added, Mirror *m)
+{
+  g_assert_cmpuint (position + removed, <=, m->items->len);
+  g_ptr_array_remove_range (m->items, position, removed);
+  for (guint i = 0; i < added; i++)
+    g_ptr_array_insert (m->items, position + i, g_list_model_get_item (model, position + i));
+  m->changes++;
+}
+
+static void
+mirror_init (Mirror *m, GListModel *model)
+{
+  m->items = g_ptr_array_new_with_free_func (g_object_unref);
+  m->changes = 0;
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    g_ptr_array_add (m->items, g_list_model_get_item (model, i));
+  g_signal_connect (model, "items-changed", G_CALLBACK (mirror_changed_cb), m);
+}
+
+static void
+assert_same_items (GListModel *model, GPtrArray *items)
+{
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, items->len);
+  for (guint i = 0; i < items->len; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      g_assert_true (item == g_ptr_array_index (items, i));
+    }
+  g_assert_null (g_list_model_get_item (model, items->len));
+}
+
+static GPtrArray *
+items_of_store (GListStore *store)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (store)); i++)
+    g_ptr_array_add (items, g_list_model_get_item (G_LIST_MODEL (store), i));
+  return items;
+}
+
+static void
+append_new (GListStore *store)
+{
+  g_autoptr(GObject) o = g_object_new (G_TYPE_OBJECT, NULL);
+
+  g_list_store_append (store, o);
+}
+
+static void
+last_change_cb (GListModel *model, guint position, guint removed, guint added, guint *last)
+{
+  last[0] = position;
+  last[1] = removed;
+  last[2] = added;
+}
+
+static void
+count_cb (guint *count)
+{
+  (*count)++;
+}
+
+static void
+test_held_model (void)
+{
+  g_autoptr(GListStore) store = g_list_store_new (G_TYPE_OBJECT);
+  g_autoptr(RtopHeldModel) held = NULL;
+  g_autoptr(GPtrArray) before = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  Mirror m;
+
+  for (guint i = 0; i < 5; i++)
+    append_new (store);
+  held = rtop_held_model_new (G_LIST_MODEL (store));
+  g_assert_true (g_list_model_get_item_type (G_LIST_MODEL (held)) == G_TYPE_OBJECT);
+  mirror_init (&m, G_LIST_MODEL (held));
+
+  /* Not held: every change passes at once. */
+  append_new (store);
+  g_list_store_remove (store, 0);
+  g_assert_cmpuint (m.changes, ==, 2);
+  assert_same_items (G_LIST_MODEL (held), m.items);
+
+  /* Held: it shows what it had, and says nothing, whatever happens. */
+  rtop_held_model_set_held (held, TRUE);
+  g_assert_true (rtop_held_model_get_held (held));
+  before = items_of_store (store);
+  append_new (store);
+  append_new (store);
+  g_list_store_remove (store, 1);
+  g_list_store_remove (store, 0);
+  g_assert_cmpuint (m.changes, ==, 2);
+  assert_same_items (G_LIST_MODEL (held), before);
+
+  /* Released: one change, covering only the run that differs (item 0 and
+   * 1 gone at the start, two new at the end: the whole list here). */
+  rtop_held_model_set_held (held, FALSE);
+  g_assert_cmpuint (m.changes, ==, 3);
+  {
+    g_autoptr(GPtrArray) now = items_of_store (store);
+
+    assert_same_items (G_LIST_MODEL (held), now);
+    g_assert_cmpuint (m.items->len, ==, now->len);
+  }
+
+  /* A change in the middle is reported as that middle, not the list. */
+  {
+    guint last[3] = { G_MAXUINT, G_MAXUINT, G_MAXUINT };
+
+    g_signal_connect (held, "items-changed", G_CALLBACK (last_change_cb), last);
+    rtop_held_model_set_held (held, TRUE);
+    g_list_store_remove (store, 2);
+    append_new (store);
+    g_list_store_remove (store, g_list_model_get_n_items (G_LIST_MODEL (store)) - 1);
+    rtop_held_model_set_held (held, FALSE);
+    g_assert_cmpuint (m.changes, ==, 4);
+    g_assert_cmpuint (last[0], ==, 2);
+    g_assert_cmpuint (last[1], ==, 1);
+    g_assert_cmpuint (last[2], ==, 0);
+    assert_same_items (G_LIST_MODEL (held), m.items);
+    g_signal_handlers_disconnect_by_data (held, last);
+  }
+
+  /* Held and released with nothing changed: silent. */
+  rtop_held_model_set_held (held, TRUE);
+  rtop_held_model_set_held (held, FALSE);
+  g_assert_cmpuint (m.changes, ==, 4);
+
+  /* catch_up shows the model now and stays held. */
+  rtop_held_model_set_held (held, TRUE);
+  append_new (store);
+  rtop_held_model_catch_up (held);
+  g_assert_true (rtop_held_model_get_held (held));
+  g_assert_cmpuint (m.changes, ==, 5);
+  assert_same_items (G_LIST_MODEL (held), m.items);
+  {
+    g_autoptr(GPtrArray) now = items_of_store (store);
+    assert_same_items (G_LIST_MODEL (held), now);
+  }
+  rtop_held_model_set_held (held, FALSE);
+  g_assert_cmpuint (m.changes, ==, 5);
+
+  /* Any mix of changes, held or not, keeps the mirror equal to the store. */
+  for (guint round = 0; round < 400; round++)
+    {
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (store));
+
+      switch (g_rand_int_range (rand, 0, 6))
+        {
+        case 0: case 1:
+          {
+            g_autoptr(GObject) o = g_object_new (G_TYPE_OBJECT, NULL);
+            g_list_store_insert (store, g_rand_int_range (rand, 0, n + 1), o);
+          }
+          break;
+        case 2: case 3:
+          if (n > 0)
+            g_list_store_remove (store, g_rand_int_range (rand, 0, n));
+          break;
+        case 4:
+          rtop_held_model_set_held (held, !rtop_held_model_get_held (held));
+          break;
+        default:
+          rtop_held_model_catch_up (held);
+          break;
+        }
+      if (!rtop_held_model_get_held (held))
+        {
+          g_autoptr(GPtrArray) now = items_of_store (store);
+          assert_same_items (G_LIST_MODEL (held), now);
+        }
+      assert_same_items (G_LIST_MODEL (held), m.items);
+    }
+  g_signal_handlers_disconnect_by_data (held, &m);
+  g_ptr_array_unref (m.items);
+}
+
+/* A hidden Processes view does nothing as processes come and go: its list
+ * stays as it was (no row is made or destroyed), a dump still says what it
+ * would show, and shown again it has every process, its selection kept. */
+static void
+test_processes_held_while_hidden (void)
+{
+  RtopHistory *history;
+  RtopSession *session = new_session (&history);
+  GtkWidget *stack = gtk_stack_new ();
+  GtkWidget *other = gtk_label_new ("another view");
+  GtkWidget *view = rtop_processes_section_new ();
+  GtkWidget *window;
+  GListModel *model = rtop_processes_section_get_model (RTOP_PROCESSES_SECTION (view));
+  GtkSelectionModel *selection;
+  guint changes = 0;
+  RtopSnapshot *s;
+  g_autofree char *dump = NULL;
+
+  gtk_stack_add_named (GTK_STACK (stack), other, "other");
+  gtk_stack_add_named (GTK_STACK (stack), view, "processes");
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "processes");
+  window = in_window (stack);
+  rtop_section_set_session (RTOP_SECTION (view), session);
+  s = gui_fixture_snapshot (1, 1.0, three_devices, 4);
+  gui_fixture_add_process (s, 100, "ib_write_bw", "alice", "mlx5_0", 4, 2, 1 << 20);
+  gui_fixture_add_process (s, 200, "python3", "bob", "rxe2", 16, 1, 4096);
+  ingest (history, s);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  selection = gtk_column_view_get_model (find_column_view (view));
+  gtk_selection_model_select_item (selection, 1, TRUE);
+  {
+    g_autoptr(RtopProcessItem) chosen = g_list_model_get_item (G_LIST_MODEL (selection), 1);
+    g_assert_cmpint (rtop_process_item_get_pid (chosen), ==, 200);
+  }
+
+  /* Hidden: 100 exits, 300 and 400 start, and nothing reaches the table. */
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "other");
+  g_assert_false (gtk_widget_get_mapped (view));
+  g_signal_connect_swapped (model, "items-changed", G_CALLBACK (count_cb), &changes);
+  for (guint64 seq = 2; seq < 6; seq++)
+    {
+      s = gui_fixture_snapshot (seq, 1.0, three_devices, 4);
+      gui_fixture_add_process (s, 200, "python3", "bob", "rxe2", 16, 1, 4096);
+      gui_fixture_add_process (s, 300 + seq % 2 * 100, "ib_read_bw", "carol", "rxe10", 2, 1, 4096);
+      ingest (history, s);
+    }
+  g_assert_cmpuint (changes, ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+
+  /* A dump of the hidden view says what it would show now. */
+  dump = rtop_section_dump (RTOP_SECTION (view));
+  g_assert_null (strstr (dump, "ib_write_bw"));
+  g_assert_nonnull (strstr (dump, "ib_read_bw"));
+  g_assert_nonnull (strstr (dump, "python3"));
+
+  /* Shown again: the processes of now, the chosen one still chosen. */
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "processes");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  {
+    guint chosen = gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (selection));
+    g_autoptr(RtopProcessItem) item = g_list_model_get_item (G_LIST_MODEL (selection), chosen);
+
+    g_assert_nonnull (item);
+    g_assert_cmpint (rtop_process_item_get_pid (item), ==, 200);
+  }
+  s = gui_fixture_snapshot (6, 1.0, three_devices, 4);
+  ingest (history, s);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
+
+  g_signal_handlers_disconnect_by_data (model, &changes);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (session);
+  g_object_unref (history);
+}
+
 static void
 test_events_filters (void)
 {
@@ -1306,6 +1571,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/gui/overview/sort-and-states", test_overview_sort_and_states);
   g_test_add_func ("/gui/overview/held-until-shown", test_overview_held_until_shown);
   g_test_add_func ("/gui/processes/search-and-sort", test_processes_search_and_sort);
+  g_test_add_func ("/gui/processes/held-while-hidden", test_processes_held_while_hidden);
+  g_test_add_func ("/gui/models/held-model", test_held_model);
   g_test_add_func ("/gui/events/filters", test_events_filters);
   g_test_add_func ("/gui/events/follow-newest", test_events_follow_newest);
   g_test_add_func ("/gui/events/hidden-no-rows", test_events_hidden_no_rows);
