@@ -349,6 +349,65 @@ test_cache_exit_mid_read (void)
   remove_tree (root);
 }
 
+/* A process moved to another cgroup (pam_slurm_adopt, systemd-run, a
+ * container's exec) gets its new job within ten passes; its other static
+ * facts stay read once, and a cgroup file it cannot read then (exiting)
+ * leaves the job it had. */
+static void
+test_cache_job_moves (void)
+{
+  g_autofree char *root = make_proc_tree ();
+  g_autoptr(RtopProcCache) cache = rtop_proc_cache_new (root);
+  const RtopProcInfo *info;
+  guint64 before;
+
+  write_stat (root, 400, "trainer", 9000);
+  write_proc_file (root, 400, "cmdline", "trainer\0", 8);
+  write_proc_file (root, 400, "cgroup", "0::/user.slice/user-1000.slice/session-3.scope\n", -1);
+  rtop_proc_cache_begin_pass (cache);
+  info = rtop_proc_cache_lookup (cache, 400);
+  g_assert_cmpint (info->job.kind, ==, RTOP_JOB_SESSION);
+
+  write_proc_file (root, 400, "cgroup", "0::/system.slice/slurmstepd.scope/job_88/step_extern/user/task_0\n", -1);
+  for (guint pass = 2; pass <= 10; pass++)
+    {
+      rtop_proc_cache_begin_pass (cache);
+      before = rtop_proc_cache_get_n_reads (cache);
+      info = rtop_proc_cache_lookup (cache, 400);
+      g_assert_cmpuint (rtop_proc_cache_get_n_reads (cache) - before, ==, 1);
+      g_assert_cmpint (info->job.kind, ==, RTOP_JOB_SESSION);
+    }
+  rtop_proc_cache_begin_pass (cache);
+  before = rtop_proc_cache_get_n_reads (cache);
+  info = rtop_proc_cache_lookup (cache, 400);
+  g_assert_cmpuint (rtop_proc_cache_get_n_reads (cache) - before, ==, 2);
+  g_assert_cmpint (info->job.kind, ==, RTOP_JOB_SLURM);
+  g_assert_cmpstr (info->job.name, ==, "slurm 88.extern");
+  g_assert_cmpstr (info->cmdline, ==, "trainer");
+
+  /* Ten passes on, its cgroup file is gone: the job stays. */
+  remove_proc_file (root, 400, "cgroup");
+  for (guint pass = 0; pass < 10; pass++)
+    {
+      rtop_proc_cache_begin_pass (cache);
+      info = rtop_proc_cache_lookup (cache, 400);
+    }
+  g_assert_cmpint (info->job.kind, ==, RTOP_JOB_SLURM);
+  g_assert_cmpstr (info->job.id, ==, "88");
+
+  /* Moved out of the job, to the root cgroup: shown as that path. */
+  write_proc_file (root, 400, "cgroup", "0::/\n", -1);
+  for (guint pass = 0; pass < 10; pass++)
+    {
+      rtop_proc_cache_begin_pass (cache);
+      info = rtop_proc_cache_lookup (cache, 400);
+    }
+  g_assert_cmpint (info->job.kind, ==, RTOP_JOB_CGROUP);
+  g_assert_cmpstr (info->job.id, ==, "/");
+
+  remove_tree (root);
+}
+
 /* Entries not asked for during a pass are dropped at the next begin. */
 static void
 test_cache_eviction (void)
@@ -574,6 +633,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collector/procfs/cache/dynamic-and-static", test_cache_dynamic_and_static);
   g_test_add_func ("/collector/procfs/cache/exit-mid-read", test_cache_exit_mid_read);
   g_test_add_func ("/collector/procfs/cache/eviction", test_cache_eviction);
+  g_test_add_func ("/collector/procfs/cache/job-moves", test_cache_job_moves);
   g_test_add_func ("/collector/procfs/cache/real-proc", test_cache_real_proc);
   g_test_add_func ("/collector/procfs/cache/hostile-process", test_hostile_process);
 

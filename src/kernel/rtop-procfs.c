@@ -30,6 +30,10 @@
  * (one byte more is read, so a longer one is shown cut). */
 #define CMDLINE_MAX RTOP_TEXT_CMDLINE_MAX
 #define STATUS_BUF_SIZE 8192
+/* A process can be moved to another cgroup (pam_slurm_adopt, systemd-run,
+ * a container runtime's exec): its job is read again every this many
+ * passes, where its other static facts are read once. */
+#define JOB_RECHECK_PASSES 10
 /* getpwuid_r buffers grow on ERANGE up to this; NSS entries are small. */
 #define PASSWD_BUF_MAX (1024 * 1024)
 
@@ -47,6 +51,7 @@ typedef struct {
   guint64 pass;              /* last pass it was looked up in */
   gboolean gone;             /* stat unreadable this pass: lookups answer NULL */
   gboolean have_static;      /* cmdline, uid and user read for this start time */
+  guint64 job_pass;          /* the pass its cgroup was last read in */
   int stat_fd;               /* <pid>/stat kept open (real procfs only), or -1 */
 } CacheEntry;
 
@@ -459,7 +464,24 @@ read_static_facts (RtopProcCache *self, CacheEntry *entry, const struct stat *st
 
   self->n_reads++;
   read_cgroup_job (self->root, entry->info.pid, buf, &entry->info.job);
+  entry->job_pass = self->pass;
   entry->have_static = TRUE;
+}
+
+/* The job again; a file that cannot be read now (the process is exiting)
+ * leaves the job it had. */
+static void
+recheck_job (RtopProcCache *self, CacheEntry *entry)
+{
+  g_autofree char *buf = g_malloc (RTOP_CGROUP_FILE_MAX + 2);
+  RtopJob job = { 0 };
+
+  self->n_reads++;
+  entry->job_pass = self->pass;
+  if (read_cgroup_job (self->root, entry->info.pid, buf, &job) <= 0)
+    return;
+  rtop_job_clear (&entry->info.job);
+  entry->info.job = job;
 }
 
 static void
@@ -518,6 +540,8 @@ refresh_entry (RtopProcCache *self, CacheEntry *entry, gint32 pid)
         memset (&owner, 0, sizeof owner);
       read_static_facts (self, entry, &owner);
     }
+  else if (self->pass - entry->job_pass >= JOB_RECHECK_PASSES)
+    recheck_job (self, entry);
   return TRUE;
 }
 
