@@ -13,11 +13,15 @@
 #      the hosts' passes costs whatever the view, so that each view's own
 #      cost is its row less the floor of its ports.
 # Hosts are stream-synth-serve behind a stand-in ssh (as native-gui.sh).
-# Not a test: figures depend on the machine.  Prints a markdown table.
+# RDMATOP_BENCH_ROUNDS=N (1) runs the five cases N times over, in turn, and
+# ends with a table of each case's median: run to run, one case moves by
+# 2 ms/s on this machine, so one round cannot tell 12 from 14.
+# Not a test: figures depend on the machine.  Prints markdown tables.
 set -eu
 
 builddir=$(cd "$1" && pwd)
 window=${RDMATOP_BENCH_WINDOW:-30}
+rounds=${RDMATOP_BENCH_ROUNDS:-1}
 warm=12
 tick=$(getconf CLK_TCK)
 scratch=$(mktemp -d)
@@ -63,6 +67,7 @@ measure () {
   wait "$xpid" 2>/dev/null || true
   sum=$((p1 - p0 + x1 - x0))
   [ -n "$base" ] || base=$sum
+  printf '%s\t%s\t%s\n' "$label" $((p1 - p0)) $((x1 - x0)) >>"$scratch/rows"
   awk -v l="$label" -v p=$((p1 - p0)) -v x=$((x1 - x0)) -v t="$tick" -v w="$window" -v b="$base" \
     'BEGIN { f = 1000 / t / w; printf "| %s | %.1f | %.1f | %.1f | %.2f |\n", l, p * f, x * f, (p + x) * f, (b > 0 ? (p + x) / b : 0) }'
 }
@@ -71,8 +76,35 @@ echo "Native, this machine: ms of CPU per second over ${window} s (Xvfb each, GS
 echo
 echo "| case | rdmatop | Xvfb | sum | sum / overview of 16 |"
 echo "|---|---|---|---|---|"
-measure "Overview, 16 busy ports (1 host)" overview 16 synth
-measure "Rails, 64 busy ports (8 hosts x 8)" rails 8 n1 n2 n3 n4 n5 n6 n7 n8
-measure "Overview, 64 busy ports (8 hosts x 8)" overview 8 n1 n2 n3 n4 n5 n6 n7 n8
-measure "Events tab, 16 busy ports (1 host): the floor" events 16 synth
-measure "Events tab, 64 busy ports (8 hosts x 8): the floor" events 8 n1 n2 n3 n4 n5 n6 n7 n8
+round=0
+while [ "$round" -lt "$rounds" ]; do
+  round=$((round + 1))
+  base=
+  measure "Overview, 16 busy ports (1 host)" overview 16 synth
+  measure "Rails, 64 busy ports (8 hosts x 8)" rails 8 n1 n2 n3 n4 n5 n6 n7 n8
+  measure "Overview, 64 busy ports (8 hosts x 8)" overview 8 n1 n2 n3 n4 n5 n6 n7 n8
+  measure "Events tab, 16 busy ports (1 host): the floor" events 16 synth
+  measure "Events tab, 64 busy ports (8 hosts x 8): the floor" events 8 n1 n2 n3 n4 n5 n6 n7 n8
+done
+[ "$rounds" -gt 1 ] || exit 0
+echo
+echo "Medians of $rounds rounds (each column's own median; the ratio is of the sums' medians):"
+echo
+echo "| case | rdmatop | Xvfb | sum | sum / overview of 16 |"
+echo "|---|---|---|---|---|"
+awk -F '\t' -v t="$tick" -v w="$window" '
+  function median(list,    a, n, i, j, x) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  !($1 in seen) { seen[$1] = 1; order[++k] = $1 }
+  { p[$1] = p[$1] " " $2; x[$1] = x[$1] " " $3; s[$1] = s[$1] " " ($2 + $3) }
+  END {
+    f = 1000 / t / w
+    b = median(s[order[1]])
+    for (i = 1; i <= k; i++) {
+      l = order[i]
+      printf "| %s | %.1f | %.1f | %.1f | %.2f |\n", l, median(p[l]) * f, median(x[l]) * f, median(s[l]) * f, (b > 0 ? median(s[l]) / b : 0)
+    }
+  }' "$scratch/rows"
