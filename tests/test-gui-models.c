@@ -1064,6 +1064,7 @@ test_held_model (void)
   g_autoptr(RtopHeldModel) held = NULL;
   g_autoptr(GPtrArray) before = NULL;
   g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  gboolean is_held = FALSE;
   Mirror m;
 
   for (guint i = 0; i < 5; i++)
@@ -1080,7 +1081,6 @@ test_held_model (void)
 
   /* Held: it shows what it had, and says nothing, whatever happens. */
   rtop_held_model_set_held (held, TRUE);
-  g_assert_true (rtop_held_model_get_held (held));
   before = items_of_store (store);
   append_new (store);
   append_new (store);
@@ -1127,7 +1127,6 @@ test_held_model (void)
   rtop_held_model_set_held (held, TRUE);
   append_new (store);
   rtop_held_model_catch_up (held);
-  g_assert_true (rtop_held_model_get_held (held));
   g_assert_cmpuint (m.changes, ==, 5);
   assert_same_items (G_LIST_MODEL (held), m.items);
   {
@@ -1155,13 +1154,14 @@ test_held_model (void)
             g_list_store_remove (store, g_rand_int_range (rand, 0, n));
           break;
         case 4:
-          rtop_held_model_set_held (held, !rtop_held_model_get_held (held));
+          is_held = !is_held;
+          rtop_held_model_set_held (held, is_held);
           break;
         default:
           rtop_held_model_catch_up (held);
           break;
         }
-      if (!rtop_held_model_get_held (held))
+      if (!is_held)
         {
           g_autoptr(GPtrArray) now = items_of_store (store);
           assert_same_items (G_LIST_MODEL (held), now);

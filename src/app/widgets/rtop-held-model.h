@@ -15,7 +15,6 @@ G_DECLARE_FINAL_TYPE (RtopHeldModel, rtop_held_model, RTOP, HELD_MODEL, GObject)
 /* Of MODEL's items (a reference is taken); not held to begin with. */
 RtopHeldModel *rtop_held_model_new (GListModel *model);
 void rtop_held_model_set_held (RtopHeldModel *self, gboolean held);
-gboolean rtop_held_model_get_held (RtopHeldModel *self);
 /* Held, shows what the model has now and stays held (a dump of a hidden
  * view says what it would show); not held, does nothing. */
 void rtop_held_model_catch_up (RtopHeldModel *self);

@@ -115,14 +115,6 @@ rtop_held_model_set_held (RtopHeldModel *self, gboolean held)
     }
 }
 
-gboolean
-rtop_held_model_get_held (RtopHeldModel *self)
-{
-  g_return_val_if_fail (RTOP_IS_HELD_MODEL (self), FALSE);
-
-  return self->shown != NULL;
-}
-
 void
 rtop_held_model_catch_up (RtopHeldModel *self)
 {
