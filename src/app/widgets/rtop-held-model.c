@@ -92,30 +92,6 @@ emit_difference (RtopHeldModel *self, GPtrArray *old, GPtrArray *new)
 }
 
 void
-rtop_held_model_set_held (RtopHeldModel *self, gboolean held)
-{
-  g_autoptr(GPtrArray) old = NULL;
-
-  g_return_if_fail (RTOP_IS_HELD_MODEL (self));
-
-  if (!!held == (self->shown != NULL))
-    return;
-  if (held)
-    {
-      self->shown = items_of (self->model);
-      self->stale = FALSE;
-      return;
-    }
-  old = g_steal_pointer (&self->shown);
-  if (self->stale)
-    {
-      g_autoptr(GPtrArray) now = items_of (self->model);
-
-      emit_difference (self, old, now);
-    }
-}
-
-void
 rtop_held_model_catch_up (RtopHeldModel *self)
 {
   g_autoptr(GPtrArray) old = NULL;
@@ -128,6 +104,24 @@ rtop_held_model_catch_up (RtopHeldModel *self)
   self->shown = items_of (self->model);
   self->stale = FALSE;
   emit_difference (self, old, self->shown);
+}
+
+void
+rtop_held_model_set_held (RtopHeldModel *self, gboolean held)
+{
+  g_return_if_fail (RTOP_IS_HELD_MODEL (self));
+
+  if (!!held == (self->shown != NULL))
+    return;
+  if (held)
+    {
+      self->shown = items_of (self->model);
+      self->stale = FALSE;
+      return;
+    }
+  /* Released: the change is told while the items shown are the model's. */
+  rtop_held_model_catch_up (self);
+  g_clear_pointer (&self->shown, g_ptr_array_unref);
 }
 
 static void
